@@ -1,0 +1,35 @@
+"""`twmj` — the command line. Every command lives in a module of its own under
+``twmahjong.commands``; this file wires them and turns user errors into one line."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from rich.console import Console
+
+from .errors import UserError
+
+app = typer.Typer(
+    name="twmj",
+    help="Taiwanese 16-tile mahjong (台灣麻將): score hands, list waits, play, serve.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+err_console = Console(stderr=True, highlight=False)
+
+
+def _register() -> None:
+    """Import command modules; each registers itself on ``app``."""
+    from .commands import register_all
+    register_all(app)
+
+
+def main(argv: list[str] | None = None) -> None:
+    _register()
+    try:
+        app(args=argv, standalone_mode=True)
+    except UserError as e:
+        err_console.print(f"twmj: error: {e}", markup=False)
+        sys.exit(2)
