@@ -20,6 +20,13 @@ app = typer.Typer(
 err_console = Console(stderr=True, highlight=False)
 
 
+@app.callback()
+def _root() -> None:
+    """Taiwanese 16-tile mahjong (台灣麻將): score hands, list waits, play, serve."""
+    # A root callback keeps `twmj <command>` a group even when only one command is
+    # registered (Typer would otherwise collapse the app into that command).
+
+
 def _register() -> None:
     """Import command modules; each registers itself on ``app``."""
     from .commands import register_all
@@ -31,5 +38,5 @@ def main(argv: list[str] | None = None) -> None:
     try:
         app(args=argv, standalone_mode=True)
     except UserError as e:
-        err_console.print(f"twmj: error: {e}", markup=False)
+        err_console.print(f"twmj: error: {e}", markup=False, soft_wrap=True)
         sys.exit(2)
