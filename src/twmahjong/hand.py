@@ -1,10 +1,326 @@
-"""Hand analysis (牌型分析): splits, waits (聽牌), shanten (向聽數).
+"""Hand analysis (牌型分析): splits, waits (聽牌), shanten (向聽數) — by table lookup.
 
-This first version re-exports the reference implementation; the table-driven
-implementation replaces these names without changing their contract
-(docs/architecture.md).
+Two ways in. The *count array* API (34 counts of concealed tiles, melds outside)
+is the contract in docs/architecture.md and answers exactly what
+``hand_reference`` answers. The *key* API is the same analysis for callers on a
+hot path: a hand key is four ints, one per suit (萬 筒 條 字), each the suit's
+counts in base 5 with rank 1 as the most significant digit; add a tile with
+``keys[g] += KEY_STEP[kind][1]`` where ``g = KEY_STEP[kind][0]``.
+
+    >>> from twmahjong.tiles import counts34, parse_tiles
+    >>> waits(counts34(parse_tiles("23m456m678p234s567s99p")))
+    [0, 3, 6]
+
+Why tables: chows never cross suits, so a suit's contribution to any question
+depends on that suit's counts only. ``_tables`` precomputes per-suit answers once
+(cached on disk), and each query is four lookups and a little arithmetic.
 """
 
-from .hand_reference import Set, Split, is_complete, is_lilgu, shanten, splits, wait_shapes, waits
+from __future__ import annotations
 
-__all__ = ["Set", "Split", "is_complete", "is_lilgu", "shanten", "splits", "wait_shapes", "waits"]
+from dataclasses import dataclass
+from itertools import product
+
+from . import _tables
+from . import hand_reference as _ref
+
+__all__ = [
+    "Set", "Split", "is_complete", "is_lilgu", "shanten", "splits", "wait_shapes", "waits",
+    "KEY_STEP", "hand_key", "is_complete_key", "shanten_key", "waits_key",
+]
+
+Set = tuple[str, int]           # ("chow", lowest kind) | ("pung", kind)
+
+
+@dataclass(frozen=True, order=True)
+class Split:
+    """One reading of complete concealed tiles: the pair (眼) and k sets, sorted."""
+    pair: int
+    sets: tuple[Set, ...]
+
+
+_T = _tables.load()
+_SW, _HW = _T.suit_win, _T.honor_win
+_SW0, _SW1 = _T.suit_wait0, _T.suit_wait1
+_HW0, _HW1 = _T.honor_wait0, _T.honor_wait1
+_SP, _HP = _T.suit_prof, _T.honor_prof
+_SN, _HN = _T.suit_size, _T.honor_size
+_PROF = _T.profiles
+_MM = _PROF.merge_memo
+_SH = _PROF.shanten
+_merge = _PROF.merge
+
+# (group, key increment) of each kind: rank 1 is the most significant base-5 digit.
+KEY_STEP: tuple[tuple[int, int], ...] = tuple(
+    (k // 9, 5 ** (8 - k % 9)) if k < 27 else (3, 5 ** (6 - (k - 27))) for k in range(34))
+
+# Wait bitmask of one group -> its kinds, ascending.
+_MASK_KINDS = tuple(
+    tuple(tuple(base + r for r in range(n) if mask >> r & 1) for mask in range(1 << n))
+    for base, n in ((0, 9), (9, 9), (18, 9), (27, 7)))
+
+# bytes.translate table: counts 0-4 become base-5 digits, anything else fails int().
+_DIGITS = b"01234" + b"x" * 251
+
+
+class _BadCounts(ValueError):
+    """Counts no real hand has (a fifth copy, a negative count): a caller's bug."""
+
+
+def hand_key(counts) -> tuple[int, int, int, int]:
+    """The four suit keys of a count array (each count 0-4)."""
+    try:
+        b = bytes(counts).translate(_DIGITS)
+        return int(b[0:9], 5), int(b[9:18], 5), int(b[18:27], 5), int(b[27:34], 5)
+    except ValueError:
+        raise _BadCounts("a count array holds 34 counts of 0-4") from None
+
+
+# ---- key API: the hot paths --------------------------------------------------
+
+def is_complete_key(keys) -> bool:
+    """胡牌 shape: every suit all sets, exactly one of them also holding the pair."""
+    km, kp, ks, kz = keys
+    return _SW[km] + _SW[kp] + _SW[ks] + _HW[kz] == 1
+
+
+def shanten_key(keys, sets_needed: int) -> int:
+    """向聽數 for ``sets_needed`` (0-5) sets and a pair: -1 complete, 0 ready (聽牌)."""
+    km, kp, ks, kz = keys
+    a = _SP[km] << 20 | _SP[kp]
+    x = _MM.get(a)
+    if x is None:
+        x = _merge(a >> 20, a & 0xFFFFF)
+    a = x << 20 | _SP[ks]
+    x = _MM.get(a)
+    if x is None:
+        x = _merge(a >> 20, a & 0xFFFFF)
+    a = x << 20 | _HP[kz]
+    x = _MM.get(a)
+    if x is None:
+        x = _merge(a >> 20, a & 0xFFFFF)
+    r = _SH[x][sets_needed]
+    if r == 0 and not _really_ready(keys, sets_needed):
+        return 1
+    return r
+
+
+_PW = ((0, tuple(5 ** (8 - r) for r in range(9))), (1, tuple(5 ** (8 - r) for r in range(9))),
+       (2, tuple(5 ** (8 - r) for r in range(9))), (3, tuple(5 ** (6 - r) for r in range(7))))
+
+
+def _really_ready(keys, k: int) -> bool:
+    """Shanten 0 only when a wait exists that is not a fifth copy: for 3k+1 tiles
+    now, for 3k+2 after some discard (the reference's rule, see there)."""
+    km, kp, ks, kz = keys
+    n = _SN[km] + _SN[kp] + _SN[ks] + _HN[kz]
+    if n == 3 * k + 1:
+        return bool(waits_key(keys))
+    if n != 3 * k + 2:
+        return True
+    ks_ = list(keys)
+    for g, pw in _PW:
+        key = ks_[g]
+        for step in pw:
+            if key // step % 5:
+                ks_[g] = key - step
+                if waits_key(ks_):
+                    return True
+        ks_[g] = key
+    return False
+
+
+def waits_key(keys) -> list[int]:
+    """Kinds that complete a 3k+1 hand, ascending, never a fifth copy of a kind.
+
+    A wait in one suit needs the other three complete as they stand; the pair goes
+    to that suit unless another suit already holds it."""
+    km, kp, ks, kz = keys
+    wm, wp, ws, wz = _SW[km], _SW[kp], _SW[ks], _HW[kz]
+    total = wm + wp + ws + wz
+    if total >= 18:
+        return []
+    out: list[int] = []
+    o = total - wm
+    if o <= 1:
+        mask = _SW1[km] if o == 0 else _SW0[km]
+        if mask:
+            out.extend(_MASK_KINDS[0][mask])
+    o = total - wp
+    if o <= 1:
+        mask = _SW1[kp] if o == 0 else _SW0[kp]
+        if mask:
+            out.extend(_MASK_KINDS[1][mask])
+    o = total - ws
+    if o <= 1:
+        mask = _SW1[ks] if o == 0 else _SW0[ks]
+        if mask:
+            out.extend(_MASK_KINDS[2][mask])
+    o = total - wz
+    if o <= 1:
+        mask = _HW1[kz] if o == 0 else _HW0[kz]
+        if mask:
+            out.extend(_MASK_KINDS[3][mask])
+    return out
+
+
+# ---- count-array API: the contract -------------------------------------------
+
+def is_complete(counts) -> bool:
+    """3k+2 concealed tiles read as k sets and a pair (胡牌)."""
+    try:
+        b = bytes(counts).translate(_DIGITS)
+        return (_SW[int(b[0:9], 5)] + _SW[int(b[9:18], 5)] + _SW[int(b[18:27], 5)]
+                + _HW[int(b[27:34], 5)]) == 1
+    except ValueError:
+        return _ref.is_complete(counts)
+
+
+def shanten(counts, sets_needed: int | None = None) -> int:
+    """向聽數: 2k - 2·sets - partials - pair with sets + partials <= k.
+
+    -1 means complete, 0 ready. Partials (搭子) are pairs, adjacent and one-gap
+    shapes. Any 1-17 tiles; ``sets_needed`` defaults to len//3 (melds outside)."""
+    try:
+        keys = hand_key(counts)
+    except _BadCounts:
+        return _ref.shanten(counts, sets_needed)
+    km, kp, ks, kz = keys
+    n = _SN[km] + _SN[kp] + _SN[ks] + _HN[kz]
+    k = n // 3 if sets_needed is None else sets_needed
+    if n > _tables.MAX_TILES or not 0 <= k <= _tables.MAX_BLOCKS:
+        return _ref.shanten(counts, sets_needed)
+    return shanten_key(keys, k)
+
+
+def is_lilgu(counts) -> bool:
+    """嚦咕嚦咕 / 八對半: 17 concealed tiles as seven pairs and one pung.
+
+    Taking the pung's three tiles must leave every count even, so exactly one kind
+    is held an odd number of times, and three times. Four of a kind is two pairs."""
+    if sum(counts) != 17:
+        return False
+    odd = [n for n in counts if n & 1]
+    return odd == [3]
+
+
+def _lilgu_waits(c: list[int]) -> list[int]:
+    """Kinds turning 16 concealed tiles into 嚦咕嚦咕: fix the one odd kind left."""
+    if sum(c) != 16:
+        return []
+    odd = [k for k in range(34) if c[k] & 1]
+    if not odd:                         # eight pairs: any pair may become the pung
+        return [k for k in range(34) if c[k] == 2]
+    if len(odd) == 2:
+        a, b = odd
+        return sorted(x for x, y in ((a, b), (b, a)) if c[y] == 3)
+    return []
+
+
+def waits(counts, held=None, *, lilgu: bool = False) -> list[int]:
+    """聽牌: kinds that complete 3k+1 concealed tiles, ascending.
+
+    ``held`` (34 counts of concealed + melded tiles) removes kinds the hand holds
+    all four of — a fifth copy does not exist. ``lilgu`` adds 嚦咕嚦咕 waits.
+    Exactly one wait is 獨聽."""
+    try:
+        keys = hand_key(counts)
+    except _BadCounts:
+        return _ref.waits(counts, held, lilgu=lilgu)
+    km, kp, ks, kz = keys
+    if _SN[km] + _SN[kp] + _SN[ks] + _HN[kz] > 16:
+        return _ref.waits(counts, held, lilgu=lilgu)
+    out = waits_key(keys)
+    if lilgu:
+        extra = _lilgu_waits(list(counts))
+        if extra:
+            out = sorted(set(out) | set(extra))
+    if held is not None:
+        out = [k for k in out if held[k] < 4]
+    return out
+
+
+# ---- splits: every reading, for the scorer ----------------------------------
+
+_GROUPS = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
+_split_memo: dict[tuple[int, int], tuple] = {}
+
+
+def _group_readings(g: int, key: int) -> tuple:
+    """Every (pair or -1, sets) reading of one group's tiles, kinds absolute."""
+    memo_key = (g, key)
+    found = _split_memo.get(memo_key)
+    if found is not None:
+        return found
+    base, n, chows = _GROUPS[g]
+    c = [key // 5 ** (n - 1 - r) % 5 for r in range(n)]
+    out: set[tuple] = set()
+
+    def sets_of(c: list[int]) -> list[tuple]:
+        i = next((r for r in range(n) if c[r]), -1)
+        if i < 0:
+            return [()]
+        res: list[tuple] = []
+        if c[i] >= 3:
+            c[i] -= 3
+            res += [(("pung", base + i),) + rest for rest in sets_of(c)]
+            c[i] += 3
+        if chows and i + 2 < n and c[i + 1] and c[i + 2]:
+            c[i] -= 1; c[i + 1] -= 1; c[i + 2] -= 1
+            res += [(("chow", base + i),) + rest for rest in sets_of(c)]
+            c[i] += 1; c[i + 1] += 1; c[i + 2] += 1
+        return res
+
+    if sum(c) % 3 == 0:
+        out.update((-1, s) for s in sets_of(c))
+    else:
+        for p in range(n):
+            if c[p] >= 2:
+                c[p] -= 2
+                out.update((base + p, s) for s in sets_of(c))
+                c[p] += 2
+    found = _split_memo[memo_key] = tuple(out)
+    return found
+
+
+def splits(counts) -> list[Split]:
+    """Every distinct way to read 3k+2 concealed tiles as k sets and one pair."""
+    if sum(counts) > _tables.MAX_TILES:
+        return [Split(s.pair, s.sets) for s in _ref.splits(counts)]
+    try:
+        keys = hand_key(counts)
+    except _BadCounts:
+        return [Split(s.pair, s.sets) for s in _ref.splits(counts)]
+    if not is_complete_key(keys):
+        return []
+    found = set()
+    for combo in product(*(_group_readings(g, keys[g]) for g in range(4))):
+        pair = max(p for p, _ in combo)
+        found.add(Split(pair, tuple(sorted(s for _, sets in combo for s in sets))))
+    return sorted(found)
+
+
+def wait_shapes(counts, tile: int) -> frozenset[str]:
+    """How ``tile`` completes 3k+1 tiles, one entry per placement in any split:
+    邊張 edge, 中洞 closed, 單吊 single, 兩面 open, 對碰 double_pung.
+
+    12234m + 3m is both edge and closed; rules/003 lets the scorer prefer edge."""
+    c = list(counts)
+    c[tile] += 1
+    shapes: set[str] = set()
+    for sp in splits(c):
+        if sp.pair == tile:
+            shapes.add("single")
+        for kind, k in sp.sets:
+            if kind == "pung":
+                if k == tile:
+                    shapes.add("double_pung")
+            elif k <= tile <= k + 2:
+                pos, rank = tile - k, k % 9
+                if pos == 1:
+                    shapes.add("closed")
+                elif (pos == 2 and rank == 0) or (pos == 0 and rank == 6):
+                    shapes.add("edge")
+                else:
+                    shapes.add("open")
+    return frozenset(shapes)

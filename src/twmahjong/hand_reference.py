@@ -118,7 +118,10 @@ def wait_shapes(counts, tile: int) -> frozenset[str]:
 def shanten(counts, sets_needed: int | None = None) -> int:
     """向聽數 by exhaustive search: 2k - 2·sets - partials - pair, sets + partials <= k.
 
-    -1 means complete, 0 means ready. Partials are pairs, adjacent and one-gap shapes."""
+    -1 means complete, 0 means ready. Partials are pairs, adjacent and one-gap shapes.
+    The count alone would call ``1111m`` + three sets ready although its only
+    winning tile is a fifth 1m; 0 is kept only for a hand that really waits (3k+1)
+    or can discard into one (3k+2), and such a hand counts 1 instead."""
     c = tuple(counts)
     k = sum(c) // 3 if sets_needed is None else sets_needed
     best = 2 * k
@@ -133,7 +136,26 @@ def shanten(counts, sets_needed: int | None = None) -> int:
                 t = min(t, k - m) if m <= k else 0
                 m = min(m, k)
                 best = min(best, 2 * k - 2 * m - t - (1 if p is not None else 0))
+    if best == 0 and not _really_ready(list(c), k):
+        return 1
     return best
+
+
+def _really_ready(c: list[int], k: int) -> bool:
+    """A real wait exists now (3k+1 tiles) or after some discard (3k+2 tiles)."""
+    n = sum(c)
+    if n == 3 * k + 1:
+        return bool(waits(c))
+    if n == 3 * k + 2:
+        for d in range(34):
+            if c[d]:
+                c[d] -= 1
+                ok = bool(waits(c))
+                c[d] += 1
+                if ok:
+                    return True
+        return False
+    return True
 
 
 @lru_cache(maxsize=None)

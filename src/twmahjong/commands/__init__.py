@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES: list[str] = ["settle", "profiles", "score"]
+MODULES: list[str] = ["settle", "profiles", "score", "waits"]
 
 
 def register_all(app) -> None:

@@ -1,0 +1,326 @@
+"""Per-suit lookup tables behind ``hand`` (牌型查表), built once and cached on disk.
+
+A *suit key* packs one suit's counts into an int, base 5, rank 1 as the most
+significant digit: ``1123m`` is ``2·5⁸ + 1·5⁷ + 1·5⁶``. Suits have 9 digits
+(keys below 5⁹), honors 7 (below 5⁷). Chows never cross suits, so everything
+about a hand follows from its four keys, and each table is indexed by a key.
+
+Tables (lists/bytes/arrays indexed by suit key):
+
+* ``size``: tiles in the key (its digit sum).
+* ``win``: 0 if the suit's tiles are all sets, 1 if sets and one pair, 9 if
+  neither. A hand is complete (胡牌) iff the four entries sum to exactly 1.
+* ``wait0`` / ``wait1``: bit r set when adding rank r+1 makes the key all-sets
+  (``wait0``) or sets-and-pair (``wait1``) — the waits (聽牌) of that suit.
+* ``prof``: id of the suit's *profile*, ``A[0..5] + B[0..5]``, where ``A[j]`` is
+  the best ``2·sets + partials`` using at most j blocks (sets or partials) and
+  ``B[j]`` the same with one extra pair kept as the head (-1 when no pair can be
+  head). Profiles combine across suits by max-plus convolution, and shanten for
+  k sets is ``2k - max(A[k], B[k] + 1)`` — the reference's definition exactly.
+
+Building the tables takes a few seconds in pure Python; they are written to the
+user cache dir (or ``$TWMJ_CACHE_DIR``) atomically, stamped with ``VERSION``, and
+rebuilt silently when the file is missing, stale or unreadable.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import tempfile
+from array import array
+from pathlib import Path
+
+VERSION = 2
+NEG = -1                       # "no such reading" in a profile entry
+MAX_BLOCKS = 5                 # five sets + pair: the 16-tile hand's shape
+SUIT_DIGITS, HONOR_DIGITS = 9, 7
+MAX_TILES = 17                 # concealed tiles never exceed 16 + the winning one
+
+_FILE = "hand-tables.marshal"
+
+
+def cache_dir() -> Path:
+    """Where the tables live: ``$TWMJ_CACHE_DIR`` or the platform's user cache."""
+    env = os.environ.get("TWMJ_CACHE_DIR")
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("twmahjong"))
+
+
+# ---- profiles: interned tuples, transforms memoised by id -------------------
+
+class Profiles:
+    """Interned profile vectors; ids are small ints so tables stay compact."""
+
+    def __init__(self, vectors: list[tuple[int, ...]] | None = None):
+        self.vec: list[tuple[int, ...]] = []
+        self.index: dict[tuple[int, ...], int] = {}
+        self._set: dict[int, int] = {}
+        self._part: dict[int, int] = {}
+        self._head: dict[int, int] = {}
+        self._max: dict[int, int] = {}
+        self.merge_memo: dict[int, int] = {}
+        self.shanten: list[tuple[int, ...]] = []
+        for v in vectors or ():
+            self.intern(v)
+
+    def intern(self, v: tuple[int, ...]) -> int:
+        i = self.index.get(v)
+        if i is None:
+            i = self.index[v] = len(self.vec)
+            self.vec.append(v)
+            a, b = v[:6], v[6:]
+            self.shanten.append(tuple(
+                2 * k - max(a[k], b[k] + 1 if b[k] >= 0 else NEG) for k in range(6)))
+        return i
+
+    def add_set(self, p: int) -> int:
+        """Readings that also use one more set: a set is worth 2 and one block."""
+        r = self._set.get(p)
+        if r is None:
+            v = self.vec[p]
+            a = (0,) + tuple(x + 2 for x in v[:5])
+            b = (v[6],) + tuple(x + 2 if x >= 0 else NEG for x in v[6:11])
+            r = self._set[p] = self.intern(a + b)
+        return r
+
+    def add_partial(self, p: int) -> int:
+        """Readings that also hold a partial (搭子): worth 1 if a block is free."""
+        r = self._part.get(p)
+        if r is None:
+            v = self.vec[p]
+            a = (v[0],) + tuple(max(v[j], v[j - 1] + 1) for j in range(1, 6))
+            b = (v[6],) + tuple(max(v[j], v[j - 1] + 1 if v[j - 1] >= 0 else NEG)
+                                for j in range(7, 12))
+            r = self._part[p] = self.intern(a + b)
+        return r
+
+    def add_head(self, p: int) -> int:
+        """Readings that keep this pair as the head (眼): only B is defined."""
+        r = self._head.get(p)
+        if r is None:
+            r = self._head[p] = self.intern((NEG,) * 6 + self.vec[p][:6])
+        return r
+
+    def best(self, p: int, q: int) -> int:
+        """Elementwise max: the better of two sets of readings."""
+        if p == q:
+            return p
+        if p > q:
+            p, q = q, p
+        key = p << 20 | q
+        r = self._max.get(key)
+        if r is None:
+            u, w = self.vec[p], self.vec[q]
+            r = self._max[key] = self.intern(tuple(max(x, y) for x, y in zip(u, w)))
+        return r
+
+    def merge(self, p: int, q: int) -> int:
+        """Two tile groups side by side: blocks add, at most one head in total."""
+        key = p << 20 | q
+        r = self.merge_memo.get(key)
+        if r is None:
+            u, w = self.vec[p], self.vec[q]
+            a = [NEG] * 6
+            b = [NEG] * 6
+            for i in range(6):
+                ai, bi = u[i], u[6 + i]
+                for j in range(6 - i):
+                    aj, bj = w[j], w[6 + j]
+                    s = ai + aj
+                    if s > a[i + j]:
+                        a[i + j] = s
+                    if bi >= 0 and bi + aj > b[i + j]:
+                        b[i + j] = bi + aj
+                    if bj >= 0 and ai + bj > b[i + j]:
+                        b[i + j] = ai + bj
+            r = self.merge_memo[key] = self.intern(tuple(a) + tuple(b))
+        return r
+
+
+ZERO = (0,) * 6 + (NEG,) * 6     # no tiles: no blocks, no head
+
+
+# ---- building ---------------------------------------------------------------
+
+def _digit_sums(n_digits: int) -> bytearray:
+    size = 5 ** n_digits
+    ds = bytearray(size)
+    for key in range(1, size):
+        ds[key] = ds[key // 5] + key % 5
+    return ds
+
+
+def _build_profiles(prof: Profiles, n_digits: int, chows: bool) -> array:
+    """Profile id for every key of at most MAX_TILES tiles, smaller keys first.
+
+    Removing tiles always lowers a key, so each key's sub-readings are ready when
+    it is reached. The options mirror the reference: the lowest tile is left
+    alone, or starts a pung, a pair (partial or head), a chow, or a partial chow."""
+    size = 5 ** n_digits
+    pw = [5 ** (n_digits - 1 - r) for r in range(n_digits)] + [0, 0]
+    ds = _digit_sums(n_digits)
+    out = array("i", [-1]) * size
+    out[0] = prof.intern(ZERO)
+    add_set, add_part, add_head, best = prof.add_set, prof.add_partial, prof.add_head, prof.best
+    for key in range(1, size):
+        if ds[key] > MAX_TILES:
+            continue
+        i = 0
+        while key // pw[i] % 5 == 0:
+            i += 1
+        p0 = pw[i]
+        c0 = key // p0 % 5
+        p = out[key - p0]                                   # lowest tile left alone
+        if c0 >= 3:
+            p = best(p, add_set(out[key - 3 * p0]))
+        if c0 >= 2:
+            sub = out[key - 2 * p0]
+            p = best(p, add_part(sub))
+            p = best(p, add_head(sub))
+        if chows:
+            c1 = key // pw[i + 1] % 5 if i + 1 < n_digits else 0
+            c2 = key // pw[i + 2] % 5 if i + 2 < n_digits else 0
+            if c1 and c2:
+                p = best(p, add_set(out[key - p0 - pw[i + 1] - pw[i + 2]]))
+            if c1:
+                p = best(p, add_part(out[key - p0 - pw[i + 1]]))
+            if c2:
+                p = best(p, add_part(out[key - p0 - pw[i + 2]]))
+        out[key] = p
+    return out
+
+
+def _build_wins(n_digits: int, chows: bool) -> tuple[bytes, array, array]:
+    """Every key that is sets only / sets and a pair, and the keys one tile short."""
+    size = 5 ** n_digits
+    pw = [5 ** (n_digits - 1 - r) for r in range(n_digits)]
+    shapes = [3 * pw[r] for r in range(n_digits)]            # pungs
+    shape_digits = [(r, r, r) for r in range(n_digits)]
+    if chows:
+        shapes += [pw[r] + pw[r + 1] + pw[r + 2] for r in range(n_digits - 2)]
+        shape_digits += [(r, r + 1, r + 2) for r in range(n_digits - 2)]
+    win = bytearray([9]) * size
+
+    all_sets: set[int] = set()
+
+    def grow(start: int, counts: list[int], key: int, n: int) -> None:
+        all_sets.add(key)
+        if n == MAX_BLOCKS:
+            return
+        for s in range(start, len(shapes)):
+            ds = shape_digits[s]
+            for r in ds:
+                counts[r] += 1
+            if all(counts[r] <= 4 for r in ds):
+                grow(s, counts, key + shapes[s], n + 1)
+            for r in ds:
+                counts[r] -= 1
+
+    grow(0, [0] * n_digits, 0, 0)
+    for key in all_sets:
+        win[key] = 0
+    for key in all_sets:
+        for r in range(n_digits):
+            if key // pw[r] % 5 <= 2:
+                win[key + 2 * pw[r]] = 1
+    wait0 = array("H", [0]) * size
+    wait1 = array("H", [0]) * size
+    for key in range(size):
+        w = win[key]
+        if w > 1:
+            continue
+        table = wait0 if w == 0 else wait1
+        for r in range(n_digits):
+            if key // pw[r] % 5:
+                table[key - pw[r]] |= 1 << r
+    return bytes(win), wait0, wait1
+
+
+def build() -> dict:
+    prof = Profiles()
+    suit_prof = _build_profiles(prof, SUIT_DIGITS, True)
+    honor_prof = _build_profiles(prof, HONOR_DIGITS, False)
+    sw, s0, s1 = _build_wins(SUIT_DIGITS, True)
+    hw, h0, h1 = _build_wins(HONOR_DIGITS, False)
+    return {
+        "suit_size": bytes(_digit_sums(SUIT_DIGITS)), "honor_size": bytes(_digit_sums(HONOR_DIGITS)),
+        "version": VERSION, "profiles": prof.vec,
+        "suit_prof": suit_prof.tobytes(), "honor_prof": honor_prof.tobytes(),
+        "suit_win": sw, "suit_wait0": s0.tobytes(), "suit_wait1": s1.tobytes(),
+        "honor_win": hw, "honor_wait0": h0.tobytes(), "honor_wait1": h1.tobytes(),
+    }
+
+
+# ---- the cache --------------------------------------------------------------
+
+def _read(path: Path) -> dict | None:
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        return None
+    return data
+
+
+def _write(path: Path, data: dict) -> None:
+    """Write beside the target, then rename: readers never see half a file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hand-tables-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(marshal.dumps(data))
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass            # a read-only cache dir only costs the next start a rebuild
+
+
+class Tables:
+    """The loaded tables, as the fastest Python containers for each lookup."""
+
+    def __init__(self, data: dict):
+        self.profiles = Profiles(data["profiles"])
+        self.suit_prof = _ints(data["suit_prof"], "i")
+        self.honor_prof = _ints(data["honor_prof"], "i")
+        self.suit_size = data["suit_size"]
+        self.honor_size = data["honor_size"]
+        self.suit_win = data["suit_win"]
+        self.honor_win = data["honor_win"]
+        self.suit_wait0 = _ints(data["suit_wait0"], "H")
+        self.suit_wait1 = _ints(data["suit_wait1"], "H")
+        self.honor_wait0 = _ints(data["honor_wait0"], "H")
+        self.honor_wait1 = _ints(data["honor_wait1"], "H")
+        size_s, size_h = 5 ** SUIT_DIGITS, 5 ** HONOR_DIGITS
+        for t, n in ((self.suit_size, size_s), (self.honor_size, size_h), (self.suit_prof, size_s), (self.honor_prof, size_h), (self.suit_win, size_s),
+                     (self.honor_win, size_h), (self.suit_wait0, size_s),
+                     (self.suit_wait1, size_s), (self.honor_wait0, size_h),
+                     (self.honor_wait1, size_h)):
+            if len(t) != n:
+                raise ValueError("table has the wrong size")
+
+
+def _ints(raw: bytes, code: str) -> list[int]:
+    a = array(code)
+    a.frombytes(raw)
+    return a.tolist()
+
+
+def load(path: Path | None = None) -> Tables:
+    """Tables from the cache, rebuilding (and re-caching) whatever is not usable."""
+    path = path or cache_dir() / _FILE
+    data = _read(path)
+    if data is not None:
+        try:
+            return Tables(data)
+        except (KeyError, ValueError, TypeError, IndexError):
+            pass
+    data = build()
+    _write(path, data)
+    return Tables(data)
