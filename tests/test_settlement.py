@@ -421,3 +421,12 @@ def test_money_is_conserved(event):
         (w,) = receivers
         expect = min(carried[w], sum(min(t.owed, carried[t.payer]) for t in pays))
         assert gross[w] == expect
+
+
+def test_earthly_win_on_a_first_discard_is_paid_by_the_discarder():
+    # rules/001 item 34: 地和 16台 — 閒家起牌天聽…或和各家打出其第一張牌: a deal-in.
+    # Seat 1 wins 地和 16 off non-dealer seat 2's first discard: 100 + 16·20 = 420,
+    # the dealer (seat 0) is untouched.
+    s = settle(scored(("earthly_win", 16)), winner=1, payer=2, dealer=0, stakes=S)
+    assert paid(s) == {(2, 1): 420}
+    assert s.net == (0, 420, -420, 0)

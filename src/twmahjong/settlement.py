@@ -48,8 +48,10 @@ DEALER_PATTERNS = ("dealer", "dealer_streak")     # 作莊, 連N拉N: the scorer
 SEVEN_ROB_ONE = "seven_rob_one"
 KONG_BLOOM = "kong_bloom"
 # Patterns only a self-drawn win can hold: such a hand has no discarder to pay it.
+# 地胡 is not among them: rules/001 item 34 also gives it to a 天聽 hand winning on
+# any seat's first discard.
 SELF_DRAWN = frozenset({"self_draw", "concealed_self_draw", "kong_bloom", "last_tile",
-                        "eight_immortals", "heavenly_win", "earthly_win"})
+                        "eight_immortals", "heavenly_win"})
 
 REASON_ZH = {
     "self_draw": "自摸", "deal_in": "放槍", "seven_rob_one": "七搶一",

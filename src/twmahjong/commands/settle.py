@@ -131,7 +131,7 @@ def _check_discarder(hand: dict, payer: int | None, robbed: int | None) -> None:
     if "seven_rob_one" in conditions:
         return                      # the robbed seat pays: --from, or --robbed if it bloomed
     drawn = hand.get("self_drawn") is True or bool(
-        {"kong_bloom", "last_tile", "eight_immortals", "heavenly_win", "earthly_win"} & conditions)
+        {"kong_bloom", "last_tile", "eight_immortals", "heavenly_win"} & conditions)
     if drawn and payer is not None:
         raise SettlementError(f"the hand is self-drawn (自摸); drop --from {payer}")
     if not drawn and payer is None:

@@ -1,0 +1,20 @@
+"""What a bot is (電腦玩家): anything with ``act(observation) -> action``.
+
+A bot sees only its seat's observation (docs/architecture.md) — never the table —
+and answers with one action as JSON, chosen from ``observation["legal"]``.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+__all__ = ["Bot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    name: str
+
+    def act(self, observation: dict) -> dict:
+        """One action from ``observation["legal"]``, as JSON ({"type": ..., "tile": ...})."""
+        ...

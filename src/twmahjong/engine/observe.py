@@ -1,0 +1,143 @@
+"""What one seat may see (觀察): its own hand, everything exposed, never the wall.
+
+``observation(h, seat)`` is the architecture's observation dict; ``event_view``
+redacts one record event for a seat (another seat's drawn tile, dealt hand and
+concealed kong are hidden), which is what a bot pipe or a client receives.
+"""
+
+from __future__ import annotations
+
+from ..tiles import format_tiles, tile_str
+
+__all__ = ["HIDDEN", "event_view", "observation"]
+
+WIND = "ESWN"
+HIDDEN = "?"
+
+
+def _meld_view(m, viewer: int, owner: int) -> dict:
+    if m.type == "concealed_kong" and viewer != owner:
+        return {"type": "concealed_kong", "tiles": None}   # 暗槓 lies face down
+    out = {"type": m.type, "tiles": format_tiles(m.kinds)}
+    if m.from_seat is not None:
+        out["from"] = m.from_seat
+    return out
+
+
+def observation(h, seat: int) -> dict:
+    """The observation of docs/architecture.md for ``seat``."""
+    st = h.seats[seat]
+    counts = st.counts
+    drawn = h.drawn if (h.phase == "turn" and h.turn_seat == seat) else None
+    kinds = []
+    for k in range(34):
+        n = counts[k] - (1 if k == drawn else 0)
+        if n:
+            kinds.extend([k] * n)
+    last = None
+    if h.claim_ctx is not None and h.phase == "claim":
+        d, k = h.claim_ctx
+        last = {"seat": d, "tile": tile_str(k)}
+    obs = {
+        "seat": seat, "dealer": h.dealer, "dealer_streak": h.dealer_streak,
+        "round_wind": WIND[h.round_wind], "seat_winds": [WIND[w] for w in h.seat_winds],
+        "wall_remaining": h.drawable(), "phase": h.phase,
+        "hand": format_tiles(kinds), "drawn": None if drawn is None else tile_str(drawn),
+        "melds": [[_meld_view(m, seat, s) for m in h.seats[s].melds] for s in range(4)],
+        "flowers": [[tile_str(f) for f in h.seats[s].flowers] for s in range(4)],
+        "discards": [[tile_str(k) for k in h.seats[s].discards] for s in range(4)],
+        "concealed_count": [sum(h.seats[s].counts) for s in range(4)],
+        "declared": [h.seats[s].declared is not None for s in range(4)],
+        "last_discard": last,
+    }
+    if h.phase == "rob_kong" and h.claim_ctx is not None:
+        obs["added_kong"] = {"seat": h.claim_ctx[0], "tile": tile_str(h.claim_ctx[1])}
+    pend = h.pending()
+    if seat in pend:
+        obs["legal"] = [a.to_json() for a in pend[seat]]
+    return obs
+
+
+def event_view(ev: dict, seat: int) -> dict:
+    """One event as ``seat`` may see it."""
+    t = ev["type"]
+    if t == "deal":
+        out = dict(ev)
+        out["hands"] = [h if i == seat else HIDDEN for i, h in enumerate(ev["hands"])]
+        return out
+    if t == "draw" and ev["seat"] != seat:
+        out = dict(ev)
+        out["tile"] = HIDDEN
+        return out
+    if t == "kong" and ev.get("kind") == "concealed" and ev["seat"] != seat:
+        out = dict(ev)
+        out["tile"] = HIDDEN
+        return out
+    return ev
+
+
+class LazyObservation(dict):
+    """An observation whose ``legal`` is ready at once and whose other keys are
+    built on first use — for in-process bots that often need only ``legal``.
+    It behaves as the full dict for every read (get, in, keys, items, json)."""
+
+    __slots__ = ("_full", "_h", "_seat")
+
+    def __init__(self, h, seat: int, legal: list[dict]):
+        super().__init__(legal=legal, seat=seat)
+        self._h = h
+        self._seat = seat
+        self._full = False
+
+    def _fill(self) -> None:
+        if not self._full:
+            self._full = True
+            full = observation(self._h, self._seat)
+            full["legal"] = dict.__getitem__(self, "legal")
+            dict.update(self, full)
+
+    def __missing__(self, key):
+        self._fill()
+        return dict.__getitem__(self, key)
+
+    def get(self, key, default=None):
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        self._fill()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key):
+        self._fill()
+        return dict.__contains__(self, key)
+
+    def keys(self):
+        self._fill()
+        return dict.keys(self)
+
+    def items(self):
+        self._fill()
+        return dict.items(self)
+
+    def values(self):
+        self._fill()
+        return dict.values(self)
+
+    def __iter__(self):
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self):
+        self._fill()
+        return dict.__len__(self)
+
+    def copy(self):
+        self._fill()
+        return dict(dict.items(self))
+
+    def __repr__(self):
+        self._fill()
+        return dict.__repr__(self)
+
+
+def lazy_observation(h, seat: int) -> LazyObservation:
+    return LazyObservation(h, seat, [a.to_json() for a in h.pending()[seat]])

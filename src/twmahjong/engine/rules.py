@@ -1,0 +1,42 @@
+"""The table rules one hand obeys, read once from the profile (玩法).
+
+The engine never asks which profile it runs; it asks these fields. A ``TableRules``
+can also be made directly, which lets tests pin one rule at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["TableRules"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    seat_wind_from: str = "wall_break"
+    dead_wall: int = 16
+    no_claims_last: int = 3
+    passed_win: str = "until_own_discard"
+    passed_pon: str = "until_own_discard"
+    multiple_winners: str = "nearest"
+    after_chi_discard: str = "forbidden_same_and_suji"
+    after_pon_discard: str = "forbidden"
+    no_kong_on_upper_discard: bool = False
+    declare_ready: str = "heavenly_earthly"
+    four_kongs_win: bool = False
+    lilgu: bool = False
+    # 人胡 (天聽一發, rules/000) exists as its own pattern in some profiles; where it
+    # does, a 天聽 hand winning on a first discard is that, else 地胡 (rules/001 item 34).
+    heavenly_ready_first_win: bool = False
+
+    @classmethod
+    def from_profile(cls, profile) -> TableRules:
+        p = profile.play
+        return cls(
+            seat_wind_from=p.seat_wind_from, dead_wall=p.dead_wall, no_claims_last=p.no_claims_last,
+            passed_win=p.passed_win, passed_pon=p.passed_pon, multiple_winners=p.multiple_winners,
+            after_chi_discard=p.after_chi_discard, after_pon_discard=p.after_pon_discard,
+            no_kong_on_upper_discard=p.no_kong_on_upper_discard, declare_ready=p.declare_ready,
+            four_kongs_win=p.four_kongs_win, lilgu=profile.scoring.lilgu,
+            heavenly_ready_first_win="heavenly_ready_first_win" in profile.patterns,
+        )

@@ -1,0 +1,566 @@
+"""One hand (一盤) at the table: the referee's state machine.
+
+The hand moves through decision points. At each, ``pending()`` names every seat
+that must decide now with its complete list of legal actions; ``act(seat, action)``
+records one choice; when all pending seats have chosen, the table resolves by
+priority (胡 > 碰/槓 > 吃) and runs on by itself through draws, 補花, the dead wall
+and 荒局 until the next decision. An action not offered raises ``IllegalAction``
+and changes nothing.
+
+    >>> from twmahjong.profiles import load_profile
+    >>> h = HandState(load_profile("standard"), dealer=0, seed=1)
+    >>> sorted(h.pending()) in ([0], [1], [2], [3], [1, 2], [1, 3], [2, 3], [1, 2, 3])
+    True
+
+Phases: ``declare`` (天聽 window after the opening 補花), ``turn`` (the seat to
+move holds 3k+2 tiles), ``claim`` (after a discard), ``rob_kong`` (搶槓 after a
+加槓), ``rob_flower`` (七搶一 when another seat draws the eighth flower), ``over``.
+The rule readings are in docs/engine.md.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..tiles import format_tiles
+from ..tiles import tile_str as _tile_str
+from . import actions as A
+from .actions import Action, IllegalAction
+from .conditions import WinConditions
+from .legal import claim_options, turn_options
+from .rules import TableRules
+from .seat import SeatState, TableMeld, other_end
+from .wall import Wall, new_seed
+from .winning import waits
+
+__all__ = ["HandState"]
+
+WIND = "ESWN"
+_TS = tuple(_tile_str(k) for k in range(42))
+
+
+def tile_str(k: int) -> str:
+    return _TS[k]
+
+
+class HandState(WinConditions):
+    """One 盤 from the deal to the settlement."""
+
+    def __init__(self, profile, *, dealer: int = 0, dealer_streak: int = 0, round_wind: int = 0,
+                 seed: int | None = None, wall: Wall | None = None, rules: TableRules | None = None,
+                 hand_no: int = 0, carried=None, events: list | None = None):
+        self.profile = profile
+        self.rules = rules or TableRules.from_profile(profile)
+        self._dead = self.rules.dead_wall
+        self.dealer = dealer
+        self.dealer_streak = dealer_streak
+        self.round_wind = round_wind
+        self.hand_no = hand_no
+        self.carried = carried
+        self.seed = new_seed() if seed is None and wall is None else seed
+        if wall is None:
+            wall = Wall.build(random.Random(self.seed), breaker=dealer)
+            open_seat = wall.break_seat
+        else:
+            open_seat = dealer
+        self.wall = wall
+        self.open_seat = open_seat
+        east = open_seat if self.rules.seat_wind_from == "wall_break" else dealer
+        self.seat_winds = [(s - east) % 4 for s in range(4)]
+        self.seats = [SeatState() for _ in range(4)]
+        self.events: list[dict] = [] if events is None else events
+        self.phase = "deal"
+        self.turn_seat = dealer
+        self.drawn: int | None = None
+        self._pending: dict[int, list[Action]] = {}
+        self._choices: dict[int, Action] = {}
+        self.claim_ctx: tuple | None = None     # (discarder, kind) or (kong seat, kind) or (drawer, flower, robber)
+        self.any_claim = False                   # a chi/pon/kong has happened (地聽 reading for 報聽)
+        self.wins: list[dict] = []
+        self.result: dict | None = None
+        self._reset_turn_flags()
+        self._deal()
+
+    # -- queries -----------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def pending(self) -> dict[int, list[Action]]:
+        """Seats that must decide now and each one's legal actions (do not mutate)."""
+        if not self._choices:
+            return dict(self._pending)
+        return {s: acts for s, acts in self._pending.items() if s not in self._choices}
+
+    def drawable(self) -> int:
+        return self.wall.left - self._dead
+
+    def observation(self, seat: int) -> dict:
+        from .observe import observation
+        return observation(self, seat)
+
+    # -- acting ------------------------------------------------------------------
+
+    def act(self, seat: int, action: Action | dict) -> None:
+        """Record ``seat``'s choice; resolve once every pending seat has chosen."""
+        if not isinstance(action, Action):
+            action = Action.from_json(action)
+        if self.phase == "over":
+            raise IllegalAction("the hand is over; no more actions")
+        if seat not in self._pending:
+            raise IllegalAction(f"seat {seat} has nothing to decide now; waiting for seat(s) "
+                                f"{', '.join(str(s) for s in self.pending())}")
+        if seat in self._choices:
+            raise IllegalAction(f"seat {seat} has already chosen {self._choices[seat].describe()}")
+        legal = self._pending[seat]
+        for x in legal:
+            if x is action:
+                break
+        else:
+            if action in legal:
+                action = legal[legal.index(action)]
+            else:
+                from .explain import why_illegal
+                raise IllegalAction(why_illegal(self, seat, action))
+        self._choices[seat] = action
+        if len(self._choices) == len(self._pending):
+            choices = self._choices
+            pend = self._pending
+            phase = self.phase
+            self._pending = {}
+            self._choices = {}
+            if phase == "turn":
+                self._do_turn(seat, choices[seat])
+            elif phase == "claim":
+                self._resolve_claims(choices, pend)
+            elif phase == "rob_kong":
+                self._resolve_rob_kong(choices, pend)
+            elif phase == "rob_flower":
+                self._resolve_rob_flower(choices)
+            elif phase == "declare":
+                self._resolve_declare(choices)
+
+    # -- opening -----------------------------------------------------------------
+
+    def _emit(self, ev: dict) -> None:
+        self.events.append(ev)
+
+    def _deal(self) -> None:
+        """配牌: four tiles a turn from the dealer on, four rounds, then the 門牌."""
+        got: list[list[int]] = [[] for _ in range(4)]
+        for _ in range(4):
+            for i in range(4):
+                s = (self.dealer + i) % 4
+                for _ in range(4):
+                    got[s].append(self.wall.draw_front())
+        got[self.dealer].append(self.wall.draw_front())
+        self._emit({"type": "deal", "hand_no": self.hand_no, "dealer": self.dealer,
+                    "dealer_streak": self.dealer_streak, "round_wind": WIND[self.round_wind],
+                    "seat_winds": [WIND[w] for w in self.seat_winds],
+                    "dice": list(self.wall.dice), "wall_break": [self.wall.break_seat, self.wall.break_stack],
+                    "hands": [format_tiles(h) for h in got]})
+        pending_fl: list[list[int]] = [[] for _ in range(4)]
+        for s in range(4):
+            st = self.seats[s]
+            st.initial = got[s]
+            for k in got[s]:
+                if k >= 34:
+                    pending_fl[s].append(k)
+                else:
+                    st.counts[k] += 1
+        last_dealer_tile = next((k for k in reversed(got[self.dealer]) if k < 34), None)
+        # 補花: rounds from the dealer, each from the 槓尾; flowers drawn wait for the next round
+        while any(pending_fl):
+            nxt: list[list[int]] = [[] for _ in range(4)]
+            for i in range(4):
+                s = (self.dealer + i) % 4
+                for f in pending_fl[s]:
+                    self.seats[s].flowers.append(f)
+                    self._emit({"type": "flower", "seat": s, "tile": tile_str(f)})
+                for _ in pending_fl[s]:
+                    k = self.wall.draw_back()
+                    self._emit({"type": "draw", "seat": s, "tile": tile_str(k), "replacement": True})
+                    if k >= 34:
+                        nxt[s].append(k)
+                    else:
+                        self.seats[s].counts[k] += 1
+                        if s == self.dealer:
+                            last_dealer_tile = k
+            pending_fl = nxt
+        self.deal_flower_win = self._deal_flower_state()
+        for s in range(4):
+            if s != self.dealer:
+                self.seats[s].waits = frozenset(waits(self.seats[s].counts, lilgu=self.rules.lilgu))
+        ready = []
+        if self.rules.declare_ready == "heavenly_earthly":
+            ready = [s for s in range(4) if s != self.dealer and self.seats[s].waits]
+        self.drawn = last_dealer_tile
+        if ready:
+            self.phase = "declare"
+            self._pending = {s: [A.DECLARE, A.PASS] for s in ready}
+        else:
+            self._start_turn(self.dealer, "deal")
+
+    def _deal_flower_state(self) -> set[int]:
+        """配牌花和: seats that may take 八仙過海/七搶一 at their first turn."""
+        out = set()
+        for s in range(4):
+            n = len(self.seats[s].flowers)
+            if n == 8 or (n == 7 and self._flower_holder(s) is not None):
+                out.add(s)
+        return out
+
+    def _flower_holder(self, seat: int) -> int | None:
+        """The other seat holding the one flower ``seat`` lacks, if ``seat`` has seven."""
+        if len(self.seats[seat].flowers) != 7:
+            return None
+        for s in range(4):
+            if s != seat and len(self.seats[s].flowers) == 1:
+                return s
+        return None
+
+    def _resolve_declare(self, choices: dict[int, Action]) -> None:
+        for s in sorted(choices):
+            if choices[s].type == "declare":
+                self._declare(s, "heavenly_ready", None)
+        self._start_turn(self.dealer, "deal")
+
+    def _declare(self, seat: int, kind: str, tile: int | None) -> None:
+        st = self.seats[seat]
+        st.declared = kind
+        st.declare_valid = True
+        st.first_window = True
+        ev = {"type": "declare", "seat": seat, "kind": kind}
+        if tile is not None:
+            ev["tile"] = tile_str(tile)
+        self._emit(ev)
+
+    # -- the turn ----------------------------------------------------------------
+
+    def _reset_turn_flags(self) -> None:
+        self.turn_src = "draw"          # deal | draw | replacement | claim
+        self.no_self_win = False        # 禁制 2/4: 碰槓補牌, claimed turns
+        self.no_kong = False            # 禁制 1: after 吃/碰
+        self.no_concealed_kong = False  # 禁制 3: after 碰槓
+        self.forbidden: frozenset[int] = frozenset()   # 禁制 6
+        self.forfeit_kinds: frozenset[int] = frozenset()  # casual: discarding these forfeits the win
+        self.turn_flower = False
+        self.kong_replacement = False
+        self.kong_made = False
+
+    def _start_turn(self, seat: int, src: str) -> None:
+        if self.kong_made and self._four_kongs(seat):
+            return
+        self.phase = "turn"
+        self.turn_seat = seat
+        self.turn_src = src
+        self._pending = {seat: turn_options(self, seat)}
+
+    def _draw_turn(self, seat: int) -> None:
+        """A normal draw from the live end begins ``seat``'s turn."""
+        self._reset_turn_flags()
+        st = self.seats[seat]
+        st.n_draws += 1
+        if self.rules.passed_win == "until_own_draw":
+            st.passed_win_kinds.clear()
+        if self.rules.passed_pon == "until_own_draw":
+            st.passed_pon.clear()
+        self._draw(seat, back=False)
+
+    def _draw(self, seat: int, back: bool) -> None:
+        """Draw (or replace from the 槓尾), exposing flowers as they come (補花)."""
+        st = self.seats[seat]
+        while True:
+            if self.drawable() <= 0:
+                self._draw_game("wall_exhausted")
+                return
+            k = self.wall.draw_back() if back else self.wall.draw_front()
+            self._emit({"type": "draw", "seat": seat, "tile": tile_str(k), "replacement": back})
+            if k < 34:
+                st.counts[k] += 1
+                self.drawn = k
+                self.kong_replacement = back
+                self._start_turn(seat, "replacement" if back else "draw")
+                return
+            st.flowers.append(k)
+            self.turn_flower = True
+            self._emit({"type": "flower", "seat": seat, "tile": tile_str(k)})
+            back = True
+            robber = next((s for s in range(4) if s != seat and len(self.seats[s].flowers) == 7
+                           and not self.seats[s].cannot_win), None)
+            if robber is not None:
+                self.phase = "rob_flower"
+                self.claim_ctx = (seat, k, robber)
+                self._pending = {robber: [A.FLOWER_WIN, A.PASS]}
+                return
+
+    def _do_turn(self, seat: int, a: Action) -> None:
+        st = self.seats[seat]
+        t = a.type
+        if t == "discard":
+            self._discard(seat, a.tile)
+        elif t == "declare":
+            self._declare(seat, self._declare_kind(seat), a.tile)
+            self._discard(seat, a.tile)
+        elif t == "win":
+            self._self_draw_win(seat)
+        elif t == "flower_win":
+            self._flower_win_turn(seat)
+        elif t == "concealed_kong":
+            k = a.tile
+            # 禁制 5 / 解除過水: the replacement may not self-draw when a winning tile
+            # of this hand was discarded at the table since this seat's last discard.
+            st.counts[k] -= 4
+            w = waits(st.counts, lilgu=self.rules.lilgu) if st.counts else []
+            furiten = any(x in st.since for x in w)
+            st.melds.append(TableMeld("concealed_kong", (k, k, k, k), None, None))
+            self._emit({"type": "kong", "seat": seat, "kind": "concealed", "tile": tile_str(k)})
+            if furiten:
+                self.no_self_win = True
+            self.kong_made = True
+            self.drawn = None
+            self._draw(seat, back=True)
+        elif t == "added_kong":
+            k = a.tile
+            st.passed_win = False            # 解除過水: 加槓 counts as putting a tile out
+            st.counts[k] -= 1
+            for m in st.melds:
+                if m.type == "pon" and m.kinds[0] == k:
+                    m.type = "added_kong"
+                    m.kinds = (k, k, k, k)
+                    break
+            self._emit({"type": "kong", "seat": seat, "kind": "added", "tile": tile_str(k)})
+            self.drawn = None
+            robbers = {}
+            for s in range(4):
+                if s == seat:
+                    continue
+                o = self.seats[s]
+                if o.may_win_on(k) and self._completes(o, k):
+                    robbers[s] = [A.win(k), A.PASS]
+            if robbers:
+                self.phase = "rob_kong"
+                self.claim_ctx = (seat, k)
+                self._pending = robbers
+                return
+            self._after_added_kong(seat)
+
+    def _after_added_kong(self, seat: int) -> None:
+        self.kong_made = True
+        self._draw(seat, back=True)
+
+    def _four_kongs(self, seat: int) -> bool:
+        """Casual 四槓 (rules/003): a seat's fourth kong ends the hand as its win once
+        the replacement is in; four kongs among several seats end it drawn (和局)."""
+        self.kong_made = False
+        if not self.rules.four_kongs_win:
+            return False
+        st = self.seats[seat]
+        if st.kong_count() == 4:
+            k = self.drawn
+            st.counts[k] -= 1
+            complete = self._completes(st, k)
+            st.counts[k] += 1
+            cond = {"kong_bloom"} if complete else set()
+            self._finish([{"seat": seat, "from": None, "tile": k if complete else None,
+                           "self_drawn": True, "conditions": cond, "four_kongs": True}])
+            return True
+        if sum(o.kong_count() for o in self.seats) >= 4:
+            self._draw_game("four_kongs")
+            return True
+        return False
+
+    def _declare_kind(self, seat: int) -> str:
+        """Which declaration a discard-with-聽 is (天聽/地聽/報聽) under this profile."""
+        st = self.seats[seat]
+        if self.rules.declare_ready == "heavenly_earthly":
+            return "earthly_ready"
+        if st.n_discards == 0 and seat == self.dealer:
+            return "heavenly_ready"          # rules/003 天聽: 莊家打出第一張牌後已經聽牌
+        if st.n_discards == 0 and not self.any_claim:
+            return "earthly_ready"           # rules/003 地聽: 四家不碰牌吃牌以內
+        return "declared_ready"
+
+    def _discard(self, seat: int, k: int) -> None:
+        st = self.seats[seat]
+        st.counts[k] -= 1
+        st.discards.append(k)
+        st.claimed.append(False)
+        st.n_discards += 1
+        if st.declared is not None and self.events[-1].get("type") != "declare":
+            st.first_window = False
+        if self.rules.passed_win == "until_own_discard":
+            st.passed_win = False
+        if self.rules.passed_pon == "until_own_discard":
+            st.passed_pon.clear()
+        if k in self.forfeit_kinds:
+            st.cannot_win = True
+        st.waits = frozenset(waits(st.counts, lilgu=self.rules.lilgu))
+        st.last_discard = k
+        for o in self.seats:
+            o.since.add(k)
+        st.since = {k}
+        self.drawn = None
+        self._emit({"type": "discard", "seat": seat, "tile": tile_str(k)})
+        self._open_claims(seat, k)
+
+    def _open_claims(self, d: int, k: int) -> None:
+        self.claim_ctx = (d, k)
+        pend = {}
+        for s in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4):
+            opts = claim_options(self, s, d, k)
+            if opts:
+                pend[s] = opts
+        if pend:
+            self.phase = "claim"
+            self._pending = pend
+            return
+        self._next_draw(d)
+
+    def _next_draw(self, d: int) -> None:
+        if self.drawable() <= 0:
+            self._draw_game("wall_exhausted")
+            return
+        self._draw_turn((d + 1) % 4)
+
+    # -- claims ------------------------------------------------------------------
+
+    def _mark_passes(self, pend: dict[int, list[Action]], choices: dict[int, Action]) -> None:
+        """過水 and 漏碰 for every seat that was offered a win or a pon and took neither."""
+        for s, opts in pend.items():
+            c = choices[s]
+            st = self.seats[s]
+            for o in opts:
+                if o.type == "win" and c.type != "win":
+                    if self.rules.passed_win == "until_own_discard":
+                        st.passed_win = True
+                    else:
+                        st.passed_win_kinds.add(o.tile)
+                    st.declare_valid = False
+                elif o.type == "pon" and c.type not in ("pon", "kong", "win") \
+                        and self.rules.passed_pon != "none":
+                    st.passed_pon.add(o.tile)
+
+    def _winners_in_order(self, d: int, choices: dict[int, Action]) -> list[int]:
+        order = [(d + i) % 4 for i in (1, 2, 3)]
+        ws = [s for s in order if s in choices and choices[s].type == "win"]
+        if self.rules.multiple_winners == "nearest":
+            return ws[:1]                    # 攔胡: nearest to the discarder in turn order
+        return ws
+
+    def _resolve_claims(self, choices: dict[int, Action], pend: dict[int, list[Action]]) -> None:
+        d, k = self.claim_ctx
+        self._mark_passes(pend, choices)
+        ws = self._winners_in_order(d, choices)
+        if ws:
+            wins = []
+            for w in ws:
+                wins.append({"seat": w, "from": d, "tile": k, "self_drawn": False,
+                             "conditions": self._ron_conditions(w, d)})
+            self._finish(wins)
+            return
+        for s, c in choices.items():
+            if c.type in ("pon", "kong"):
+                self._claim_set(s, d, k, c)
+                return
+        for s, c in choices.items():
+            if c.type == "chi":
+                self._claim_set(s, d, k, c)
+                return
+        self._next_draw(d)
+
+    def _claim_set(self, s: int, d: int, k: int, c: Action) -> None:
+        st = self.seats[s]
+        self.seats[d].claimed[-1] = True
+        self.any_claim = True
+        self._reset_turn_flags()
+        self.drawn = None
+        if c.type == "chi":
+            a, b = c.tiles
+            st.counts[a] -= 1
+            st.counts[b] -= 1
+            run = tuple(sorted((a, b, k)))
+            st.melds.append(TableMeld("chi", run, d, k))
+            self._emit({"type": "chi", "seat": s, "from": d, "tile": tile_str(k),
+                        "tiles": format_tiles(run)})
+            self.no_kong = True
+            self.no_self_win = True
+            suji = other_end(k, a, b)
+            bad = {k} if suji is None else {k, suji}
+            if self.rules.after_chi_discard == "forbidden_same_and_suji":
+                self.forbidden = frozenset(bad)
+            else:
+                self.forfeit_kinds = frozenset({k})
+            self._start_turn(s, "claim")
+        elif c.type == "pon":
+            st.counts[k] -= 2
+            st.melds.append(TableMeld("pon", (k, k, k), d, k))
+            self._emit({"type": "pon", "seat": s, "from": d, "tile": tile_str(k)})
+            self.no_kong = True
+            self.no_self_win = True
+            if self.rules.after_pon_discard == "forbidden":
+                self.forbidden = frozenset({k})
+            else:
+                self.forfeit_kinds = frozenset({k})
+            self._start_turn(s, "claim")
+        else:   # 碰槓
+            st.counts[k] -= 3
+            st.melds.append(TableMeld("kong", (k, k, k, k), d, k))
+            self._emit({"type": "kong", "seat": s, "kind": "exposed", "from": d, "tile": tile_str(k)})
+            self.no_self_win = True          # 禁制 2
+            self.no_concealed_kong = True    # 禁制 3
+            self.kong_made = True
+            self._draw(s, back=True)
+
+    def _resolve_rob_kong(self, choices: dict[int, Action], pend: dict[int, list[Action]]) -> None:
+        seat, k = self.claim_ctx
+        self._mark_passes(pend, choices)
+        ws = self._winners_in_order(seat, choices)
+        if ws:
+            for m in self.seats[seat].melds:   # the robbed tile leaves the kong: it is a pon again
+                if m.type == "added_kong" and m.kinds[0] == k:
+                    m.type = "pon"
+                    m.kinds = (k, k, k)
+            wins = [{"seat": w, "from": seat, "tile": k, "self_drawn": False,
+                     "conditions": self._ron_conditions(w, seat) | {"robbing_kong"}} for w in ws]
+            self._finish(wins)
+            return
+        self._after_added_kong(seat)
+
+    def _resolve_rob_flower(self, choices: dict[int, Action]) -> None:
+        drawer, f, robber = self.claim_ctx
+        if choices[robber].type == "flower_win":
+            # 七搶一 (1): take the flower, replace from the 槓尾, win; the drawer pays
+            self.seats[drawer].flowers.remove(f)
+            rs = self.seats[robber]
+            rs.flowers.append(f)
+            self._emit({"type": "flower", "seat": robber, "tile": tile_str(f), "robbed_from": drawer})
+            if self.drawable() <= 0:
+                self._finish([self._flower_win_info(robber, None, drawer, False)])
+                return
+            k = self.wall.draw_back()
+            self._emit({"type": "draw", "seat": robber, "tile": tile_str(k), "replacement": True})
+            rs.counts[k] += 1
+            self._finish([self._flower_win_info(robber, k, drawer, True)])
+            return
+        self._draw(drawer, back=True)
+
+    def _draw_game(self, reason: str) -> None:
+        self._emit({"type": "draw_game", "reason": reason})
+        self.result = {"type": "draw_game", "reason": reason, "winners": []}
+        self.phase = "over"
+        self._pending = {}
+
+    def _finish(self, wins: list[dict]) -> None:
+        from .results import settle_hand
+        self.phase = "over"
+        self._pending = {}
+        self.wins = wins
+        self.result = settle_hand(self, wins)
+        first = wins[0]
+        if first["from"] is not None and not first.get("flower_win"):
+            # the winning tile goes to the (first) winner: out of the river, or off the kong
+            self.seats[first["seat"]].counts[first["tile"]] += 1
+            if self.phase == "over" and "robbing_kong" not in first["conditions"]:
+                self.seats[first["from"]].claimed[-1] = True
