@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/twmj demo
+	$(BIN)/twmj serve
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2

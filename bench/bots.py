@@ -1,0 +1,58 @@
+"""Time per decision of each bot level (bench, not a test): median and 99th percentile.
+
+    .venv/bin/python bench/bots.py [--hands 12] [--levels 1,2,3,4,5] [--search-ms 40]
+
+Each level plays whole hands in all four seats of the standard profile; every
+``act`` call with more than one legal action is timed. Targets (issue #4):
+levels 1-4 <= 2 ms median, level 5 <= 50 ms median. The first hands warm the
+per-suit shanten tables, as a long-running server would be warm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import replace
+
+from twmahjong.bots.policy import LEVELS, PolicyBot
+from twmahjong.engine import HandState
+from twmahjong.profiles import load_profile
+
+
+def bench_level(level: int, hands: int, search_ms: float, warm: int = 3) -> list[float]:
+    prof = load_profile("standard")
+    params = replace(LEVELS[level], search_ms=search_ms)
+    times: list[float] = []
+    for i in range(warm + hands):
+        bots = [PolicyBot(params, seed=100 * i + s) for s in range(4)]
+        h = HandState(prof, dealer=i % 4, seed=5000 + i)
+        while not h.over:
+            for s in list(h.pending()):
+                obs = h.observation(s)
+                t0 = time.perf_counter()
+                a = bots[s].act(obs)
+                dt = time.perf_counter() - t0
+                if i >= warm and len(obs.get("legal") or []) > 1:
+                    times.append(dt)
+                h.act(s, a)
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=12)
+    ap.add_argument("--levels", default="1,2,3,4,5")
+    ap.add_argument("--search-ms", type=float, default=LEVELS[5].search_ms)
+    args = ap.parse_args()
+    print(f"{'level':>5} {'decisions':>9} {'median ms':>10} {'p99 ms':>8} {'target':>7}")
+    for lv in (int(x) for x in args.levels.split(",")):
+        ts = sorted(bench_level(lv, args.hands, args.search_ms))
+        med = statistics.median(ts) * 1000
+        p99 = ts[min(len(ts) - 1, int(0.99 * len(ts)))] * 1000
+        target = 50.0 if lv == 5 else 2.0
+        print(f"{f'L{lv}':>5} {len(ts):>9} {med:>10.3f} {p99:>8.2f} {'ok' if med <= target else 'SLOW':>7}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""The sixteen opponents of the challenge mode (挑戰賽): named parameter sets.
+
+Each personality is a level (its tier) plus a few changed weights, so it plays
+recognisably — the 碰碰 uncle claims everything, the 清一色 collector throws off
+other suits, the 鐵壁 auntie folds at the first sign of danger — while its
+strength stays near its tier's level.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .policy import LEVELS, Params
+
+__all__ = ["PERSONALITIES", "Personality", "by_tier", "get_personality"]
+
+
+@dataclass(frozen=True)
+class Personality:
+    id: str
+    zh: str
+    en: str
+    description: str
+    tier: int                  # 1-5, the challenge-mode ladder
+    changes: tuple[tuple[str, object], ...]
+
+    @property
+    def params(self) -> Params:
+        return replace(LEVELS[self.tier], **dict(self.changes))
+
+
+def _p(id_, zh, en, desc, tier, **changes) -> Personality:
+    return Personality(id_, zh, en, desc, tier, tuple(sorted(changes.items())))
+
+
+PERSONALITIES: tuple[Personality, ...] = (
+    # tier 1 — beginners
+    _p("newbie", "阿呆", "Newbie", "Plays whatever looks closest to a hand; throws carelessly.", 1),
+    _p("pon_uncle", "碰碰伯", "Pon Uncle", "Claims every pung he can, whatever it costs.", 1,
+       claim_bias=1.5, chi=True),
+    _p("dreamer", "做夢妹", "Dreamer", "Dreams of 清一色 from the first tile and rarely gets there.", 1,
+       flush_bias=3.0, value=1.0, noise=0.2),
+    # tier 2 — plain efficiency
+    _p("counter", "算牌仔", "Tile Counter", "Counts useful tiles and nothing else.", 2),
+    _p("chi_fan", "吃吃樂", "Chow Lover", "Chows at every chance to speed the hand up.", 2,
+       claim_bias=1.0),
+    _p("hermit", "悶聲仔", "Hermit", "Rarely claims; plays a closed hand and hopes to self-draw.", 2,
+       chi=False, claim_bias=-3.0, declare_waits=4),
+    # tier 3 — value-aware
+    _p("collector", "清一色達人", "Flush Collector", "Chases one-suit hands and gives up other suits early.", 3,
+       flush_bias=2.2),
+    _p("dragon_lord", "三元公", "Dragon Lord", "Hoards 中發白 and pungs them for 台.", 3,
+       honor_bias=2.0),
+    _p("gambler", "賭神", "Gambler", "Pushes every hand to the end and ignores danger.", 3,
+       defence=0.0, fold=0.0, claim_bias=0.3, declare_waits=3),
+    _p("purist", "門清師", "Purist", "Keeps the hand concealed for 門清 and 不求.", 3,
+       concealed_bias=2.0, claim_bias=-0.5),
+    # tier 4 — full heuristics
+    _p("iron_wall", "鐵壁姨", "Iron Wall", "Folds at the first sign of a ready player; rarely deals in.", 4,
+       defence=1.5, fold=2.5, fold_threat=0.5, tie_margin=1.5),
+    _p("shark", "老鯊", "Shark", "Balanced and patient; punishes careless discards.", 4),
+    _p("speedster", "快手", "Speedster", "Claims for speed and wins small, often.", 4,
+       claim_bias=0.6, concealed_bias=0.5, flush_bias=0.6),
+    # tier 5 — search
+    _p("master", "雀聖", "Mahjong Saint", "Reads the table and searches ahead; the strongest player.", 5),
+    _p("big_hunter", "大牌獵人", "Big Game Hunter", "Searches for big hands and turns down cheap wins early.", 5,
+       flush_bias=1.6, honor_bias=1.5, min_tai_discard_win=2),
+    _p("fortress", "不動城", "Fortress", "Search plus the tightest defence at the table.", 5,
+       defence=1.4, fold=2.2, fold_threat=0.6, tie_margin=1.0),
+)
+
+_BY_ID = {p.id: p for p in PERSONALITIES}
+
+
+def get_personality(pid: str) -> Personality | None:
+    return _BY_ID.get(pid)
+
+
+def by_tier(tier: int) -> list[Personality]:
+    return [p for p in PERSONALITIES if p.tier == tier]

@@ -1,0 +1,19 @@
+"""Puts the levels, the efficiency baseline and the personalities into the bot
+registry (``twmahjong.bots.make_bot``), under the arena's seat names."""
+
+from __future__ import annotations
+
+from . import register
+from .arena import make_seat_bot
+from .personalities import PERSONALITIES
+from .policy import LEVELS
+
+NAMES = ["efficiency"] + [f"L{k}" for k in LEVELS] + [p.id for p in PERSONALITIES]
+
+
+def _factory(name: str):
+    return lambda seed=None: make_seat_bot(name, 0 if seed is None else seed)
+
+
+for _name in NAMES:
+    register(_name, _factory(_name))

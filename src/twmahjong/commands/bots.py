@@ -1,0 +1,39 @@
+"""`twmj bots` — the levels and the sixteen personalities (電腦對手)."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..bots.personalities import PERSONALITIES
+from ..bots.policy import LEVEL_SUMMARY
+
+
+def bots_command(as_json: bool = typer.Option(False, "--json", help="JSON instead of tables")) -> None:
+    """List bot levels and personalities (id, 名稱, name, tier, description)."""
+    levels = [{"id": f"L{k}", "description": v} for k, v in LEVEL_SUMMARY.items()]
+    people = [{"id": p.id, "zh": p.zh, "en": p.en, "tier": p.tier, "description": p.description}
+              for p in PERSONALITIES]
+    if as_json:
+        typer.echo(json.dumps({"levels": levels, "personalities": people}, ensure_ascii=False))
+        return
+    con = Console(highlight=False)
+    t = Table(title="Levels (等級)")
+    t.add_column("id")
+    t.add_column("plays by")
+    for lv in levels:
+        t.add_row(lv["id"], lv["description"])
+    con.print(t)
+    t = Table(title="Personalities (挑戰賽對手)")
+    for col in ("tier", "id", "名稱", "name", "style"):
+        t.add_column(col)
+    for p in people:
+        t.add_row(str(p["tier"]), p["id"], p["zh"], p["en"], p["description"])
+    con.print(t)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("bots")(bots_command)

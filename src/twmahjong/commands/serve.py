@@ -1,0 +1,91 @@
+"""`twmj serve` — the game server (一鍵匹配, 真人對局) on its embedded defaults.
+
+With no options it keeps everything in ``./data`` (SQLite in WAL mode) and
+listens on 127.0.0.1:8000; ``--database postgresql+asyncpg://…`` moves storage
+to PostgreSQL. Settings also come from env ``TWMJ_*`` (see server/settings.py).
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import UserError
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve", help="Run the game server: HTTP API, WebSocket games, browser client.")(
+        serve_command)
+
+
+def serve_command(
+    host: Annotated[str | None, typer.Option(
+        "--host", help="Address to listen on (default: 127.0.0.1).")] = None,
+    port: Annotated[int | None, typer.Option(
+        "--port", help="Port to listen on (default: 8000).")] = None,
+    database: Annotated[str | None, typer.Option(
+        "--database", metavar="URL",
+        help="postgresql+asyncpg://user:pw@host/db (default: SQLite in the data folder).")] = None,
+    redis: Annotated[str | None, typer.Option(
+        "--redis", metavar="URL",
+        help="Redis for presence/queues across processes (not yet available).")] = None,
+    data_dir: Annotated[Path | None, typer.Option(
+        "--data-dir", help="Data folder (default: ./data, env TWMJ_DATA_DIR).")] = None,
+) -> None:
+    import uvicorn
+
+    from ..server.app import create_app
+    from ..server.settings import Settings
+
+    settings = Settings.from_env(host=host, port=port, database_url=database, redis_url=redis,
+                                 data_dir=data_dir)
+    _check_port(settings.host, settings.port)
+    app = create_app(settings)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, loop=_loop(),
+                            ws_max_size=max(65536, 4 * settings.max_frame_bytes),
+                            log_level="warning", lifespan="on")
+    _Server(config, settings).run()
+
+
+class _Server:
+    """uvicorn's server, announcing the address once it really listens."""
+
+    def __new__(cls, config, settings):
+        import uvicorn
+
+        class Announcing(uvicorn.Server):
+            async def startup(self, sockets=None):
+                await super().startup(sockets)
+                if self.started:
+                    where = settings.database_url or f"SQLite in {settings.data_dir.resolve()}"
+                    print(f"twmj: serving on http://{_shown(settings.host)}:{settings.port}/ "
+                          f"— open it in a browser (storage: {where}; Ctrl-C stops)",
+                          flush=True)
+        return Announcing(config)
+
+
+def _shown(host: str) -> str:
+    return "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
+
+
+def _loop() -> str:
+    try:
+        import uvloop  # noqa: F401
+        return "uvloop"
+    except ImportError:
+        return "asyncio"
+
+
+def _check_port(host: str, port: int) -> None:
+    """Say "port in use" in one line instead of a bind traceback."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as e:
+            raise UserError(f"cannot listen on {host}:{port}: {e.strerror}; "
+                            "choose another --port") from None

@@ -1,0 +1,126 @@
+"""Accounts and signed tokens: who a request or a connection speaks for.
+
+Passwords are hashed with argon2 (in a worker thread: a hash costs tens of
+milliseconds, which the event loop must not spend). Session tokens and seat
+tickets are signed, expiring itsdangerous tokens with different salts, so one can
+never be used as the other. A seat ticket names (game, seat, account) and is also
+the reconnect token: whoever holds it takes the seat back from the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerifyMismatchError
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from ..errors import UserError
+from .repository import NameTaken, Repository
+
+__all__ = ["Accounts", "AuthError", "Ticket", "Tokens", "public_account"]
+
+_NAME = re.compile(r"^[A-Za-z0-9\u3400-\u9fff][A-Za-z0-9_\-\u3400-\u9fff]{1,19}$")
+
+
+class AuthError(UserError):
+    """Login, registration or a token that cannot be accepted."""
+
+
+@dataclass(frozen=True)
+class Ticket:
+    game_id: str
+    seat: int
+    account_id: int
+
+
+class Tokens:
+    def __init__(self, secret: str, *, session_ttl: float, ticket_ttl: float):
+        self._session = URLSafeTimedSerializer(secret, salt="twmj-session-v1")
+        self._ticket = URLSafeTimedSerializer(secret, salt="twmj-ticket-v1")
+        self.session_ttl = session_ttl
+        self.ticket_ttl = ticket_ttl
+
+    def session(self, account_id: int) -> str:
+        return self._session.dumps({"a": account_id})
+
+    def account_of(self, token: str) -> int:
+        try:
+            data = self._session.loads(token, max_age=self.session_ttl)
+        except SignatureExpired:
+            raise AuthError("your session has expired; please log in again") from None
+        except BadSignature:
+            raise AuthError("invalid session token; please log in again") from None
+        return int(data["a"])
+
+    def ticket(self, game_id: str, seat: int, account_id: int) -> str:
+        return self._ticket.dumps({"g": game_id, "s": seat, "a": account_id})
+
+    def read_ticket(self, token: str) -> Ticket:
+        try:
+            data = self._ticket.loads(token, max_age=self.ticket_ttl)
+        except SignatureExpired:
+            raise AuthError("this seat ticket has expired") from None
+        except BadSignature:
+            raise AuthError("invalid seat ticket") from None
+        return Ticket(str(data["g"]), int(data["s"]), int(data["a"]))
+
+
+def public_account(acc: dict) -> dict:
+    """What a client may see of an account: never the password hash."""
+    return {"id": acc["id"], "name": acc["name"], "guest": bool(acc["is_guest"]),
+            "coins": int(acc["coins"]), "rating": round(float(acc["rating"]), 1),
+            "ranked_games": int(acc["ranked_games"]),
+            "challenge_tier": int(acc["challenge_tier"])}
+
+
+class Accounts:
+    def __init__(self, repo: Repository, *, starting_coins: int):
+        self.repo = repo
+        self.starting_coins = starting_coins
+        self._hasher = PasswordHasher()
+
+    @staticmethod
+    def check_name(name: str) -> str:
+        name = name.strip()
+        if not _NAME.match(name) or name.lower().startswith("guest"):
+            raise AuthError("a name has 2-20 letters, digits, Chinese characters, "
+                            "'-' or '_', and may not start with 'guest'")
+        return name
+
+    async def register(self, name: str, password: str) -> dict:
+        """A new account, paid its starting coins (新人禮包)."""
+        name = self.check_name(name)
+        if not 6 <= len(password) <= 128:
+            raise AuthError("a password has 6 to 128 characters")
+        digest = await asyncio.to_thread(self._hasher.hash, password)
+        try:
+            return await self.repo.create_account(name, digest, is_guest=False,
+                                                  starting_coins=self.starting_coins)
+        except NameTaken:
+            raise AuthError(f"the name {name!r} is taken") from None
+
+    async def login(self, name: str, password: str) -> dict:
+        acc = await self.repo.account_by_name(name.strip())
+        digest = acc["password_hash"] if acc else None
+        if not digest:
+            raise AuthError("wrong name or password")
+        try:
+            await asyncio.to_thread(self._hasher.verify, digest, password)
+        except (VerifyMismatchError, InvalidHashError):
+            raise AuthError("wrong name or password") from None
+        return acc  # type: ignore[return-value]
+
+    async def guest(self) -> dict:
+        """Play without registering: a throwaway account with the same 新人禮包."""
+        for _ in range(5):
+            try:
+                return await self.repo.create_account(
+                    f"guest-{secrets.token_hex(4)}", None, is_guest=True,
+                    starting_coins=self.starting_coins)
+            except NameTaken:
+                continue
+        raise AuthError("could not create a guest account; try again")

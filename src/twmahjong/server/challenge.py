@@ -1,0 +1,62 @@
+"""Challenge mode (挑戰賽) and which bots fill which seats.
+
+The sixteen bot personalities stand in five tiers (``bots.personalities``); a
+challenge table is the player against three personalities of one tier, and
+finishing first beats the tier and unlocks the next. Bots that fill quick-match
+seats play at the level that matches the stake.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from ..errors import UserError
+
+__all__ = ["TIERS", "ChallengeLocked", "bot_for", "next_tier", "tier_bots", "tiers"]
+
+TIERS = 5
+# Quick-match fill: a tier of personalities per stake level (higher stakes, stronger bots).
+_FILL_TIER = {"low": 2, "mid": 3, "high": 4}
+
+
+class ChallengeLocked(UserError):
+    """A tier the player has not unlocked yet."""
+
+
+def tiers() -> list[dict]:
+    from ..bots.personalities import by_tier
+    return [{"tier": t, "bots": [{"id": p.id, "zh": p.zh, "en": p.en} for p in by_tier(t)]}
+            for t in range(1, TIERS + 1)]
+
+
+def next_tier(beaten: int) -> int | None:
+    """The tier to play after beating ``beaten`` tiers (None: all five beaten)."""
+    return beaten + 1 if beaten < TIERS else None
+
+
+def _playable(ids: list[str]) -> list[str]:
+    """The personalities ``bots.make_bot`` can build (registered by the bots module)."""
+    from ..bots import bot_names
+    known = set(bot_names())
+    return [i for i in ids if i in known]
+
+
+def tier_bots(tier: int, rng: secrets.SystemRandom | None = None) -> list[str]:
+    """Three personalities of ``tier`` to sit against the challenger."""
+    from ..bots.personalities import by_tier
+    if not 1 <= tier <= TIERS:
+        raise ChallengeLocked(f"there is no challenge tier {tier}")
+    ids = _playable([p.id for p in by_tier(tier)])
+    if not ids:
+        raise ChallengeLocked("the challenge bots of this tier are not available on this "
+                              "server yet")
+    rng = rng or secrets.SystemRandom()
+    rng.shuffle(ids)
+    return ids[:3] if len(ids) >= 3 else (ids * 3)[:3]
+
+
+def bot_for(mode: str, stake: str) -> str:
+    """The bot that fills an empty quick-match seat of this stake level."""
+    from ..bots.personalities import by_tier
+    choices = _playable([p.id for p in by_tier(_FILL_TIER.get(stake, 2))])
+    return secrets.choice(choices) if choices else "random"

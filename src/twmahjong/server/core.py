@@ -1,0 +1,222 @@
+"""The server object: settings, storage, seams, and the tables it owns.
+
+One ``Server`` per process. It creates tables (quick match, rooms, challenge),
+resumes the unfinished ones at start-up (可隨時繼續未完成的牌局), and books each
+finished game: record, ratings (積分賽) and challenge progress (挑戰賽).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from typing import Any
+
+from ..errors import UserError
+from . import challenge
+from .auth import Accounts, Tokens
+from .db import create_engine, migrate
+from .game import TableGame
+from .lobby import LocalMatchQueue, Player, QueueKey, Rooms
+from .ranking import elo_update
+from .repository import SqlRepository
+from .seams import LocalBus, LocalDirectory, LocalPresence
+from .settings import STAKE_LEVELS, Settings, SettingsError
+from .table import SeatState, Table, TableServices
+from .timers import TokenBucket, TurnClock
+
+__all__ = ["BOT_RATING", "Server"]
+
+log = logging.getLogger("twmahjong.server")
+
+BOT_RATING = 1500.0
+
+
+def _default_game_factory(meta: dict) -> TableGame:
+    from .engine_game import EngineGame
+    return EngineGame(meta)
+
+
+def _default_make_bot(name: str, seed: int) -> Any:
+    """``bots.make_bot``; a name this build's bots do not know plays as "random"."""
+    from ..bots import bot_names, make_bot
+    return make_bot(name if name in bot_names() else "random", seed)
+
+
+class Server:
+    def __init__(self, settings: Settings, *, game_factory=None, make_bot=None):
+        if settings.redis_url:
+            raise SettingsError("Redis is not supported yet: this server runs its presence, "
+                                "queue and tables in-process; start it without --redis")
+        self.settings = settings
+        self.engine = create_engine(settings.effective_database_url)
+        self.repo = SqlRepository(self.engine)
+        self.tokens = Tokens(settings.resolved_secret(), session_ttl=settings.session_ttl,
+                             ticket_ttl=settings.ticket_ttl)
+        self.accounts = Accounts(self.repo, starting_coins=settings.starting_coins)
+        self.presence = LocalPresence()
+        self.tables = LocalDirectory()
+        self.bus = LocalBus()
+        self.rooms = Rooms()
+        self.queue = LocalMatchQueue(settings.bot_fill_wait, self._start_from_queue)
+        self.game_factory = game_factory or _default_game_factory
+        self.make_bot = make_bot or _default_make_bot
+        self.connections = 0
+        self._account_buckets: dict[int, TokenBucket] = {}
+        self._ip_buckets: dict[str, TokenBucket] = {}
+
+    # -- life cycle ------------------------------------------------------------------------
+    async def start(self) -> None:
+        await migrate(self.engine)
+        await self.repo.house_id()
+        await self.resume_all()
+
+    async def stop(self) -> None:
+        for t in self.tables.all():
+            await t.stop()
+        await self.repo.close()
+        await self.engine.dispose()
+
+    async def resume_all(self) -> int:
+        """Rebuild every unfinished table from its stored seed + actions."""
+        n = 0
+        for row in await self.repo.active_games():
+            try:
+                rows = await self.repo.game_actions(row["id"])
+                table = self._make_table(row["id"], row, row["seats"])
+                table.replay(rows)
+            except Exception:
+                log.exception("could not resume game %s; left as it is", row["id"])
+                continue
+            self.tables.add(table)
+            table.start()
+            n += 1
+        return n
+
+    def account_bucket(self, account_id: int) -> TokenBucket:
+        """Flood control per account, shared by all of its connections."""
+        b = self._account_buckets.get(account_id)
+        if b is None:
+            st = self.settings
+            b = self._account_buckets[account_id] = TokenBucket(
+                st.account_rate, st.account_burst, time.monotonic())
+        return b
+
+    def auth_allowed(self, client: str) -> bool:
+        """Login/register/guest attempts per client address (password guessing)."""
+        b = self._ip_buckets.get(client)
+        if b is None:
+            if len(self._ip_buckets) > 100_000:
+                self._ip_buckets.clear()
+            st = self.settings
+            b = self._ip_buckets[client] = TokenBucket(st.auth_rate, st.auth_burst,
+                                                       time.monotonic())
+        return b.take(time.monotonic())
+
+    # -- tables ------------------------------------------------------------------------------
+    def _services(self) -> TableServices:
+        return TableServices(repo=self.repo, settings=self.settings, tokens=self.tokens,
+                             make_bot=self.make_bot, on_finished=self._finished)
+
+    def _make_table(self, game_id: str, meta: dict, seats: list[dict]) -> Table:
+        st = self.settings
+        states = [SeatState(account_id=s.get("account_id"), name=s["name"], bot=s.get("bot"),
+                            clock=TurnClock(st.turn_base, st.turn_bank)) for s in seats]
+        meta = {k: meta[k] for k in ("mode", "profile", "stake", "rounds")} | {
+            "options": meta.get("options") or {}}
+        return Table(game_id, meta, states, self.game_factory(meta), self._services())
+
+    def check_profile(self, name: str | None) -> str:
+        from ..profiles import profile_names
+        name = name or self.settings.default_profile
+        if name not in profile_names():
+            raise UserError(f"unknown profile {name!r}; choose one of "
+                            f"{', '.join(profile_names())}")
+        return name
+
+    async def create_table(self, *, mode: str, profile: str, stake: str, rounds: int,
+                           players: list[Player | None], bots: list[str] | None = None,
+                           game_id: str | None = None, options: dict | None = None) -> Table:
+        """Seat ``players`` (None = a bot) and start the table's actor."""
+        if stake not in STAKE_LEVELS:
+            raise UserError(f"unknown stake level {stake!r}")
+        game_id = game_id or new_game_id()
+        bot_names = iter(bots or [])
+        seats = []
+        for p in players:
+            if p is None:
+                name = next(bot_names, None) or challenge.bot_for(mode, stake)
+                seats.append({"account_id": None, "name": f"bot:{name}", "bot": name})
+            else:
+                seats.append({"account_id": p[0], "name": p[1], "bot": None})
+        carried = []
+        for s in seats:
+            acc = await self.repo.account(s["account_id"]) if s["account_id"] else None
+            carried.append(int(acc["coins"]) if acc else None)
+        # the match seed makes every wall of the game: from the OS CSPRNG, kept secret
+        # (stored server-side) until the game is over
+        options = {**(options or {}), "seed": secrets.randbits(63), "carried": carried}
+        meta = {"mode": mode, "profile": profile, "stake": stake, "rounds": rounds,
+                "options": options}
+        await self.repo.create_game({"id": game_id, **meta, "seats": seats})
+        table = self._make_table(game_id, meta, seats)
+        self.tables.add(table)
+        table.start()
+        self.bus.publish("table_started", {"game_id": game_id})
+        return table
+
+    async def _start_from_queue(self, key: QueueKey, players: list[Player | None]) -> str:
+        mode, profile, stake = key
+        rounds = 1
+        table = await self.create_table(mode=mode, profile=profile, stake=stake,
+                                        rounds=rounds, players=players)
+        return table.id
+
+    async def _finished(self, table: Table, scores: list[int], ranks: list[int]) -> dict:
+        """Book a finished game: ratings (ranked), progress (challenge), the record."""
+        extra: dict[str, Any] = {}
+        humans = [(i, s) for i, s in enumerate(table.seats) if s.account_id is not None]
+        if table.meta["mode"] == "ranked" and humans:
+            before = []
+            for s in table.seats:
+                acc = await self.repo.account(s.account_id) if s.account_id else None
+                before.append(float(acc["rating"]) if acc else BOT_RATING)
+            after = elo_update(before, ranks)
+            await self.repo.update_ratings({s.account_id: after[i] for i, s in humans})
+            extra["rating"] = {"before": [round(b, 1) for b in before],
+                               "after": [round(a, 1) for a in after]}
+        if table.meta["mode"] == "challenge" and humans:
+            tier = int(table.meta["options"].get("tier", 1))
+            i, s = humans[0]
+            beaten = scores[i] > max(sc for j, sc in enumerate(scores) if j != i)  # alone on top
+            if beaten:
+                await self.repo.set_challenge_tier(s.account_id, tier)
+            extra["challenge"] = {"tier": tier, "beaten": beaten}
+        await self.repo.flush()
+        await self.repo.finish_game(table.id, {"scores": scores, "ranks": ranks, **extra})
+        self.tables.remove(table.id)
+        room = self.rooms.by_game(table.id)
+        if room:
+            self.rooms.close(room.code)
+        self.bus.publish("game_finished", {"game_id": table.id, "scores": scores})
+        return extra
+
+
+async def rebuild(repo, game_row: dict, game_factory=None):
+    """The game's engine state replayed from its stored rows (records, resume)."""
+    from .engine_game import EngineGame
+    meta = {k: game_row[k] for k in ("mode", "profile", "stake", "rounds")}
+    meta["options"] = game_row.get("options") or {}
+    game = (game_factory or EngineGame)(meta)
+    for r in await repo.game_actions(game_row["id"]):
+        if r["kind"] == "hand":
+            game.start_hand()
+        elif r["kind"] == "action":
+            game.act(r["seat"], r["data"]["action"])
+        elif r["kind"] == "settled":
+            game.finish_hand()
+    return game
+
+
+def new_game_id() -> str:
+    return "g_" + secrets.token_urlsafe(12)

@@ -1,0 +1,69 @@
+"""The database engine: SQLite (embedded default) or PostgreSQL by URL.
+
+SQLite is used the way a server needs it — WAL so readers never wait for the
+writer, a busy timeout instead of instant "database is locked", and every call
+through aiosqlite's thread so nothing blocks the event loop. The schema is
+brought up to date with Alembic at start-up, before the first request.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from .settings import SettingsError
+
+__all__ = ["create_engine", "is_sqlite", "migrate"]
+
+_MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+def create_engine(url: str) -> AsyncEngine:
+    """An async engine for ``url``; SQLite files get their folder and pragmas."""
+    if is_sqlite(url):
+        path = sa.engine.make_url(url).database
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @sa.event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_conn, _record):
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    for plain in ("postgresql://", "postgres://"):      # the usual spelling: add the driver
+        if url.startswith(plain):
+            url = "postgresql+asyncpg://" + url[len(plain):]
+    if url.startswith("postgresql"):
+        if "+asyncpg" not in url:
+            raise SettingsError("database URL must use the asyncpg driver: "
+                                "postgresql+asyncpg://user:password@host/dbname")
+        return create_async_engine(url, pool_size=10, max_overflow=10)
+    raise SettingsError(f"unsupported database URL {url.split(':', 1)[0]!r}: "
+                        "use sqlite+aiosqlite:///path or postgresql+asyncpg://…")
+
+
+def _alembic_config(connection) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    """Upgrade the schema to the newest migration (idempotent)."""
+    async with engine.begin() as conn:
+        await conn.run_sync(lambda sync: command.upgrade(_alembic_config(sync), "head"))

@@ -1,0 +1,100 @@
+"""``EngineGame``: the table actor's ``TableGame`` on top of ``engine.Match``.
+
+A game here is one ``Match`` of 1-4 圈 (一將 is 4): the engine seats the players,
+picks the first dealer, passes the deal on (連莊 on a dealer win or a drawn hand)
+and turns the round wind. The match seed comes from the OS CSPRNG when the table
+is created and is stored with the game, so a restarted server rebuilds the same
+walls; each hand's own seed (drawn from it) is what the table commits to at the
+deal and reveals after. The table's stake level is a profile whose 底/台價 are
+multiplied, so the engine settles every hand through ``settlement`` with the
+table's own stakes and 防以小博大 caps.
+"""
+
+from __future__ import annotations
+
+from ..engine.match import Match
+from ..engine.observe import event_view
+from ..profiles import load_profile
+from .settings import STAKE_LEVELS
+
+__all__ = ["BOT_CARRY", "EngineGame", "table_profile"]
+
+BOT_CARRY = 10**12     # bots play for the house, which never runs out of coins
+
+
+def table_profile(name: str, stake: str):
+    """The profile with its stakes scaled to the table's stake level."""
+    profile = load_profile(name)
+    m = STAKE_LEVELS[stake]
+    if m == 1:
+        return profile
+    stakes = profile.stakes.model_copy(update={"base": profile.stakes.base * m,
+                                               "per_tai": profile.stakes.per_tai * m})
+    return profile.model_copy(update={"stakes": stakes})
+
+
+class EngineGame:
+    """``meta``: profile, stake, rounds, and options ``seed`` (the match seed) and
+    ``carried`` (each seat's coins at the start; None for a bot)."""
+
+    def __init__(self, meta: dict):
+        opts = meta.get("options") or {}
+        carried = opts.get("carried")
+        carry = None if carried is None else [BOT_CARRY if c is None else max(0, int(c))
+                                              for c in carried]
+        self.match = Match(table_profile(meta["profile"], meta["stake"]),
+                           seed=int(opts["seed"]), rounds=int(meta["rounds"]), carried=carry)
+        self.hand_no = 0                       # hands dealt so far
+        self.hand = None
+        self._hand_events = 0                  # where this hand's events start
+
+    # -- the hand ----------------------------------------------------------------------------
+    def start_hand(self) -> int:
+        """Deal the next hand; its wall seed, for the commitment."""
+        self._hand_events = len(self.match.events)
+        self.hand = self.match.start_hand()
+        self.hand_no += 1
+        return self.hand.seed
+
+    def in_hand(self) -> bool:
+        return self.hand is not None and not self.hand.over
+
+    def hand_over(self) -> bool:
+        return self.hand is not None and self.hand.over
+
+    def pending(self) -> dict[int, list[dict]]:
+        return {s: [a.to_json() for a in acts] for s, acts in self.hand.pending().items()}
+
+    def act(self, seat: int, action: dict) -> None:
+        self.hand.act(seat, action)
+
+    def observation(self, seat: int) -> dict:
+        return self.hand.observation(seat)
+
+    def event_count(self) -> int:
+        return len(self.match.events)
+
+    def events_for(self, seat: int, start: int) -> list[dict]:
+        """The match's events from ``start`` as ``seat`` may see them (draws hidden)."""
+        return [event_view(ev, seat) for ev in self.match.events[start:]]
+
+    def finish_hand(self) -> dict:
+        """Book the finished hand (the engine passes the deal on); the public outcome."""
+        res = dict(self.match.end_hand())
+        net = [int(n) for n in (res.get("net") or [0, 0, 0, 0])]
+        fee = int(res.get("fee") or 0)
+        outcome = {k: v for k, v in res.items() if k not in ("tai", "patterns")}
+        outcome["wins"] = [ev for ev in self.match.events[self._hand_events:]
+                           if ev["type"] == "win"]        # the winners' hands, shown to all
+        outcome["net"], outcome["fee"] = net, fee
+        return {"result": outcome, "net": net, "fee": fee}
+
+    def match_over(self) -> bool:
+        return self.match.over
+
+    def scores(self) -> list[int]:
+        return list(self.match.scores)
+
+    def record(self) -> dict:
+        """The engine's game record (formats.md): give it out only when the game is over."""
+        return self.match.record()

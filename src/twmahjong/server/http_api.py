@@ -1,0 +1,250 @@
+"""The HTTP API (``/api/v1``): accounts, rooms, records, rankings.
+
+Every user error becomes ``{"error": {"code", "message"}}`` with a fitting status
+— never a traceback. Request bodies are pydantic models, so the OpenAPI schema
+documents them too (``/openapi.json``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import UserError
+from . import challenge
+from .auth import AuthError, public_account
+from .lobby import LobbyError
+from .settings import STAKE_LEVELS
+
+__all__ = ["ApiError", "error_response", "router"]
+
+router = APIRouter(prefix="/api/v1")
+
+
+class ApiError(UserError):
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+def error_response(e: Exception) -> JSONResponse:
+    if isinstance(e, ApiError):
+        status, code = e.status, e.code
+    elif isinstance(e, AuthError):
+        status, code = 401, "auth"
+    elif isinstance(e, LobbyError):
+        status = {"not_found": 404, "conflict": 409}.get(e.code, 400)
+        code = e.code if e.code in ("not_found", "conflict") else "bad_request"
+    else:
+        status, code = 400, "bad_request"
+    return JSONResponse({"error": {"code": code, "message": str(e)}}, status_code=status)
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=40)
+    password: str = Field(max_length=128)
+
+
+class RoomRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    profile: str | None = Field(None, max_length=64)
+    stake: Literal["low", "mid", "high"] = "low"
+    rounds: int = Field(1, ge=1, le=4)
+
+
+def server_of(request: Request):
+    return request.app.state.server
+
+
+async def current_account(request: Request,
+                          authorization: Annotated[str | None, Header()] = None) -> dict:
+    if not authorization or not authorization.startswith("Bearer "):
+        raise AuthError("log in first (Authorization: Bearer <token>)")
+    server = server_of(request)
+    account_id = server.tokens.account_of(authorization[7:].strip())
+    acc = await server.repo.account(account_id)
+    if acc is None or acc["name"].startswith("__"):
+        raise AuthError("this account does not exist")
+    return acc
+
+
+Account = Annotated[dict, Depends(current_account)]
+
+
+def _throttle(request: Request) -> None:
+    client = request.client.host if request.client else "?"
+    if not server_of(request).auth_allowed(client):
+        raise ApiError(429, "rate_limited", "too many attempts; wait a moment")
+
+
+def _session(server, acc: dict) -> dict:
+    return {"token": server.tokens.session(acc["id"]), "account": public_account(acc)}
+
+
+@router.post("/accounts", status_code=201)
+async def register(body: Credentials, request: Request) -> dict:
+    _throttle(request)
+    server = server_of(request)
+    try:
+        acc = await server.accounts.register(body.name, body.password)
+    except AuthError as e:
+        if "taken" in str(e):
+            raise ApiError(409, "conflict", str(e)) from None
+        raise ApiError(400, "bad_request", str(e)) from None
+    return _session(server, acc)
+
+
+@router.post("/sessions")
+async def login(body: Credentials, request: Request) -> dict:
+    _throttle(request)
+    server = server_of(request)
+    return _session(server, await server.accounts.login(body.name, body.password))
+
+
+@router.post("/guests", status_code=201)
+async def guest(request: Request) -> dict:
+    _throttle(request)
+    server = server_of(request)
+    return _session(server, await server.accounts.guest())
+
+
+@router.get("/me")
+async def me(acc: Account) -> dict:
+    return public_account(acc)
+
+
+@router.get("/me/ledger")
+async def my_ledger(request: Request, acc: Account) -> dict:
+    rows = await server_of(request).repo.ledger_rows(acc["id"])
+    return {"balance": int(acc["coins"]),
+            "rows": [{"amount": r["amount"], "reason": r["reason"], "game_id": r["game_id"],
+                      "hand_no": r["hand_no"], "at": r["created_at"]} for r in rows]}
+
+
+@router.get("/profiles")
+async def profiles(request: Request) -> dict:
+    from ..profiles import profile_names
+    return {"profiles": profile_names(), "default": server_of(request).settings.default_profile,
+            "stakes": STAKE_LEVELS, "modes": ["casual", "ranked", "challenge"]}
+
+
+# -- private rooms -----------------------------------------------------------------------------
+def _room_seat(server, room, seat: int, acc: dict) -> dict:
+    return {"code": room.code, "game_id": room.game_id, "seat": seat,
+            "ticket": server.tokens.ticket(room.game_id, seat, acc["id"]), "room": room.public()}
+
+
+@router.post("/rooms", status_code=201)
+async def open_room(body: RoomRequest, request: Request,
+                    acc: Account) -> dict:
+    from .core import new_game_id
+    server = server_of(request)
+    profile = server.check_profile(body.profile)
+    room = server.rooms.open((acc["id"], acc["name"]), profile, body.stake, body.rounds,
+                             new_game_id())
+    return _room_seat(server, room, 0, acc)
+
+
+@router.get("/rooms/{code}")
+async def room_state(code: str, request: Request,
+                     acc: Account) -> dict:
+    return {"room": server_of(request).rooms.get(code).public()}
+
+
+async def _start_room(server, room) -> None:
+    room.started = True
+    try:
+        await server.create_table(mode="casual", profile=room.profile, stake=room.stake,
+                                  rounds=room.rounds, players=list(room.players),
+                                  game_id=room.game_id)
+    except Exception:
+        room.started = False
+        raise
+
+
+@router.post("/rooms/{code}/join")
+async def join_room(code: str, request: Request, acc: Account) -> dict:
+    server = server_of(request)
+    room, seat = server.rooms.join(code, (acc["id"], acc["name"]))
+    if not room.started and all(room.players):
+        await _start_room(server, room)
+    return _room_seat(server, room, seat, acc)
+
+
+@router.post("/rooms/{code}/start")
+async def start_room(code: str, request: Request, acc: Account) -> dict:
+    server = server_of(request)
+    room = server.rooms.get(code)
+    if room.host[0] != acc["id"]:
+        raise ApiError(403, "forbidden", "only the host can start the room")
+    if not room.started:
+        await _start_room(server, room)
+    return {"game_id": room.game_id, "room": room.public()}
+
+
+# -- records, rankings, challenge ---------------------------------------------------------------
+def _players(seats: list[dict]) -> list[str]:
+    return [s["name"] for s in seats]
+
+
+@router.get("/games")
+async def my_games(request: Request, acc: Account) -> dict:
+    rows = await server_of(request).repo.games_of(acc["id"])
+    return {"games": [{"game_id": r["id"], "mode": r["mode"], "profile": r["profile"],
+                       "stake": r["stake"], "rounds": r["rounds"], "status": r["status"],
+                       "seat": r["seat"], "players": _players(r["seats"]),
+                       "created_at": r["created_at"], "finished_at": r["finished_at"],
+                       "result": r["result"]} for r in rows]}
+
+
+@router.get("/games/{game_id}")
+async def game_record(game_id: str, request: Request) -> dict:
+    """A finished game as seed + ordered actions per hand, for replay."""
+    repo = server_of(request).repo
+    row = await repo.game(game_id)
+    if row is None:
+        raise ApiError(404, "not_found", "no such game")
+    if row["status"] != "finished":
+        raise ApiError(409, "conflict", "this game is still being played")
+    hands: list[dict] = []
+    for r in await repo.game_actions(game_id):
+        d = r["data"]
+        if r["kind"] == "hand":
+            hands.append({"hand_no": r["hand_no"], "seed": d["seed"],
+                          "commitment": d["commitment"], "actions": []})
+        elif r["kind"] == "action":
+            hands[-1]["actions"].append({"seat": r["seat"], "action": d["action"]})
+        elif r["kind"] == "settled":
+            hands[-1]["net"] = d["net"]
+            hands[-1]["fee"] = d["fee"]
+    from .core import rebuild
+    opts = row["options"] or {}
+    game = await rebuild(repo, row)
+    return {"game_id": row["id"], "mode": row["mode"], "profile": row["profile"],
+            "stake": row["stake"], "rounds": row["rounds"], "players": _players(row["seats"]),
+            "seed": str(opts.get("seed")), "carried": opts.get("carried"),
+            "hands": hands, "result": row["result"], "record": game.record()}
+
+
+@router.get("/leaderboard")
+async def leaderboard(request: Request) -> dict:
+    rows = await server_of(request).repo.leaderboard()
+    return {"players": [{"name": r["name"], "rating": round(float(r["rating"]), 1),
+                         "ranked_games": r["ranked_games"]} for r in rows]}
+
+
+@router.get("/challenge")
+async def challenge_progress(acc: Account) -> dict:
+    beaten = int(acc["challenge_tier"])
+    return {"tiers": challenge.tiers(), "beaten": beaten, "next": challenge.next_tier(beaten)}
+
+
+@router.get("/health")
+async def health(request: Request) -> dict:
+    server = server_of(request)
+    return {"ok": True, "tables": len(server.tables.all()), "connections": server.connections,
+            "queued": server.queue.waiting()}

@@ -1,0 +1,200 @@
+"""Getting people to a table: the quick-match queue and private rooms.
+
+Quick match (一鍵匹配): one queue per (mode, profile, stake). Four waiting
+players start a table at once; otherwise, ``fill_wait`` seconds after the first
+one arrived, whoever waits gets a table and bots take the empty seats. Seating
+order at the table is shuffled with the OS CSPRNG.
+
+Private rooms (私人房): a six-character code to share; the host picks profile,
+stakes and match length (1-4 圈) and starts when ready (bots fill), or the room
+starts by itself when the fourth player sits down. Rooms live in this process;
+a room's game, once started, is stored like any other and survives restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..errors import UserError
+
+__all__ = [
+    "LobbyError",
+    "LocalMatchQueue",
+    "MatchQueue",
+    "Player",
+    "QueueKey",
+    "Room",
+    "Rooms",
+    "Waiting",
+]
+
+QueueKey = tuple[str, str, str]           # (mode, profile, stake)
+Player = tuple[int, str]                  # (account_id, name)
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I
+
+
+class LobbyError(UserError):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(eq=False)
+class Waiting:
+    key: QueueKey
+    player: Player
+    future: asyncio.Future            # -> (game_id, seat)
+
+
+class MatchQueue(Protocol):
+    def join(self, key: QueueKey, player: Player) -> Waiting: ...
+    def cancel(self, entry: Waiting) -> None: ...
+    def waiting(self, key: QueueKey | None = None) -> int: ...
+
+
+# start_table(key, players) -> game_id, seats in the order of ``players`` (None = bot)
+StartTable = Callable[[QueueKey, list[Player | None]], Awaitable[str]]
+
+
+class LocalMatchQueue:
+    def __init__(self, fill_wait: float, start_table: StartTable):
+        self.fill_wait = fill_wait
+        self.start_table = start_table
+        self._queues: dict[QueueKey, list[Waiting]] = {}
+        self._timers: dict[QueueKey, asyncio.TimerHandle] = {}
+        self._rng = secrets.SystemRandom()
+        self._tasks: set[asyncio.Task] = set()
+
+    def join(self, key: QueueKey, player: Player) -> Waiting:
+        for q in self._queues.values():
+            if any(w.player[0] == player[0] for w in q):
+                raise LobbyError("already_queued", "you are already waiting for a table")
+        entry = Waiting(key, player, asyncio.get_running_loop().create_future())
+        q = self._queues.setdefault(key, [])
+        q.append(entry)
+        if len(q) >= 4:
+            self._form(key, [q.pop(0) for _ in range(4)])
+        elif key not in self._timers:
+            self._timers[key] = asyncio.get_running_loop().call_later(
+                self.fill_wait, self._fill, key)
+        return entry
+
+    def cancel(self, entry: Waiting) -> None:
+        q = self._queues.get(entry.key, [])
+        if entry in q:
+            q.remove(entry)
+            if not entry.future.done():
+                entry.future.cancel()
+        if not q:
+            self._drop_timer(entry.key)
+
+    def waiting(self, key: QueueKey | None = None) -> int:
+        if key is not None:
+            return len(self._queues.get(key, []))
+        return sum(len(q) for q in self._queues.values())
+
+    def _drop_timer(self, key: QueueKey) -> None:
+        t = self._timers.pop(key, None)
+        if t:
+            t.cancel()
+
+    def _fill(self, key: QueueKey) -> None:
+        self._timers.pop(key, None)
+        q = self._queues.get(key, [])
+        group = [q.pop(0) for _ in range(min(4, len(q)))]
+        if group:
+            self._form(key, group)
+        if q:          # more arrived meanwhile: their own wait starts now
+            self._timers[key] = asyncio.get_running_loop().call_later(
+                self.fill_wait, self._fill, key)
+
+    def _form(self, key: QueueKey, group: list[Waiting]) -> None:
+        if not self._queues.get(key):
+            self._drop_timer(key)
+        slots: list[Waiting | None] = [*group, *([None] * (4 - len(group)))]
+        self._rng.shuffle(slots)
+        task = asyncio.create_task(self._start(key, slots))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _start(self, key: QueueKey, slots: list[Waiting | None]) -> None:
+        try:
+            game_id = await self.start_table(key, [w.player if w else None for w in slots])
+        except Exception as e:  # noqa: BLE001 - handed to every waiting player
+            for w in slots:
+                if w and not w.future.done():
+                    w.future.set_exception(e)
+            return
+        for seat, w in enumerate(slots):
+            if w and not w.future.done():
+                w.future.set_result((game_id, seat))
+
+
+@dataclass
+class Room:
+    code: str
+    host: Player
+    profile: str
+    stake: str
+    rounds: int
+    game_id: str
+    players: list[Player | None] = field(default_factory=lambda: [None] * 4)
+    started: bool = False
+
+    def public(self) -> dict:
+        return {"code": self.code, "host": self.host[1], "profile": self.profile,
+                "stake": self.stake, "rounds": self.rounds,
+                "players": [p[1] if p else None for p in self.players], "started": self.started}
+
+    def seat_of(self, account_id: int) -> int | None:
+        for i, p in enumerate(self.players):
+            if p and p[0] == account_id:
+                return i
+        return None
+
+
+class Rooms:
+    def __init__(self) -> None:
+        self._rooms: dict[str, Room] = {}
+
+    def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str) -> Room:
+        while True:
+            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+            if code not in self._rooms:
+                break
+        room = Room(code, host, profile, stake, rounds, game_id)
+        room.players[0] = host
+        self._rooms[code] = room
+        return room
+
+    def get(self, code: str) -> Room:
+        room = self._rooms.get(code.strip().upper())
+        if room is None:
+            raise LobbyError("not_found", f"no room with code {code!r}")
+        return room
+
+    def by_game(self, game_id: str) -> Room | None:
+        for r in self._rooms.values():
+            if r.game_id == game_id:
+                return r
+        return None
+
+    def join(self, code: str, player: Player) -> tuple[Room, int]:
+        room = self.get(code)
+        seat = room.seat_of(player[0])
+        if seat is not None:
+            return room, seat
+        if room.started:
+            raise LobbyError("conflict", "this room's game has already started")
+        for i, p in enumerate(room.players):
+            if p is None:
+                room.players[i] = player
+                return room, i
+        raise LobbyError("conflict", "this room is full")
+
+    def close(self, code: str) -> None:
+        self._rooms.pop(code, None)

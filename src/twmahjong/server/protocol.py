@@ -1,0 +1,218 @@
+"""The WebSocket protocol (version 1): every message a pydantic model.
+
+Client messages are one discriminated union on ``type``; anything else — bad
+JSON, an unknown type, a missing or extra field, a frame over the size limit —
+becomes a ``ProtocolError`` with a stable ``code`` and a message a player can
+read, answered to that client only. docs/protocol.md shows an example of each.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..errors import UserError
+
+__all__ = [
+    "ACTION_TYPES",
+    "MODES",
+    "VERSION",
+    "ActionMsg",
+    "CancelMatch",
+    "ClientMessage",
+    "Hello",
+    "Join",
+    "Ping",
+    "ProtocolError",
+    "QuickMatch",
+    "out",
+    "parse_client",
+]
+
+VERSION = 1
+MODES = ("casual", "ranked", "challenge")
+ACTION_TYPES = ("discard", "chi", "pon", "kong", "added_kong", "concealed_kong", "win",
+                "pass", "declare", "flower_win")
+
+
+class ProtocolError(UserError):
+    """A message the server refuses; ``code`` is for programs, the text for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    v: Literal[1] = 1
+
+
+class Hello(_In):
+    """Authenticate the connection: a session token, or a seat ticket to (re)join."""
+    type: Literal["hello"]
+    token: str | None = Field(None, max_length=512)
+    ticket: str | None = Field(None, max_length=512)
+
+
+class QuickMatch(_In):
+    """One button: queue for a table of this mode, profile and stake level."""
+    type: Literal["quick_match"]
+    mode: Literal["casual", "ranked", "challenge"] = "casual"
+    profile: str | None = Field(None, max_length=64)
+    stake: Literal["low", "mid", "high"] = "low"
+
+
+class CancelMatch(_In):
+    type: Literal["cancel_match"]
+
+
+class Join(_In):
+    """Take the seat a ticket names (after matching, a room join, or to reconnect)."""
+    type: Literal["join"]
+    ticket: str = Field(max_length=512)
+
+
+class ActionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    type: Literal["discard", "chi", "pon", "kong", "added_kong", "concealed_kong", "win",
+                  "pass", "declare", "flower_win"]
+    tile: str | None = Field(None, max_length=8)
+    tiles: str | None = Field(None, max_length=16)
+
+
+class ActionMsg(_In):
+    """A decision for the seat; ``turn`` (from the update that offered it) lets
+    the server drop a stale action instead of applying it to a later decision."""
+    type: Literal["action"]
+    action: ActionBody
+    turn: int | None = Field(None, ge=0)
+
+
+class Ping(_In):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping,
+                          Field(discriminator="type")]
+_client = TypeAdapter(ClientMessage)
+
+
+def parse_client(raw: str | bytes, max_bytes: int) -> Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping:
+    """Validate one frame; raise ``ProtocolError`` naming what is wrong."""
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"message of {size} bytes is over the "
+                                         f"{max_bytes}-byte limit")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "message must be a JSON object")
+    if "type" not in data:
+        raise ProtocolError("bad_message", "message has no 'type'")
+    if data.get("v", VERSION) != VERSION:
+        raise ProtocolError("bad_version", f"protocol version {data.get('v')!r} is not "
+                                           f"supported; this server speaks v{VERSION}")
+    try:
+        return _client.validate_python(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        if err["type"] == "union_tag_invalid":
+            raise ProtocolError("unknown_type",
+                                f"unknown message type {str(data['type'])[:40]!r}") from None
+        where = ".".join(str(p) for p in err["loc"][1:]) or "message"
+        raise ProtocolError("bad_message", f"{data['type']}: {where}: {err['msg']}") from None
+
+
+# -- server -> client -----------------------------------------------------------------
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    v: Literal[1] = 1
+
+
+class Welcome(_Out):
+    type: Literal["welcome"] = "welcome"
+    account: dict[str, Any]
+
+
+class Queued(_Out):
+    type: Literal["queued"] = "queued"
+    mode: str
+    profile: str
+    stake: str
+    waiting: int
+    fill_after: float
+
+
+class Matched(_Out):
+    type: Literal["matched"] = "matched"
+    game_id: str
+    seat: int
+    ticket: str
+
+
+class Snapshot(_Out):
+    type: Literal["snapshot"] = "snapshot"
+    table: dict[str, Any]
+    hand: dict[str, Any] | None
+    observation: dict[str, Any] | None
+    turn: int
+    timer: dict[str, Any] | None
+    ticket: str
+
+
+class Update(_Out):
+    type: Literal["update"] = "update"
+    turn: int
+    events: list[dict[str, Any]]
+    observation: dict[str, Any]
+    timer: dict[str, Any] | None
+
+
+class Presence(_Out):
+    type: Literal["presence"] = "presence"
+    seat: int
+    connected: bool
+    auto: bool
+
+
+class HandStart(_Out):
+    type: Literal["hand_start"] = "hand_start"
+    hand_no: int
+    commitment: str
+
+
+class HandEnd(_Out):
+    type: Literal["hand_end"] = "hand_end"
+    hand_no: int
+    result: dict[str, Any]
+    coins: list[int | None]
+    seed: str
+    commitment: str
+
+
+class GameEnd(_Out):
+    type: Literal["game_end"] = "game_end"
+    game_id: str
+    scores: list[int]
+    ranks: list[int]
+    rating: dict[str, Any] | None = None
+    challenge: dict[str, Any] | None = None
+
+
+class Error(_Out):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+class Pong(_Out):
+    type: Literal["pong"] = "pong"
+
+
+def out(msg: _Out) -> str:
+    return msg.model_dump_json()

@@ -1,0 +1,294 @@
+"""The repository seam: everything the server keeps, behind one interface.
+
+``SqlRepository`` serves SQLite (embedded) and PostgreSQL alike. Writes go through
+one lock — on SQLite that is the "writes from one place" rule; on PostgreSQL it
+only costs a little concurrency until the server spreads over processes. Every
+coin movement is a ledger row written in the same transaction that updates the
+cached balance, so ``accounts.coins`` always equals the ledger sum.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .schema import accounts, game_actions, game_players, games, ledger
+
+__all__ = ["HOUSE", "NameTaken", "Repository", "SqlRepository"]
+
+HOUSE = "__house__"   # the platform's own account: fees and bots' coins land here
+
+log = logging.getLogger("twmahjong.server.repository")
+
+
+class NameTaken(Exception):
+    """Raised when an account name is already in use."""
+
+
+class Repository(Protocol):
+    async def create_account(self, name: str, password_hash: str | None, *,
+                             is_guest: bool, starting_coins: int) -> dict: ...
+    async def account(self, account_id: int) -> dict | None: ...
+    async def account_by_name(self, name: str) -> dict | None: ...
+    async def house_id(self) -> int: ...
+    async def move_coins(self, entries: Iterable[tuple[int, int, str]], *,
+                         game_id: str | None = None, hand_no: int | None = None) -> None: ...
+    async def ledger_sum(self, account_id: int) -> int: ...
+    async def ledger_rows(self, account_id: int) -> list[dict]: ...
+    async def create_game(self, game: dict) -> None: ...
+    async def append_actions(self, game_id: str, rows: list[dict]) -> None: ...
+    def queue_actions(self, game_id: str, rows: list[dict]) -> None: ...
+    async def flush(self) -> None: ...
+    async def settle_hand(self, game_id: str, hand_no: int,
+                          entries: list[tuple[int, int, str]], row: dict) -> None: ...
+    async def finish_game(self, game_id: str, result: dict) -> None: ...
+    async def game(self, game_id: str) -> dict | None: ...
+    async def game_actions(self, game_id: str) -> list[dict]: ...
+    async def games_of_seat(self, game_id: str, seat: int) -> int | None:
+        """The account sitting at ``seat`` of a game (None: a bot)."""
+        async with self.engine.connect() as conn:
+            return await conn.scalar(sa.select(game_players.c.account_id).where(
+                game_players.c.game_id == game_id, game_players.c.seat == seat))
+
+    async def active_games(self) -> list[dict]: ...
+    async def games_of(self, account_id: int, limit: int = 50) -> list[dict]: ...
+    async def update_ratings(self, ratings: dict[int, float]) -> None: ...
+    async def leaderboard(self, limit: int = 50) -> list[dict]: ...
+    async def set_challenge_tier(self, account_id: int, tier: int) -> None: ...
+
+
+def _row(r: Any) -> dict:
+    return dict(r._mapping)
+
+
+class SqlRepository:
+    def __init__(self, engine: AsyncEngine):
+        self.engine = engine
+        self._write = asyncio.Lock()
+        self._house: int | None = None
+        # group commit of game actions: tables queue rows and go on playing; one
+        # writer task stores whatever has gathered in a single transaction
+        self._queue: list[dict] = []
+        self._queued = 0
+        self._written = 0
+        self._wake: asyncio.Event | None = None
+        self._done: asyncio.Condition | None = None
+        self._writer: asyncio.Task | None = None
+
+    # -- accounts -----------------------------------------------------------------
+    async def create_account(self, name: str, password_hash: str | None, *,
+                             is_guest: bool, starting_coins: int) -> dict:
+        """Create the account and pay its 新人禮包 as its first ledger row."""
+        now = time.time()
+        async with self._write:
+            try:
+                async with self.engine.begin() as conn:
+                    res = await conn.execute(accounts.insert().values(
+                        name=name, password_hash=password_hash, is_guest=is_guest,
+                        coins=starting_coins, rating=1500.0, ranked_games=0,
+                        challenge_tier=0, created_at=now))
+                    account_id = res.inserted_primary_key[0]
+                    if starting_coins:
+                        await conn.execute(ledger.insert().values(
+                            account_id=account_id, amount=starting_coins,
+                            reason="welcome", created_at=now))
+            except IntegrityError:
+                raise NameTaken(name) from None
+        return await self.account(account_id)  # type: ignore[return-value]
+
+    async def account(self, account_id: int) -> dict | None:
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(sa.select(accounts).where(accounts.c.id == account_id))).first()
+        return _row(r) if r else None
+
+    async def account_by_name(self, name: str) -> dict | None:
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(sa.select(accounts).where(accounts.c.name == name))).first()
+        return _row(r) if r else None
+
+    async def house_id(self) -> int:
+        if self._house is None:
+            acc = await self.account_by_name(HOUSE)
+            if acc is None:
+                try:
+                    acc = await self.create_account(HOUSE, None, is_guest=False,
+                                                    starting_coins=0)
+                except NameTaken:
+                    acc = await self.account_by_name(HOUSE)
+            self._house = acc["id"]  # type: ignore[index]
+        return self._house
+
+    # -- coins ----------------------------------------------------------------------
+    async def move_coins(self, entries: Iterable[tuple[int, int, str]], *,
+                         game_id: str | None = None, hand_no: int | None = None) -> None:
+        """Apply (account_id, amount, reason) rows atomically: ledger + cached balance."""
+        entries = [e for e in entries if e[1] != 0]
+        if not entries:
+            return
+        now = time.time()
+        async with self._write, self.engine.begin() as conn:
+            for account_id, amount, reason in entries:
+                await conn.execute(ledger.insert().values(
+                    account_id=account_id, amount=amount, reason=reason,
+                    game_id=game_id, hand_no=hand_no, created_at=now))
+                await conn.execute(accounts.update().where(accounts.c.id == account_id)
+                                   .values(coins=accounts.c.coins + amount))
+
+    async def ledger_sum(self, account_id: int) -> int:
+        async with self.engine.connect() as conn:
+            v = await conn.scalar(sa.select(sa.func.coalesce(sa.func.sum(ledger.c.amount), 0))
+                                  .where(ledger.c.account_id == account_id))
+        return int(v)
+
+    async def ledger_rows(self, account_id: int) -> list[dict]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(sa.select(ledger).where(ledger.c.account_id == account_id)
+                                      .order_by(ledger.c.id))
+        return [_row(r) for r in rows]
+
+    # -- games ----------------------------------------------------------------------
+    async def create_game(self, game: dict) -> None:
+        async with self._write, self.engine.begin() as conn:
+            await conn.execute(games.insert().values(
+                id=game["id"], mode=game["mode"], profile=game["profile"],
+                stake=game["stake"], rounds=game["rounds"], status="active",
+                seats=game["seats"], options=game.get("options", {}), result=None,
+                created_at=time.time(), finished_at=None))
+            for seat, s in enumerate(game["seats"]):
+                if s.get("account_id") is not None:
+                    await conn.execute(game_players.insert().values(
+                        game_id=game["id"], seat=seat, account_id=s["account_id"]))
+
+    async def append_actions(self, game_id: str, rows: list[dict]) -> None:
+        """Append decisions (each {seq, hand_no, kind, seat, data}) and wait for them."""
+        self.queue_actions(game_id, rows)
+        await self.flush()
+
+    def queue_actions(self, game_id: str, rows: list[dict]) -> None:
+        """Queue decisions for the writer; they are stored in order within milliseconds."""
+        if not rows:
+            return
+        self._queue.extend({"game_id": game_id, **r} for r in rows)
+        self._queued += len(rows)
+        if self._writer is None or self._writer.done():
+            self._wake = asyncio.Event()
+            self._done = asyncio.Condition()
+            self._writer = asyncio.create_task(self._write_loop(), name="twmj-writer")
+        self._wake.set()
+
+    async def _write_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                batch = self._queue
+                self._queue = []
+                try:
+                    async with self._write, self.engine.begin() as conn:
+                        await conn.execute(game_actions.insert(), batch)
+                except Exception:
+                    log.exception("storing %d game actions failed; retrying", len(batch))
+                    self._queue[:0] = batch
+                    await asyncio.sleep(0.5)
+                    continue
+                self._written += len(batch)
+                async with self._done:
+                    self._done.notify_all()
+
+    async def flush(self) -> None:
+        """Wait until every action queued so far is stored."""
+        target = self._queued
+        if self._done is None or self._written >= target:
+            return
+        async with self._done:
+            await self._done.wait_for(lambda: self._written >= target)
+
+    async def close(self) -> None:
+        await self.flush()
+        if self._writer is not None:
+            self._writer.cancel()
+
+    async def settle_hand(self, game_id: str, hand_no: int,
+                          entries: list[tuple[int, int, str]], row: dict) -> None:
+        """A hand's coin movements and its "settled" mark in one transaction, after
+        its actions: a crash can never pay a hand twice or lose its payment."""
+        await self.flush()
+        now = time.time()
+        async with self._write, self.engine.begin() as conn:
+            for account_id, amount, reason in entries:
+                if amount == 0:
+                    continue
+                await conn.execute(ledger.insert().values(
+                    account_id=account_id, amount=amount, reason=reason,
+                    game_id=game_id, hand_no=hand_no, created_at=now))
+                await conn.execute(accounts.update().where(accounts.c.id == account_id)
+                                   .values(coins=accounts.c.coins + amount))
+            await conn.execute(game_actions.insert(), [{"game_id": game_id, **row}])
+
+    async def finish_game(self, game_id: str, result: dict) -> None:
+        async with self._write, self.engine.begin() as conn:
+            await conn.execute(games.update().where(games.c.id == game_id).values(
+                status="finished", result=result, finished_at=time.time()))
+
+    async def game(self, game_id: str) -> dict | None:
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(sa.select(games).where(games.c.id == game_id))).first()
+        return _row(r) if r else None
+
+    async def game_actions(self, game_id: str) -> list[dict]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                sa.select(game_actions.c.seq, game_actions.c.hand_no, game_actions.c.kind,
+                          game_actions.c.seat, game_actions.c.data)
+                .where(game_actions.c.game_id == game_id).order_by(game_actions.c.seq))
+        return [_row(r) for r in rows]
+
+    async def games_of_seat(self, game_id: str, seat: int) -> int | None:
+        """The account sitting at ``seat`` of a game (None: a bot)."""
+        async with self.engine.connect() as conn:
+            return await conn.scalar(sa.select(game_players.c.account_id).where(
+                game_players.c.game_id == game_id, game_players.c.seat == seat))
+
+    async def active_games(self) -> list[dict]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(sa.select(games).where(games.c.status == "active")
+                                      .order_by(games.c.created_at))
+        return [_row(r) for r in rows]
+
+    async def games_of(self, account_id: int, limit: int = 50) -> list[dict]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                sa.select(games, game_players.c.seat)
+                .join(game_players, game_players.c.game_id == games.c.id)
+                .where(game_players.c.account_id == account_id)
+                .order_by(games.c.created_at.desc()).limit(limit))
+        return [_row(r) for r in rows]
+
+    # -- ranked and challenge ----------------------------------------------------------
+    async def update_ratings(self, ratings: dict[int, float]) -> None:
+        async with self._write, self.engine.begin() as conn:
+            for account_id, rating in ratings.items():
+                await conn.execute(accounts.update().where(accounts.c.id == account_id).values(
+                    rating=rating, ranked_games=accounts.c.ranked_games + 1))
+
+    async def leaderboard(self, limit: int = 50) -> list[dict]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                sa.select(accounts.c.id, accounts.c.name, accounts.c.rating,
+                          accounts.c.ranked_games)
+                .where(accounts.c.ranked_games > 0, accounts.c.is_guest.is_(False))
+                .order_by(accounts.c.rating.desc(), accounts.c.id).limit(limit))
+        return [_row(r) for r in rows]
+
+    async def set_challenge_tier(self, account_id: int, tier: int) -> None:
+        async with self._write, self.engine.begin() as conn:
+            await conn.execute(accounts.update().where(
+                accounts.c.id == account_id, accounts.c.challenge_tier < tier)
+                .values(challenge_tier=tier))

@@ -1,0 +1,72 @@
+"""The tables, as SQLAlchemy Core metadata (the migrations create the same).
+
+Coins are a ledger: every movement (新人禮包, a hand's settlement, the platform
+fee) is one row, and ``accounts.coins`` is a cache kept equal to the ledger sum in
+the same transaction. Games store seed + ordered actions, so a game can be replayed
+and an unfinished one resumed after a restart.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+accounts = sa.Table(
+    "accounts", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(32), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(200), nullable=True),   # None: guest / house
+    sa.Column("is_guest", sa.Boolean, nullable=False, default=False),
+    sa.Column("coins", sa.BigInteger, nullable=False, default=0),
+    sa.Column("rating", sa.Float, nullable=False, default=1500.0),
+    sa.Column("ranked_games", sa.Integer, nullable=False, default=0),
+    sa.Column("challenge_tier", sa.Integer, nullable=False, default=0),  # tiers beaten
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+ledger = sa.Table(
+    "ledger", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False,
+              index=True),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("reason", sa.String(32), nullable=False),
+    sa.Column("game_id", sa.String(40), nullable=True),
+    sa.Column("hand_no", sa.Integer, nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("mode", sa.String(16), nullable=False),
+    sa.Column("profile", sa.String(64), nullable=False),
+    sa.Column("stake", sa.String(16), nullable=False),
+    sa.Column("rounds", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),  # active|finished
+    sa.Column("seats", sa.JSON, nullable=False),      # [{account_id, name, bot}]
+    sa.Column("options", sa.JSON, nullable=False),    # seeds, bot seeds, challenge tier
+    sa.Column("result", sa.JSON, nullable=True),      # final scores, hands summary
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+
+game_players = sa.Table(
+    "game_players", metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False,
+              index=True),
+)
+
+# One row per decision, appended as the game goes; (hand_no, seq) orders them.
+game_actions = sa.Table(
+    "game_actions", metadata,
+    sa.Column("game_id", sa.String(40), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("hand_no", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # "hand" (seed) | "action"
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("data", sa.JSON, nullable=False),
+)

@@ -1,0 +1,106 @@
+"""Server settings: one object, filled from defaults, then env ``TWMJ_*``, then CLI.
+
+Every tunable a deployment or a test may want to change lives here — starting
+coins (新人禮包), the bot-fill wait, turn timers (base + bank, as online mahjong
+does), rate limits, frame size — so nothing else reads the environment.
+
+    >>> Settings.from_env({"TWMJ_STARTING_COINS": "500"}).starting_coins
+    500
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import UserError
+
+__all__ = ["STAKE_LEVELS", "Settings", "SettingsError"]
+
+# Stake levels multiply the profile's own stakes (底/台): "low" plays the profile as
+# written. A level is part of the quick-match queue key, so players meet only
+# players who risk the same.
+STAKE_LEVELS: dict[str, int] = {"low": 1, "mid": 5, "high": 20}
+
+
+class SettingsError(UserError):
+    """A setting that cannot be used, named so the operator can fix it."""
+
+
+class Settings(BaseModel):
+    """Why each default: a local `make run` must work with no configuration."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=0, le=65535)
+    data_dir: Path = Path("data")
+    database_url: str | None = None      # None: SQLite file in data_dir
+    redis_url: str | None = None
+    secret_key: str | None = None        # None: generated once, kept in data_dir
+    default_profile: str = "standard"
+
+    starting_coins: int = Field(10_000, ge=0)       # 新人禮包
+    session_ttl: float = Field(7 * 24 * 3600, gt=0)  # seconds a login stays valid
+    ticket_ttl: float = Field(6 * 3600, gt=0)       # seat ticket = reconnect token
+
+    bot_fill_wait: float = Field(8.0, ge=0)   # quick match: seconds before bots fill
+    turn_base: float = Field(5.0, gt=0)       # per decision
+    turn_bank: float = Field(20.0, ge=0)      # per player per hand, spent after base
+    bot_delay: float = Field(0.4, ge=0)       # bots "think" so humans can follow
+    autoplay_bot: str = "L3"                  # plays for an absent player (托管)
+    hand_pause: float = Field(3.0, ge=0)      # between hands, to read the result
+    disconnect_grace: float = Field(3.0, ge=0)  # a dropped link's seconds to come back
+
+    max_frame_bytes: int = Field(4096, ge=256)
+    conn_rate: float = Field(10.0, gt=0)      # messages/s per connection (sustained)
+    conn_burst: int = Field(30, ge=1)
+    account_rate: float = Field(20.0, gt=0)   # messages/s per account over all links
+    account_burst: int = Field(60, ge=1)
+    auth_rate: float = Field(1.0, gt=0)       # login/register attempts/s per client
+    auth_burst: int = Field(10, ge=1)
+
+    @property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'twmj.sqlite3').resolve()}"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults < env ``TWMJ_<FIELD>`` < explicit overrides (CLI options)."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for name in cls.model_fields:
+            key = f"TWMJ_{name.upper()}"
+            if key in env and env[key] != "":
+                values[name] = env[key]
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        try:
+            return cls(**values)
+        except ValidationError as e:
+            err = e.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise SettingsError(f"setting {where}: {err['msg']}") from None
+
+    def resolved_secret(self) -> str:
+        """The signing key for sessions and tickets.
+
+        Kept in the data folder so tickets survive a restart — a restarted server
+        must still accept the reconnect tokens it handed out (可隨時繼續未完成的牌局)."""
+        if self.secret_key:
+            return self.secret_key
+        path = self.data_dir / "secret.key"
+        if path.exists():
+            return path.read_text().strip()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_urlsafe(48)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(key)
+        return key

@@ -1,0 +1,429 @@
+"""The table actor (牌桌): one asyncio task owns one game and nothing else touches it.
+
+Everything reaches the table through its inbox — a player's action, a connection
+arriving or leaving, a bot's turn, a timer — and everything leaves it as
+per-seat messages. Each seat is sent only its own observation, and a seat that is
+deciding sees its own timer only, so nobody learns who could claim a discard.
+
+A seat with nobody connected, or whose timer ran out, is on auto-play (托管): a
+bot plays it and the other seats see that. The player who (re)connects with the
+seat's ticket takes it back at once, mid-hand, from a full snapshot.
+
+Every decision is appended to the repository as it is taken (seed + ordered
+actions), so ``Table.resume`` rebuilds a table after a restart by replaying them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..errors import UserError
+from . import protocol as P
+from .game import TableGame, commitment, safe_default
+from .timers import TurnClock
+
+__all__ = ["Outbox", "SeatState", "Table", "TableServices"]
+
+log = logging.getLogger("twmahjong.server.table")
+
+
+class Outbox(Protocol):
+    """A connection as the table sees it: push never waits for a slow client."""
+    def push(self, text: str) -> None: ...
+
+
+@dataclass
+class SeatState:
+    account_id: int | None
+    name: str
+    bot: str | None                 # a bot's name for a seat filled by a bot
+    clock: TurnClock
+    conns: list[Outbox] = field(default_factory=list)
+    auto: bool = False              # 托管: a bot plays for the absent/silent player
+    decision_turn: int | None = None
+    bot_scheduled: int | None = None
+    player: Any = None              # the bot object, made on first use
+    last_obs: dict | None = None
+    ev_sent: int = 0                # events of this hand already sent to this seat
+    epoch: int = 0                  # bumps on every (re)attach; stale grace timers see it
+
+    def public(self) -> dict:
+        return {"name": self.name, "bot": self.bot is not None,
+                "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+
+
+@dataclass
+class TableServices:
+    """What a table needs from the server, injected so tests can swap any of it."""
+    repo: Any
+    settings: Any
+    tokens: Any
+    make_bot: Callable[[str, int], Any]
+    on_finished: Callable[[Table], Any]
+    rng: secrets.SystemRandom = field(default_factory=secrets.SystemRandom)
+    clock: Callable[[], float] = time.monotonic
+
+
+class Table:
+    def __init__(self, game_id: str, meta: dict, seats: list[SeatState], game: TableGame,
+                 services: TableServices):
+        self.id = game_id
+        self.meta = meta            # mode, profile, stake, rounds, options
+        self.seats = seats
+        self.game = game
+        self.sv = services
+        self.inbox: asyncio.Queue = asyncio.Queue()
+        self.turn = 0
+        self.seq = 0
+        self.hand_seed: int | None = None
+        self.hand_open = False      # dealt and not yet settled
+        self.pending: dict[int, list[dict]] = {}
+        self.task: asyncio.Task | None = None
+        self.finished = False
+        self.last_hand: dict | None = None
+
+    # -- outside API (called from connection handlers) -----------------------------------
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+
+    def attach(self, seat: int, conn: Outbox) -> None:
+        self.inbox.put_nowait(("attach", seat, conn))
+
+    def detach(self, seat: int, conn: Outbox) -> None:
+        self.inbox.put_nowait(("detach", seat, conn))
+
+    def submit(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
+        self.inbox.put_nowait(("action", seat, msg, conn))
+
+    async def stop(self) -> None:
+        if self.task and not self.task.done():
+            self.task.cancel()
+            try:
+                await self.task
+            except asyncio.CancelledError:
+                pass
+
+    # -- resume ---------------------------------------------------------------------------
+    def replay(self, rows: list[dict]) -> None:
+        """Bring a fresh game to where the stored rows left it (after a restart)."""
+        for r in rows:
+            data = r["data"]
+            if r["kind"] == "hand":
+                self.hand_seed = self.game.start_hand()
+                if str(self.hand_seed) != data["seed"]:
+                    raise RuntimeError(f"game {self.id}: replayed hand {r['hand_no']} has "
+                                       "another wall than the stored one")
+                self.hand_open = True
+                for s in self.seats:
+                    s.clock.new_hand()
+            elif r["kind"] == "action":
+                self.game.act(r["seat"], data["action"])
+                self.turn += 1
+            elif r["kind"] == "settled":
+                self.last_hand = self.game.finish_hand()
+                self.hand_open = False
+            self.seq = r["seq"] + 1
+
+    # -- the actor --------------------------------------------------------------------------
+    async def _run(self) -> None:
+        try:
+            while True:
+                if self.hand_open and not self.game.hand_over():
+                    await self._play()
+                if self.hand_open:
+                    await self._end_hand()
+                if self.game.match_over():
+                    break
+                if self.game.hand_no > 0:
+                    await self._idle(self.sv.settings.hand_pause)
+                await self._deal()
+            await self._finish()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s stopped by an internal error", self.id)
+            self._broadcast(P.out(P.Error(code="table_error",
+                                          message="the table hit an internal error; "
+                                                  "the game is saved and will resume")))
+
+    async def _deal(self) -> None:
+        seed = self.game.start_hand()
+        self._persist("hand", None, {"seed": str(seed), "commitment": commitment(seed)})
+        self.hand_seed = seed
+        self.hand_open = True
+        for s in self.seats:
+            s.clock.new_hand()
+            s.decision_turn = None
+        self._broadcast(P.out(P.HandStart(hand_no=self.game.hand_no,
+                                          commitment=commitment(seed))))
+        self._sync_pending()
+        self._send_updates()
+
+    async def _play(self) -> None:
+        self._sync_pending()
+        while not self.game.hand_over():
+            now = self.sv.clock()
+            deadlines = [s.clock.deadline() for i, s in enumerate(self.seats)
+                         if i in self.pending and self._human_plays(s) and s.clock.running]
+            timeout = max(0.0, min(deadlines) - now) if deadlines else None
+            try:
+                item = await asyncio.wait_for(self.inbox.get(), timeout)
+            except TimeoutError:
+                await self._expire()
+                continue
+            await self._handle(item)
+
+    async def _idle(self, seconds: float) -> None:
+        """Between hands: keep serving joins and leaves while players read the result."""
+        end = self.sv.clock() + seconds
+        while (left := end - self.sv.clock()) > 0:
+            try:
+                item = await asyncio.wait_for(self.inbox.get(), left)
+            except TimeoutError:
+                return
+            await self._handle(item)
+
+    async def _handle(self, item: tuple) -> None:
+        kind = item[0]
+        if kind == "attach":
+            self._attach(item[1], item[2])
+        elif kind == "detach":
+            self._detach(item[1], item[2])
+        elif kind == "action":
+            await self._human_action(item[1], item[2], item[3])
+        elif kind == "bot":
+            await self._bot_turn(item[1], item[2])
+        elif kind == "grace":
+            self._grace_over(item[1], item[2])
+
+    # -- decisions --------------------------------------------------------------------------
+    @staticmethod
+    def _human_plays(s: SeatState) -> bool:
+        return s.bot is None and not s.auto
+
+    def _sync_pending(self) -> None:
+        """Start clocks for seats that just became due, and wake bots for theirs."""
+        now = self.sv.clock()
+        self.pending = self.game.pending() if self.hand_open and not self.game.hand_over() else {}
+        loop = asyncio.get_running_loop()
+        for i, s in enumerate(self.seats):
+            if i in self.pending:
+                if s.decision_turn is None:
+                    s.decision_turn = self.turn
+                if self._human_plays(s):
+                    if not s.clock.running:
+                        s.clock.start(now)
+                elif s.bot_scheduled != s.decision_turn:
+                    s.bot_scheduled = s.decision_turn
+                    loop.call_later(self.sv.settings.bot_delay, self.inbox.put_nowait,
+                                    ("bot", i, s.decision_turn))
+            elif s.decision_turn is not None:
+                s.decision_turn = None
+                s.clock.stop(now)
+
+    async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
+        s = self.seats[seat]
+        if seat not in self.pending:
+            conn.push(P.out(P.Error(code="not_your_turn",
+                                    message="it is not your turn to act")))
+            return
+        if msg.turn is not None and msg.turn != s.decision_turn:
+            conn.push(P.out(P.Error(code="stale", message="that action was for an earlier "
+                                    "moment of the hand; choose again")))
+            return
+        action = msg.action.model_dump(exclude_none=True)
+        if s.auto:                       # the player is back: take the seat from the bot
+            s.auto = False
+            self._presence(seat)
+        try:
+            await self._apply(seat, action)
+        except UserError as e:
+            conn.push(P.out(P.Error(code="illegal_action", message=str(e))))
+
+    async def _bot_turn(self, seat: int, token: int) -> None:
+        s = self.seats[seat]
+        if seat not in self.pending or s.decision_turn != token or self._human_plays(s):
+            return
+        legal = self.pending[seat]
+        obs = self.game.observation(seat)
+        action = None
+        try:
+            if s.player is None:
+                s.player = self.sv.make_bot(s.bot or self.sv.settings.autoplay_bot,
+                                            self.sv.rng.getrandbits(64))
+            action = _as_json(s.player.act(obs))
+        except Exception:   # a bot must never stop the table; the safe move goes on
+            log.exception("bot at table %s seat %d failed", self.id, seat)
+        if action is None or action not in legal:
+            action = safe_default(legal, obs.get("drawn"))
+        await self._apply(seat, action)
+
+    async def _expire(self) -> None:
+        """Time ran out for every seat whose deadline passed: safe move, then 托管."""
+        now = self.sv.clock()
+        for i, s in enumerate(self.seats):
+            if (i in self.pending and self._human_plays(s) and s.clock.running
+                    and s.clock.deadline() <= now):
+                s.auto = True
+                self._presence(i)
+                obs = self.game.observation(i)
+                await self._apply(i, safe_default(self.pending[i], obs.get("drawn")))
+                return
+
+    async def _apply(self, seat: int, action: dict) -> None:
+        self.game.act(seat, action)          # raises UserError and changes nothing
+        s = self.seats[seat]
+        s.clock.stop(self.sv.clock())
+        s.decision_turn = None
+        self.turn += 1
+        self._persist("action", seat, {"action": action})
+        self._sync_pending()
+        self._send_updates()
+
+    def _persist(self, kind: str, seat: int | None, data: dict) -> None:
+        row = {"seq": self.seq, "hand_no": self.game.hand_no, "kind": kind, "seat": seat,
+               "data": data}
+        self.seq += 1
+        self.sv.repo.queue_actions(self.id, [row])
+
+    # -- end of hand and game -----------------------------------------------------------------
+    async def _balances(self) -> list[int | None]:
+        """Each seat's coins (None for bots): what 防以小博大 caps a hand's losses to."""
+        out: list[int | None] = []
+        for s in self.seats:
+            acc = await self.sv.repo.account(s.account_id) if s.account_id is not None else None
+            out.append(int(acc["coins"]) if acc else None)
+        return out
+
+    async def _end_hand(self) -> None:
+        repo = self.sv.repo
+        outcome = self.game.finish_hand()
+        house = await repo.house_id()
+        entries = []
+        for s, net in zip(self.seats, outcome["net"]):
+            if s.account_id is not None:
+                entries.append((s.account_id, int(net), "hand"))
+            elif net:
+                entries.append((house, int(net), "bot_hand"))
+        if outcome.get("fee"):
+            entries.append((house, int(outcome["fee"]), "fee"))
+        hand_no = self.game.hand_no
+        row = {"seq": self.seq, "hand_no": hand_no, "kind": "settled", "seat": None,
+               "data": {"net": list(outcome["net"]), "fee": outcome.get("fee", 0)}}
+        self.seq += 1
+        await repo.settle_hand(self.id, hand_no, entries, row)
+        self.hand_open = False
+        self.last_hand = outcome
+        coins = await self._balances()
+        seed = self.hand_seed or 0
+        self._broadcast(P.out(P.HandEnd(hand_no=hand_no, result=outcome["result"], coins=coins,
+                                        seed=str(seed), commitment=commitment(seed))))
+        self._send_updates()
+
+    async def _finish(self) -> None:
+        scores = list(self.game.scores())
+        order = sorted(range(4), key=lambda i: (-scores[i], i))
+        ranks = [order.index(i) + 1 for i in range(4)]
+        extra = await self.sv.on_finished(self, scores, ranks)
+        self.finished = True
+        self._broadcast(P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks,
+                                        rating=extra.get("rating"),
+                                        challenge=extra.get("challenge"))))
+
+    # -- connections ------------------------------------------------------------------------
+    def _attach(self, seat: int, conn: Outbox) -> None:
+        s = self.seats[seat]
+        s.conns.append(conn)
+        s.epoch += 1
+        if s.auto:
+            s.auto = False
+            if seat in self.pending and not s.clock.running:
+                s.clock.start(self.sv.clock())
+        self._presence(seat)
+        conn.push(self.snapshot(seat))
+
+    def _detach(self, seat: int, conn: Outbox) -> None:
+        s = self.seats[seat]
+        if conn in s.conns:
+            s.conns.remove(conn)
+        if not s.conns and s.bot is None and not self.finished:
+            grace = self.sv.settings.disconnect_grace
+            if grace <= 0:
+                self._grace_over(seat, s.epoch)
+            else:
+                self._presence(seat)
+                asyncio.get_running_loop().call_later(grace, self.inbox.put_nowait,
+                                                      ("grace", seat, s.epoch))
+
+    def _grace_over(self, seat: int, epoch: int) -> None:
+        """The player did not come back in time: a bot plays the seat (托管)."""
+        s = self.seats[seat]
+        if s.conns or s.epoch != epoch or s.auto or self.finished:
+            return
+        s.auto = True
+        self._presence(seat)
+        if self.hand_open:
+            self._sync_pending()
+
+    def _presence(self, seat: int) -> None:
+        s = self.seats[seat]
+        self._broadcast(P.out(P.Presence(seat=seat, connected=bool(s.conns), auto=s.auto)))
+
+    def table_info(self) -> dict:
+        return {"game_id": self.id, **{k: self.meta[k] for k in ("mode", "profile", "stake",
+                                                                "rounds")},
+                "seats": [s.public() for s in self.seats], "scores": list(self.game.scores()),
+                "finished": self.finished}
+
+    def snapshot(self, seat: int) -> str:
+        """Everything one seat needs to draw the table from nothing (reconnect)."""
+        s = self.seats[seat]
+        dealt = self.game.hand_no > 0
+        obs = self.game.observation(seat) if dealt else None
+        s.last_obs = obs
+        s.ev_sent = self.game.event_count()
+        hand = None
+        if dealt:
+            hand = {"hand_no": self.game.hand_no, "open": self.hand_open,
+                    "commitment": commitment(self.hand_seed or 0)}
+        timer = s.clock.view(self.sv.clock()) if seat in self.pending else None
+        ticket = self.sv.tokens.ticket(self.id, seat, s.account_id)
+        return P.out(P.Snapshot(table=self.table_info(), hand=hand, observation=obs,
+                                turn=s.decision_turn if s.decision_turn is not None else self.turn,
+                                timer=timer, ticket=ticket))
+
+    def _send_updates(self) -> None:
+        now = self.sv.clock()
+        for i, s in enumerate(self.seats):
+            if not s.conns or self.game.hand_no == 0:
+                continue
+            obs = self.game.observation(i)
+            events = self.game.events_for(i, s.ev_sent)
+            if obs == s.last_obs and not events:
+                continue
+            s.last_obs = obs
+            s.ev_sent += len(events)
+            timer = s.clock.view(now) if i in self.pending else None
+            turn = s.decision_turn if s.decision_turn is not None else self.turn
+            text = P.out(P.Update(turn=turn, events=events, observation=obs, timer=timer))
+            for c in s.conns:
+                c.push(text)
+
+    def _broadcast(self, text: str) -> None:
+        for s in self.seats:
+            for c in s.conns:
+                c.push(text)
+
+
+def _as_json(action: Any) -> dict | None:
+    if action is None:
+        return None
+    if isinstance(action, dict):
+        return action
+    return action.to_json()

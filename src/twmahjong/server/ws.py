@@ -1,0 +1,239 @@
+"""The WebSocket game channel (``/ws``): one ``Connection`` per socket.
+
+A connection validates every frame (size, rate, JSON, schema) before anything
+else sees it, answers problems to its own client only, and forwards the rest:
+queue requests to the lobby, actions to its table's inbox. Outgoing messages go
+through a bounded queue drained by a writer task, so a slow client can never make
+a table wait; a client that falls too far behind is disconnected (its seat goes on
+auto-play and it can reconnect with its ticket).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import UserError
+from . import challenge
+from . import protocol as P
+from .auth import AuthError, public_account
+from .lobby import LobbyError
+from .timers import TokenBucket
+
+__all__ = ["Connection"]
+
+log = logging.getLogger("twmahjong.server.ws")
+
+_OUTBOX_LIMIT = 512
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, server):
+        self.ws = ws
+        self.server = server
+        st = server.settings
+        now = time.monotonic()
+        self.bucket = TokenBucket(st.conn_rate, st.conn_burst, now)
+        self.account: dict | None = None
+        self.table = None
+        self.seat: int | None = None
+        self.waiting = None
+        self.waiter: asyncio.Task | None = None
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self._last_limited = 0.0
+
+    # -- Outbox protocol (used by tables) ------------------------------------------------------
+    def push(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= _OUTBOX_LIMIT:
+            log.warning("dropping a client that does not read its messages")
+            self.closed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(text)
+
+    def error(self, code: str, message: str) -> None:
+        self.push(P.out(P.Error(code=code, message=message)))
+
+    async def _writer(self) -> None:
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1008)
+                return
+            await self.ws.send_text(text)
+
+    # -- main loop --------------------------------------------------------------------------
+    async def run(self) -> None:
+        await self.ws.accept()
+        self.server.connections += 1
+        writer = asyncio.create_task(self._writer())
+        try:
+            while not self.closed:
+                msg = await self.ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                raw = msg.get("text")
+                if raw is None:
+                    raw = msg.get("bytes") or b""
+                await self._frame(raw)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("connection handler failed")
+        finally:
+            self.closed = True
+            self.server.connections -= 1
+            self._leave()
+            if self.account:
+                self.server.presence.disconnected(self.account["id"])
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    def _leave(self) -> None:
+        if self.waiting is not None:
+            self.server.queue.cancel(self.waiting)
+            self.waiting = None
+        if self.waiter is not None:
+            self.waiter.cancel()
+            self.waiter = None
+        if self.table is not None:
+            self.table.detach(self.seat, self)
+            self.table = None
+            self.seat = None
+
+    def _rate_ok(self) -> bool:
+        now = time.monotonic()
+        ok = self.bucket.take(now)
+        if ok and self.account is not None:
+            ok = self.server.account_bucket(self.account["id"]).take(now)
+        if not ok and now - self._last_limited >= 1.0:   # one notice a second, not a flood back
+            self._last_limited = now
+            self.error("rate_limited", "too many messages; slow down")
+        return ok
+
+    async def _frame(self, raw: str | bytes) -> None:
+        if not self._rate_ok():
+            return
+        try:
+            msg = P.parse_client(raw, self.server.settings.max_frame_bytes)
+            await self._dispatch(msg)
+        except P.ProtocolError as e:
+            self.error(e.code, str(e))
+        except LobbyError as e:
+            self.error(e.code, str(e))
+        except AuthError as e:
+            self.error("auth", str(e))
+        except UserError as e:
+            self.error("bad_request", str(e))
+
+    async def _dispatch(self, msg) -> None:
+        if isinstance(msg, P.Ping):
+            self.push(P.out(P.Pong()))
+            return
+        if isinstance(msg, P.Hello):
+            await self._hello(msg)
+            return
+        if self.account is None:
+            raise P.ProtocolError("not_authenticated", "say hello with your token first")
+        if isinstance(msg, P.QuickMatch):
+            await self._quick_match(msg)
+        elif isinstance(msg, P.CancelMatch):
+            if self.waiting is not None:
+                self.server.queue.cancel(self.waiting)
+                self.waiting = None
+        elif isinstance(msg, P.Join):
+            await self._join(msg.ticket)
+        elif isinstance(msg, P.ActionMsg):
+            if self.table is None:
+                raise P.ProtocolError("not_seated", "you are not seated at a table")
+            if self.table.finished:
+                raise LobbyError("no_table", "this game is over")
+            self.table.submit(self.seat, msg, self)
+
+    async def _hello(self, msg: P.Hello) -> None:
+        if self.account is not None:
+            raise P.ProtocolError("bad_message", "this connection has already said hello")
+        if msg.token:
+            account_id = self.server.tokens.account_of(msg.token)
+        elif msg.ticket:
+            account_id = self.server.tokens.read_ticket(msg.ticket).account_id
+        else:
+            raise P.ProtocolError("bad_message", "hello needs a token or a ticket")
+        acc = await self.server.repo.account(account_id)
+        if acc is None or acc["name"].startswith("__"):
+            raise AuthError("this account does not exist")
+        self.account = acc
+        self.server.presence.connected(acc["id"])
+        self.push(P.out(P.Welcome(account=public_account(acc))))
+        if msg.ticket:
+            await self._join(msg.ticket)
+
+    async def _quick_match(self, msg: P.QuickMatch) -> None:
+        if self.waiting is not None or self.waiter is not None:
+            raise LobbyError("already_queued", "you are already waiting for a table")
+        profile = self.server.check_profile(msg.profile)
+        if msg.mode == "challenge":
+            await self._challenge(profile)
+            return
+        key = (msg.mode, profile, msg.stake)
+        entry = self.server.queue.join(key, (self.account["id"], self.account["name"]))
+        self.waiting = entry
+        self.push(P.out(P.Queued(mode=msg.mode, profile=profile, stake=msg.stake,
+                                 waiting=self.server.queue.waiting(key),
+                                 fill_after=self.server.settings.bot_fill_wait)))
+        self.waiter = asyncio.create_task(self._await_match(entry))
+
+    async def _await_match(self, entry) -> None:
+        try:
+            game_id, seat = await entry.future
+        except asyncio.CancelledError:
+            return
+        except Exception as e:
+            self.waiting = self.waiter = None
+            log.exception("could not start a table")
+            reason = str(e) if isinstance(e, UserError) else "please try again"
+            self.error("bad_request", f"could not start the table: {reason}")
+            return
+        self.waiting = self.waiter = None
+        await self._seat_at(game_id, seat)
+
+    async def _challenge(self, profile: str) -> None:
+        tier = challenge.next_tier(int(self.account["challenge_tier"]))
+        if tier is None:
+            raise LobbyError("bad_request", "you have beaten every challenge tier")
+        table = await self.server.create_table(
+            mode="challenge", profile=profile, stake="low", rounds=1,
+            players=[(self.account["id"], self.account["name"]), None, None, None],
+            bots=challenge.tier_bots(tier), options={"tier": tier})
+        await self._seat_at(table.id, 0)
+
+    async def _seat_at(self, game_id: str, seat: int) -> None:
+        ticket = self.server.tokens.ticket(game_id, seat, self.account["id"])
+        self.push(P.out(P.Matched(game_id=game_id, seat=seat, ticket=ticket)))
+        await self._join(ticket)
+
+    async def _join(self, ticket_text: str) -> None:
+        ticket = self.server.tokens.read_ticket(ticket_text)
+        if ticket.account_id != self.account["id"]:
+            raise AuthError("this ticket belongs to another player")
+        table = self.server.tables.get(ticket.game_id)
+        if table is None:
+            room = self.server.rooms.by_game(ticket.game_id)
+            if room is not None and not room.started:
+                raise LobbyError("not_started", "the room's game has not started yet")
+            raise LobbyError("no_table", "that game is over or does not exist")
+        if table.seats[ticket.seat].account_id != ticket.account_id:
+            raise AuthError("this ticket does not match the seat")
+        if self.table is not None:
+            self.table.detach(self.seat, self)
+        self.table, self.seat = table, ticket.seat
+        table.attach(ticket.seat, self)

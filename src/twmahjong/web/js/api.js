@@ -1,0 +1,82 @@
+// The server's HTTP API (docs/protocol.md, /api/v1) and the session token.
+//
+// The token lives in localStorage so a returning player (or guest) keeps their
+// coins and games; every failure becomes an ApiError carrying the server's
+// code and its player-readable message.
+
+const TOKEN_KEY = "twmj.token";
+const BASE = "/api/v1";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function getToken() {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    /* private mode: the session lasts this page only */
+  }
+}
+
+export async function api(path, { method = "GET", body = undefined } = {}) {
+  const headers = { Accept: "application/json" };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let res;
+  try {
+    res = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "offline", "");
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    /* an empty or non-JSON body */
+  }
+  if (!res.ok) {
+    const err = data?.error || {};
+    if (res.status === 401) setToken(null);
+    throw new ApiError(res.status, err.code || "http", err.message || res.statusText);
+  }
+  return data;
+}
+
+async function session(path, body) {
+  const data = await api(path, { method: "POST", body });
+  setToken(data.token);
+  return data.account;
+}
+
+export const guest = () => session("/guests", undefined);
+export const login = (name, password) => session("/sessions", { name, password });
+export const register = (name, password) => session("/accounts", { name, password });
+export const logout = () => setToken(null);
+export const me = () => api("/me");
+export const profiles = () => api("/profiles");
+export const profileHelp = (name) => api(`/profiles/${encodeURIComponent(name)}/patterns`);
+export const createRoom = (opts) => api("/rooms", { method: "POST", body: opts });
+export const room = (code) => api(`/rooms/${encodeURIComponent(code)}`);
+export const joinRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/join`, { method: "POST" });
+export const startRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/start`, { method: "POST" });
+export const games = () => api("/games");
+export const gameRecord = (id) => api(`/games/${encodeURIComponent(id)}`);
+export const gameReplay = (id, handNo, seat) =>
+  api(`/games/${encodeURIComponent(id)}/replay?hand=${handNo}&seat=${seat}`);
+export const leaderboard = () => api("/leaderboard");
+export const challenge = () => api("/challenge");

@@ -1,0 +1,308 @@
+// The application shell: screens by URL hash, the account, and the game channel.
+//
+//   #/            lobby (大廳)          #/table          the game in progress
+//   #/help        rules and 台 help    #/replay/<id>    replay viewer
+//
+// The app holds the state; screens only render it. A seat's ticket is kept in
+// sessionStorage so reloading the page sits the player back at their table.
+
+import * as api from "./api.js";
+import { applyI18n, onLangChange, t, toggleLang } from "./i18n.js";
+import { GameSocket } from "./net.js";
+import { GameController } from "./game.js";
+import { renderLobby } from "./lobby.js";
+import { renderHelp } from "./help.js";
+import { renderReplay } from "./replay.js";
+
+const TICKET_KEY = "twmj.ticket";
+const screen = document.getElementById("screen");
+const toastEl = document.getElementById("toast");
+
+const state = {
+  account: null,
+  profiles: null,
+  challenge: null,
+  leaderboard: null,
+  games: null,
+  queue: null,
+  room: null,
+  busy: false,
+  options: { profile: "standard", stake: "low", rounds: 1 },
+};
+let socket = null;
+let game = null;
+let roomPoll = null;
+
+function toast(message) {
+  toastEl.textContent = message;
+  toastEl.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (toastEl.hidden = true), 5000);
+}
+
+function fail(err) {
+  state.busy = false;
+  if (err instanceof api.ApiError && err.code === "offline") toast(t("status.offline"));
+  else toast(t("status.error", { m: err.message || err.code || String(err) }));
+  render();
+}
+
+function saveTicket(ticket) {
+  try {
+    if (ticket) sessionStorage.setItem(TICKET_KEY, ticket);
+    else sessionStorage.removeItem(TICKET_KEY);
+  } catch {
+    /* no session storage: a reload returns to the lobby */
+  }
+}
+
+function savedTicket() {
+  try {
+    return sessionStorage.getItem(TICKET_KEY);
+  } catch {
+    return null;
+  }
+}
+
+// ---- the game channel -------------------------------------------------------
+
+function ensureSocket() {
+  if (socket) return socket;
+  socket = new GameSocket({ token: api.getToken(), onMessage, onStatus: (s) => (document.body.dataset.socket = s) });
+  const ticket = savedTicket();
+  if (ticket) socket.ticket = ticket;
+  socket.connect();
+  return socket;
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      state.account = msg.account;
+      if (location.hash.startsWith("#/table") && !game) enterTable();
+      break;
+    case "queued":
+      state.queue = msg;
+      render();
+      break;
+    case "matched":
+      state.queue = null;
+      saveTicket(msg.ticket);
+      enterTable();
+      break;
+    case "snapshot":
+      if (msg.ticket) saveTicket(msg.ticket);
+      if (!game) enterTable();
+      game.handle(msg);
+      break;
+    case "game_end":
+      saveTicket(null);
+      game?.handle(msg);
+      break;
+    case "error":
+      if (msg.code === "not_started") return;
+      if (game) game.handle(msg);
+      else fail(new api.ApiError(0, msg.code, msg.message));
+      break;
+    case "pong":
+      break;
+    default:
+      game?.handle(msg);
+  }
+}
+
+function enterTable() {
+  if (!game) {
+    const root = document.createElement("main");
+    root.className = "table-screen";
+    game = new GameController(root, {
+      socket: ensureSocket(),
+      account: state.account,
+      onLeave: leaveTable,
+      onError: (m) => toast(t("status.error", { m: m.message || m.code })),
+    });
+    game.root = root;
+  }
+  if (location.hash !== "#/table") location.hash = "#/table";
+  else render();
+}
+
+function leaveTable() {
+  game?.destroy();
+  game = null;
+  saveTicket(null);
+  location.hash = "#/";
+  refreshLobby();
+}
+
+// ---- lobby actions ----------------------------------------------------------
+
+async function session(fn) {
+  state.busy = true;
+  render();
+  try {
+    state.account = await fn();
+    socket?.close();
+    socket = null;
+    state.busy = false;
+    await refreshLobby();
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function sitDown(seat) {
+  saveTicket(seat.ticket);
+  ensureSocket().send({ type: "join", ticket: seat.ticket });
+}
+
+function stopRoomPoll() {
+  clearInterval(roomPoll);
+  roomPoll = null;
+}
+
+function pollRoom(seat) {
+  stopRoomPoll();
+  roomPoll = setInterval(async () => {
+    try {
+      const { room } = await api.room(seat.code);
+      state.room = room;
+      if (room.started) {
+        stopRoomPoll();
+        state.room = null;
+        await sitDown(seat);
+      } else render();
+    } catch (e) {
+      stopRoomPoll();
+      fail(e);
+    }
+  }, 2000);
+}
+
+const actions = {
+  guest: () => session(api.guest),
+  login: (name, pw) => session(() => api.login(name, pw)),
+  register: (name, pw) => session(() => api.register(name, pw)),
+  logout: () => {
+    api.logout();
+    socket?.close();
+    socket = null;
+    state.account = null;
+    state.games = null;
+    render();
+  },
+  option: (key, value) => {
+    state.options[key] = value;
+  },
+  quick: (mode) => {
+    const { profile, stake } = state.options;
+    ensureSocket().send({ type: "quick_match", mode, profile, stake });
+    state.queue = { waiting: 1, fill_after: 0 };
+    render();
+  },
+  cancelQueue: () => {
+    socket?.send({ type: "cancel_match" });
+    state.queue = null;
+    render();
+  },
+  // Against bots: a private room started at once; the server seats bots in the empty chairs.
+  bots: async () => {
+    state.busy = true;
+    render();
+    try {
+      const seat = await api.createRoom(state.options);
+      await api.startRoom(seat.code);
+      state.busy = false;
+      await sitDown(seat);
+    } catch (e) {
+      fail(e);
+    }
+  },
+  createRoom: async () => {
+    try {
+      const seat = await api.createRoom(state.options);
+      state.room = seat.room;
+      render();
+      pollRoom(seat);
+      actions.startRoom = async () => {
+        try {
+          await api.startRoom(seat.code);
+        } catch (e) {
+          fail(e);
+        }
+      };
+    } catch (e) {
+      fail(e);
+    }
+  },
+  joinRoom: async (code) => {
+    if (!code) return;
+    try {
+      const seat = await api.joinRoom(code);
+      if (seat.room.started) await sitDown(seat);
+      else {
+        state.room = seat.room;
+        render();
+        pollRoom(seat);
+      }
+    } catch (e) {
+      fail(e);
+    }
+  },
+  startRoom: async () => {},
+};
+
+async function refreshLobby() {
+  const jobs = [
+    api.profiles().then((p) => {
+      state.profiles = p;
+      if (!p.profiles.includes(state.options.profile)) state.options.profile = p.default;
+    }),
+    api.leaderboard().then((l) => (state.leaderboard = l.players)),
+  ];
+  if (api.getToken()) {
+    jobs.push(api.me().then((a) => (state.account = a)));
+    jobs.push(api.games().then((g) => (state.games = g.games)));
+    jobs.push(api.challenge().then((c) => (state.challenge = c)).catch(() => {}));
+  }
+  const results = await Promise.allSettled(jobs);
+  if (!api.getToken()) state.account = null;
+  const offline = results.find((r) => r.status === "rejected" && r.reason?.code === "offline");
+  if (offline) toast(t("status.offline"));
+  render();
+}
+
+// ---- screens ----------------------------------------------------------------
+
+function render() {
+  const hash = location.hash || "#/";
+  document.body.classList.toggle("in-game", hash.startsWith("#/table"));
+  for (const a of document.querySelectorAll(".app-nav a")) {
+    a.setAttribute("aria-current", a.getAttribute("href") === hash ? "page" : "false");
+  }
+  if (hash.startsWith("#/table")) {
+    if (game) screen.replaceChildren(game.root);
+    else if (savedTicket()) ensureSocket();
+    else location.hash = "#/";
+  } else if (hash.startsWith("#/help")) {
+    const profile = hash.split("/")[2] || state.options.profile;
+    renderHelp(screen, { profile, load: api.profileHelp });
+  } else if (hash.startsWith("#/replay/")) {
+    renderReplay(screen, { gameId: decodeURIComponent(hash.slice("#/replay/".length)), api, me: state.account });
+  } else {
+    renderLobby(screen, state, actions);
+  }
+  applyI18n(document);
+  document.body.dataset.ready = "1";
+}
+
+document.querySelector(".app-lang").addEventListener("click", () => toggleLang());
+onLangChange(() => render());
+window.addEventListener("hashchange", render);
+applyI18n(document);
+render();
+if (savedTicket() && api.getToken()) {
+  location.hash = "#/table";
+  ensureSocket();
+}
+refreshLobby();

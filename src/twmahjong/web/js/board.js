@@ -1,0 +1,170 @@
+// The square table (牌桌) seen from one seat: rivers, opponents, badges, centre.
+//
+// Everything is drawn from the seat's observation alone (docs/architecture.md,
+// "Observation"), so nothing here can show what the seat may not see. Each seat's
+// river and band is laid out once as if it sat at the bottom, then the whole zone
+// is rotated to its side of the table — the way a real table looks from a chair.
+
+import { t, tileName } from "./i18n.js";
+import { backEl, splitTiles, tileEl } from "./tiles.js";
+
+/** Position on screen relative to `me`: 0 self (bottom), 1 下家 right, 2 對家 across, 3 上家 left. */
+export function relPos(seat, me) {
+  return (seat - me + 4) % 4;
+}
+
+export const POS_NAMES = ["self", "right", "across", "left"];
+const WHO_KEYS = ["seat.self", "seat.right", "seat.across", "seat.left"];
+
+/** What a seat is called from `me`'s chair: 你 / 下家 / 對家 / 上家, or the player's name. */
+export function seatName(seat, me, players) {
+  const p = players?.[seat];
+  if (p?.name && seat !== me) return p.name;
+  return t(WHO_KEYS[relPos(seat, me)]);
+}
+
+function el(tag, className, attrs = {}) {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  return e;
+}
+
+function face(code, className = "") {
+  return tileEl(code, { label: tileName(code), className });
+}
+
+/** One meld (明牌): chi / pon / kong as faces; a concealed kong shows its ends face down. */
+export function meldEl(meld) {
+  const box = el("span", "meld", { "data-type": meld.type, role: "group" });
+  const codes = splitTiles(meld.tiles || "");
+  const label = `${t(`call.${meld.type}`)} ${codes.map(tileName).join(" ")}`.trim();
+  box.setAttribute("aria-label", label);
+  if (meld.type === "concealed_kong") {
+    // Others may be sent no tiles for it at all: then four backs.
+    const shown = codes.length === 4 ? codes : [null, null, null, null];
+    shown.forEach((c, i) => box.append(c === null || i === 0 || i === 3 ? backEl() : face(c)));
+    return box;
+  }
+  for (const c of codes) box.append(face(c));
+  return box;
+}
+
+function riverEl(obs, seat, me, players) {
+  const pos = relPos(seat, me);
+  const sec = el("section", `river pos-${POS_NAMES[pos]}`, {
+    "aria-label": t("river", { who: seatName(seat, me, players) }),
+    "data-seat": String(seat),
+  });
+  const tiles = obs.discards?.[seat] || [];
+  const last = obs.last_discard;
+  tiles.forEach((code, i) => {
+    const isLast = last && last.seat === seat && i === tiles.length - 1 && last.tile === code;
+    const tile = face(code, isLast ? "last-discard" : "");
+    if (isLast) tile.setAttribute("aria-label", `${tileName(code)}（${t("last.discard")}）`);
+    sec.append(tile);
+  });
+  return sec;
+}
+
+function bandEl(obs, seat, me, players) {
+  const pos = relPos(seat, me);
+  const band = el("section", `band pos-${POS_NAMES[pos]}`, {
+    "aria-label": seatName(seat, me, players),
+    "data-seat": String(seat),
+  });
+  const row = el("div", "band-row");
+  if (seat !== me) {
+    const n = obs.concealed_count?.[seat] ?? 0;
+    const backs = el("span", "concealed", {
+      role: "img",
+      "aria-label": t("concealed", { n }),
+      "data-count": String(n),
+    });
+    for (let i = 0; i < n; i++) backs.append(backEl());
+    row.append(backs);
+  }
+  const melds = el("span", "melds", { "aria-label": t("melds"), role: "group" });
+  for (const m of obs.melds?.[seat] || []) melds.append(meldEl(m));
+  row.append(melds);
+  band.append(row);
+  const flowers = el("div", "flowers", { "aria-label": t("flowers"), role: "group" });
+  for (const f of obs.flowers?.[seat] || []) flowers.append(face(f, "flower"));
+  band.append(flowers);
+  return band;
+}
+
+function badgeEl(obs, seat, me, players, clock) {
+  const pos = relPos(seat, me);
+  const p = players?.[seat] || {};
+  const wind = obs.seat_winds?.[seat] || "ESWN"[seat];
+  const box = el("div", `badge pos-${POS_NAMES[pos]}`, { "data-seat": String(seat) });
+  if (clock && clock.seat === seat) box.classList.add("active");
+  const windEl = el("span", "badge-wind", { "aria-label": t(`wind.${wind}`) });
+  windEl.textContent = t(`wind.short.${wind}`);
+  box.append(windEl);
+  if (obs.dealer === seat) {
+    const d = el("span", "badge-dealer", { title: t("dealer") });
+    d.textContent = t("dealer.badge");
+    box.append(d);
+  }
+  const name = el("span", "badge-name");
+  name.textContent = t("seat.label", { who: seatName(seat, me, players), wind: t(`wind.${wind}`) });
+  box.append(name);
+  if (typeof p.coins === "number") {
+    const coins = el("span", "badge-coins", { "aria-label": `${t("coins.label")} ${p.coins}` });
+    coins.textContent = p.coins.toLocaleString();
+    box.append(coins);
+  }
+  const timer = el("span", "badge-timer", { "data-seat": String(seat) });
+  box.append(timer);
+  if (obs.declared?.[seat]) {
+    const r = el("span", "badge-ready");
+    r.textContent = t("ready.badge");
+    box.append(r);
+  }
+  if (p.auto) {
+    const a = el("span", "badge-auto");
+    a.textContent = t("auto.play");
+    box.append(a);
+  }
+  return box;
+}
+
+function centerEl(obs, me, clock) {
+  const c = el("div", "center");
+  const round = el("div", "center-round");
+  round.textContent = t("round", { wind: t(`wind.short.${obs.round_wind || "E"}`) });
+  const wall = el("div", "center-wall", { "aria-label": t("wall.label") });
+  wall.textContent = t("wall", { n: obs.wall_remaining ?? 0 });
+  c.append(round, wall);
+  if (obs.dealer_streak > 0) {
+    const s = el("div", "center-streak");
+    s.textContent = t("streak", { n: obs.dealer_streak });
+    c.append(s);
+  }
+  for (let seat = 0; seat < 4; seat++) {
+    const pos = relPos(seat, me);
+    const wind = obs.seat_winds?.[seat] || "ESWN"[seat];
+    const w = el("span", `side-wind pos-${POS_NAMES[pos]}`, { "aria-hidden": "true" });
+    if (obs.dealer === seat) w.classList.add("dealer");
+    if (clock && clock.seat === seat) w.classList.add("active");
+    w.textContent = t(`wind.short.${wind}`);
+    c.append(w);
+  }
+  return c;
+}
+
+/** Rebuild the board for one observation. `players` and `clock` are optional extras. */
+export function renderBoard(root, obs, { players = null, clock = null } = {}) {
+  const me = obs.seat;
+  const board = el("div", "board");
+  board.append(centerEl(obs, me, clock));
+  for (let seat = 0; seat < 4; seat++) {
+    board.append(riverEl(obs, seat, me, players));
+    board.append(bandEl(obs, seat, me, players));
+    board.append(badgeEl(obs, seat, me, players, clock));
+  }
+  root.replaceChildren(board);
+  return board;
+}

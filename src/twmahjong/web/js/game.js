@@ -1,0 +1,143 @@
+// A game in progress: server messages in, the table view out (docs/protocol.md).
+//
+// The controller owns no rules: it forwards each `update` observation to the
+// TableView, sends back the entry of `legal` the player picked with the `turn`
+// that offered it (so a double click is refused as stale, not replayed), and
+// turns the hand's `win` / `settlement` events into the end-of-hand panel.
+
+import { TableView } from "./table.js";
+import { splitTiles } from "./tiles.js";
+
+/** Transfers as [from, to, amount]; the fee (payee null) is shown apart. */
+function transfersOf(settlement) {
+  return (settlement?.transfers || [])
+    .filter((x) => x.payee !== null && x.payee !== undefined && x.payer !== null && x.payer !== undefined)
+    .map((x) => [x.payer, x.payee, x.amount]);
+}
+
+/**
+ * The end-of-hand view model from the server's `hand_end` result and the hand's
+ * events: each win event carries the scorer's answer and the winner's hand.
+ */
+export function handResult(result, events) {
+  // The server's result carries the win events itself; the update stream has them too.
+  const wins = result.wins?.length ? result.wins : events.filter((e) => e.type === "win");
+  const settlement = [...events].reverse().find((e) => e.type === "settlement");
+  const hands = result.hands ? [...result.hands] : [null, null, null, null];
+  for (const w of wins) {
+    if (!hands[w.seat] && w.hand) {
+      // The scorer's hand (formats.md) writes flowers as MPSZ text ("24f").
+      const flowers = typeof w.hand.flowers === "string" ? splitTiles(w.hand.flowers) : w.hand.flowers || [];
+      hands[w.seat] = { concealed: w.hand.concealed, melds: w.hand.melds, flowers };
+    }
+  }
+  return {
+    draw_game: result.type === "draw_game" || !(result.winners || []).length,
+    winners: result.winners || [],
+    payer: result.payer ?? null,
+    wins: wins.map((w) => ({
+      seat: w.seat, from: w.from, win_tile: w.tile, self_drawn: w.self_drawn, score: w.score,
+    })),
+    hands: hands.some(Boolean) ? hands : null,
+    transfers: transfersOf(settlement),
+    net: result.net || settlement?.net || [0, 0, 0, 0],
+    fee: result.fee || 0,
+  };
+}
+
+export class GameController {
+  /**
+   * @param {HTMLElement} root   where the table is drawn
+   * @param {{socket: {send: Function}, account?: object, onLeave?: Function, onError?: Function}} opts
+   */
+  constructor(root, { socket, account = null, onLeave = () => {}, onError = () => {} }) {
+    this.socket = socket;
+    this.account = account;
+    this.onLeave = onLeave;
+    this.onError = onError;
+    this.turn = null;
+    this.events = [];
+    this.players = null;
+    this.scores = [0, 0, 0, 0];
+    this.coins = [null, null, null, null];
+    this.view = new TableView(root, { send: (action) => this.act(action) });
+  }
+
+  act(action) {
+    const msg = { type: "action", action };
+    if (this.turn !== null) msg.turn = this.turn;
+    this.socket.send(msg);
+  }
+
+  setPlayers(seats) {
+    // A bot goes by its place at the table (下家, 對家, 上家), which tells players more.
+    this.players = seats.map((s, i) => ({
+      name: s.bot ? null : s.name,
+      bot: s.bot,
+      auto: s.auto,
+      connected: s.connected,
+      coins: this.coins[i] ?? undefined,
+    }));
+    this.view.setPlayers(this.players);
+  }
+
+  /** One server message; returns true if it was a game message. */
+  handle(msg) {
+    switch (msg.type) {
+      case "snapshot": {
+        const table = msg.table || {};
+        this.scores = table.scores || this.scores;
+        if (this.account && msg.observation) this.coins[msg.observation.seat] = this.account.coins;
+        if (table.seats) this.setPlayers(table.seats);
+        this.turn = msg.turn ?? null;
+        if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null });
+        return true;
+      }
+      case "update":
+        this.turn = msg.turn ?? null;
+        for (const ev of msg.events || []) {
+          this.events.push(ev);
+          if (ev.type === "win") this.view.event({ type: "win", seat: ev.seat, self_drawn: ev.self_drawn });
+          if (ev.type === "draw_game") this.view.event({ type: "draw_game" });
+        }
+        if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null });
+        return true;
+      case "presence":
+        if (this.players?.[msg.seat]) {
+          this.players[msg.seat].auto = msg.auto;
+          this.players[msg.seat].connected = msg.connected;
+          this.view.setPlayers(this.players);
+        }
+        return true;
+      case "hand_start":
+        this.events = [];
+        this.view.hideResult();
+        return true;
+      case "hand_end": {
+        const result = handResult(msg.result || {}, this.events);
+        this.scores = this.scores.map((s, i) => s + (result.net[i] || 0));
+        (msg.coins || []).forEach((c, i) => {
+          if (c !== null && c !== undefined) this.coins[i] = c;
+        });
+        if (this.players) this.players.forEach((p, i) => (p.coins = this.coins[i] ?? undefined));
+        this.view.setPlayers(this.players);
+        this.view.showResult(result, { scores: this.scores, onNext: () => this.view.hideResult() });
+        return true;
+      }
+      case "game_end":
+        this.view.showSummary(msg, { onLeave: this.onLeave });
+        return true;
+      case "error":
+        // Refused: nothing changed on the server, so the same choices stand.
+        if (msg.code === "illegal_action" || msg.code === "rate_limited") this.view.unlock();
+        if (msg.code !== "stale" && msg.code !== "not_your_turn") this.onError(msg);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  destroy() {
+    this.view.destroy();
+  }
+}

@@ -1,0 +1,275 @@
+// The one translation table (翻譯表): every string a player sees or hears.
+//
+// zh-TW is the default, English is switchable, and the choice persists in
+// localStorage. Pattern names (台型) are data from the rule profile, which carries
+// its own `zh` and `en`; `pick(obj)` chooses between such pairs.
+//
+//   t("call.pon")                 -> "碰"  (or "Pong")
+//   t("ann.discard", {seat, tile}) -> "下家 打出 五條"
+
+const STORAGE_KEY = "twmj.lang";
+export const LANGS = ["zh-TW", "en"];
+
+// key: [zh-TW, en]. {name} is filled from params.
+const TABLE = {
+  "app.title": ["台灣麻將", "Taiwanese Mahjong"],
+  "app.tagline": ["十六張 · 台灣麻將", "16-tile Taiwanese Mahjong"],
+  "lang.switch": ["English", "中文"],
+  "lang.label": ["切換語言", "Switch language"],
+
+  // winds, seats, table furniture
+  "wind.E": ["東", "East"], "wind.S": ["南", "South"],
+  "wind.W": ["西", "West"], "wind.N": ["北", "North"],
+  "wind.short.E": ["東", "E"], "wind.short.S": ["南", "S"],
+  "wind.short.W": ["西", "W"], "wind.short.N": ["北", "N"],
+  "round": ["{wind}風圈", "{wind} round"],
+  "seat.self": ["你", "You"],
+  "seat.right": ["下家", "Right"],
+  "seat.across": ["對家", "Across"],
+  "seat.left": ["上家", "Left"],
+  "seat.label": ["{who}（{wind}）", "{who} ({wind})"],
+  "dealer": ["莊", "Dealer"],
+  "dealer.badge": ["莊", "D"],
+  "streak": ["連{n}拉{n}", "Streak {n}"],
+  "wall": ["剩 {n} 張", "{n} left"],
+  "wall.label": ["牌牆剩餘張數", "Tiles left in the wall"],
+  "coins": ["{n} 籌碼", "{n} coins"],
+  "coins.label": ["籌碼", "Coins"],
+  "timer": ["{n} 秒", "{n}s"],
+  "timer.bank": ["＋{n}", "+{n}"],
+  "auto.play": ["託管中", "Auto-play"],
+  "bot": ["電腦", "Bot"],
+  "ready.badge": ["聽", "Ready"],
+  "concealed": ["{n} 張暗牌", "{n} concealed tiles"],
+  "flowers": ["花牌", "Flowers"],
+  "melds": ["明牌", "Melds"],
+  "river": ["{who}的捨牌", "{who}'s discards"],
+  "hand": ["你的手牌", "Your hand"],
+  "drawn": ["摸進的牌", "Drawn tile"],
+  "last.discard": ["最後打出", "Last discard"],
+  "from.seat": ["取自{who}", "from {who}"],
+
+  // calls and actions (碰 吃 槓 胡 自摸 聽 過)
+  "call.chi": ["吃", "Chi"],
+  "call.pon": ["碰", "Pong"],
+  "call.kong": ["槓", "Kong"],
+  "call.added_kong": ["加槓", "Add kong"],
+  "call.concealed_kong": ["暗槓", "Closed kong"],
+  "call.win": ["胡", "Win"],
+  "call.self_draw": ["自摸", "Self-draw"],
+  "call.flower_win": ["花胡", "Flower win"],
+  "call.declare": ["聽", "Ready"],
+  "call.pass": ["過", "Pass"],
+  "call.discard": ["打出", "Discard"],
+  "choose.chi": ["選擇吃法", "Choose a sequence"],
+  "choose.kong": ["選擇槓牌", "Choose a kong"],
+  "choose.declare": ["選一張打出並宣告聽牌", "Discard a tile to declare ready"],
+  "choose.cancel": ["取消", "Cancel"],
+  "countdown.label": ["剩餘時間", "Time left"],
+  "prompt.discard": ["輪到你：點一下牌放大，再點一次或往上滑打出", "Your turn: tap a tile to lift it, tap again or swipe up to discard"],
+  "prompt.claim": ["可以鳴牌：{calls}", "You may call: {calls}"],
+  "prompt.wait": ["等待{who}", "Waiting for {who}"],
+  "tile.not.allowed": ["這張牌現在不能打", "You cannot discard that tile now"],
+
+  // toggles
+  "toggle.sort": ["自動理牌", "Auto-sort"],
+  "toggle.flower": ["自動補花", "Auto-flower"],
+  "toggle.win": ["自動胡牌", "Auto-win"],
+  "toggle.pass": ["自動過", "Auto-pass"],
+  "toggle.sound": ["聲音", "Sound"],
+  "toggle.hokkien": ["台語語音", "Taiwanese voice"],
+  "settings": ["設定", "Settings"],
+
+  // live-region announcements
+  "ann.discard": ["{who} 打出 {tile}", "{who} discards {tile}"],
+  "ann.call": ["{who} {call}", "{who}: {call}"],
+  "ann.draw_game": ["流局", "Draw game"],
+  "ann.turn": ["輪到你出牌", "Your turn"],
+
+  // end of hand (結算)
+  "result.title": ["本局結算", "Hand result"],
+  "result.draw": ["流局 — 無人胡牌", "Draw game — nobody won"],
+  "result.winner": ["{who} 胡牌", "{who} wins"],
+  "result.self_drawn": ["自摸", "self-drawn"],
+  "result.dealt_in": ["{who} 放槍", "dealt in by {who}"],
+  "result.win_tile": ["胡 {tile}", "on {tile}"],
+  "result.tai": ["{n} 台", "{n} tai"],
+  "result.total": ["合計", "Total"],
+  "result.patterns": ["台型", "Patterns"],
+  "result.pays": ["{from} 付 {to}", "{from} pays {to}"],
+  "result.payments": ["誰付誰", "Who pays whom"],
+  "result.scores": ["累計分數", "Running scores"],
+  "result.hands": ["各家手牌", "Every hand"],
+  "result.split": ["牌型", "Winning hand"],
+  "result.next": ["下一局", "Next hand"],
+  "result.net": ["本局", "This hand"],
+  "result.fee": ["活動費 {n}", "Fee {n}"],
+
+  // tile names: numerals and suit words compose 一萬 … 九條, "1 Characters" …
+  "tile.num": ["一,二,三,四,五,六,七,八,九", "1,2,3,4,5,6,7,8,9"],
+  "tile.m": ["萬", "Characters"], "tile.p": ["筒", "Dots"], "tile.s": ["條", "Bamboo"],
+  "tile.z": ["東,南,西,北,白板,青發,紅中", "East,South,West,North,White dragon,Green dragon,Red dragon"],
+  "tile.f": ["春,夏,秋,冬,梅,蘭,菊,竹", "Spring,Summer,Autumn,Winter,Plum,Orchid,Chrysanthemum,Bamboo flower"],
+  "tile.back": ["牌背", "Tile back"],
+
+  // end of match (終局)
+  "summary.title": ["終局結算", "Match result"],
+  "summary.rank": ["第{n}名", "#{n}"],
+  "summary.rating": ["積分 {before} → {after}（{d}）", "Rating {before} → {after} ({d})"],
+  "summary.challenge.won": ["挑戰第 {n} 關成功！", "Challenge tier {n} beaten!"],
+  "summary.challenge.lost": ["挑戰第 {n} 關失敗", "Challenge tier {n} not beaten"],
+  "summary.leave": ["回到大廳", "Back to the lobby"],
+
+  // lobby (大廳)
+  "nav.lobby": ["大廳", "Lobby"],
+  "nav.help": ["規則與台型", "Rules & tai"],
+  "nav.games": ["我的牌局", "My games"],
+  "nav.leaderboard": ["排行榜", "Leaderboard"],
+  "account.guest": ["以訪客身分開始", "Play as a guest"],
+  "account.name": ["名稱", "Name"],
+  "account.password": ["密碼", "Password"],
+  "account.login": ["登入", "Log in"],
+  "account.register": ["註冊", "Register"],
+  "account.logout": ["登出", "Log out"],
+  "account.coins": ["籌碼 {n}", "{n} coins"],
+  "account.rating": ["積分 {n}", "Rating {n}"],
+  "account.guest.badge": ["訪客", "Guest"],
+  "account.title": ["帳號", "Account"],
+  "play.title": ["開始遊戲", "Play"],
+  "play.quick": ["快速配對", "Quick match"],
+  "play.ranked": ["積分賽", "Ranked match"],
+  "play.bots": ["與電腦對戰", "Play against bots"],
+  "play.challenge": ["挑戰賽 第 {n} 關", "Challenge tier {n}"],
+  "play.challenge.done": ["挑戰賽已全部過關", "Every challenge tier beaten"],
+  "play.profile": ["規則", "Rules"],
+  "play.stake": ["底台", "Stakes"],
+  "play.rounds": ["圈數", "Rounds"],
+  "play.rounds.n": ["{n} 圈", "{n} round(s)"],
+  "stake.low": ["小 ×{n}", "Low ×{n}"],
+  "stake.mid": ["中 ×{n}", "Mid ×{n}"],
+  "stake.high": ["大 ×{n}", "High ×{n}"],
+  "profile.standard": ["標準（競賽規則）", "Standard (competition)"],
+  "profile.classic": ["傳統", "Classic"],
+  "profile.casual": ["休閒（線上報聽）", "Casual (online, 報聽)"],
+  "room.title": ["私人房間", "Private room"],
+  "room.create": ["建立房間", "Create a room"],
+  "room.join": ["加入", "Join"],
+  "room.code": ["房號", "Room code"],
+  "room.code.show": ["房號 {code}，分享給朋友", "Room {code} — share the code"],
+  "room.start": ["開始（空位由電腦補上）", "Start (bots fill empty seats)"],
+  "room.waiting": ["等待玩家加入…", "Waiting for players…"],
+  "room.empty": ["空位", "Empty seat"],
+  "queue.waiting": ["配對中…（{n} 人等待，{s} 秒後由電腦補位）", "Matching… ({n} waiting, bots fill in {s}s)"],
+  "queue.cancel": ["取消配對", "Cancel"],
+  "leaderboard.title": ["積分排行榜", "Ranked leaderboard"],
+  "leaderboard.games": ["{n} 場", "{n} games"],
+  "leaderboard.empty": ["還沒有積分賽紀錄", "No ranked games yet"],
+  "games.title": ["我的牌局", "My games"],
+  "games.empty": ["還沒有牌局", "No games yet"],
+  "games.replay": ["重播", "Replay"],
+  "games.resume": ["回到牌桌", "Rejoin"],
+  "games.rank": ["第{n}名 {score}", "#{n} {score}"],
+  "status.offline": ["無法連線到伺服器", "Cannot reach the server"],
+  "status.connecting": ["連線中…", "Connecting…"],
+  "status.error": ["發生錯誤：{m}", "Something went wrong: {m}"],
+  "back": ["返回", "Back"],
+
+  // help (規則與台型說明)
+  "help.title": ["台型說明", "Patterns and tai"],
+  "help.intro": ["以下每一種台型都直接取自目前規則的資料，台數與計分器一致。", "Every pattern below comes from the active rule profile's data, so it always matches the scorer."],
+  "help.example": ["範例", "Example"],
+  "help.unavailable": ["暫時無法取得台型資料", "The pattern list is not available right now"],
+  "help.disabled": ["選用台型：目前的規則沒有啟用，範例因此不計此台", "Optional pattern: the active rules switch it off, so the example does not count it"],
+  "help.per": ["每組 {n} 台", "{n} tai each"],
+  "help.win": ["胡 {tile}", "wins on {tile}"],
+
+  // replay (牌局重播)
+  "replay.title": ["牌局重播", "Replay"],
+  "replay.first": ["回到開頭", "First"],
+  "replay.prev": ["上一步", "Back"],
+  "replay.next": ["下一步", "Forward"],
+  "replay.last": ["到最後", "Last"],
+  "replay.step": ["第 {i} / {n} 步", "Step {i} of {n}"],
+  "replay.hand": ["第 {n} 局", "Hand {n}"],
+  "replay.unavailable": ["這局的重播暫時無法取得", "This replay is not available right now"],
+
+  // dev page
+  "dev.title": ["牌桌預覽", "Table preview"],
+  "dev.sent": ["送出的動作", "Actions sent"],
+};
+
+const listeners = new Set();
+let current = initialLang();
+
+function initialLang() {
+  try {
+    const saved = globalThis.localStorage?.getItem(STORAGE_KEY);
+    if (LANGS.includes(saved)) return saved;
+  } catch {
+    /* storage blocked (private mode): fall back to the default */
+  }
+  return "zh-TW";
+}
+
+export function getLang() {
+  return current;
+}
+
+export function setLang(lang) {
+  if (!LANGS.includes(lang)) throw new Error(`unknown language ${lang}`);
+  current = lang;
+  try {
+    globalThis.localStorage?.setItem(STORAGE_KEY, lang);
+  } catch {
+    /* not persisted; the switch still works for this page */
+  }
+  if (globalThis.document) document.documentElement.lang = lang;
+  for (const fn of listeners) fn(lang);
+}
+
+export function toggleLang() {
+  setLang(current === "zh-TW" ? "en" : "zh-TW");
+}
+
+export function onLangChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function hasKey(key) {
+  return key in TABLE;
+}
+
+/** The string for `key` in the current language, with {name} filled in. */
+export function t(key, params = {}) {
+  const entry = TABLE[key];
+  if (!entry) throw new Error(`missing translation key ${key}`);
+  const s = entry[current === "zh-TW" ? 0 : 1];
+  return s.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** Choose between profile data's own names: {zh, en}. */
+export function pick(obj) {
+  return current === "zh-TW" ? obj.zh : obj.en;
+}
+
+/** The spoken/written name of a tile code, e.g. 5s -> 五條 / 5 Bamboo. */
+export function tileName(code) {
+  if (code === "back") return t("tile.back");
+  const rank = Number(code[0]);
+  const suit = code[1];
+  if (suit === "z" || suit === "f") return t(`tile.${suit}`).split(",")[rank - 1];
+  const num = t("tile.num").split(",")[rank - 1];
+  return current === "zh-TW" ? `${num}${t(`tile.${suit}`)}` : `${num} ${t(`tile.${suit}`)}`;
+}
+
+/** Fill [data-i18n] text, [data-i18n-label] aria-labels and [data-i18n-title] titles. */
+export function applyI18n(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+}
+
+export function allKeys() {
+  return Object.keys(TABLE);
+}

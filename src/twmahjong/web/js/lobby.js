@@ -1,0 +1,133 @@
+// The lobby (大廳): account or guest, coins, and every way to sit down at a table.
+//
+// Pure rendering: `renderLobby(root, state, actions)` draws the state the app
+// holds (account, profiles, queue, room) and wires buttons to `actions`, which
+// talk to the server. Re-rendering after each change keeps it simple.
+
+import { t } from "./i18n.js";
+import { h } from "./dom.js";
+
+function accountPanel(state, actions) {
+  const acc = state.account;
+  if (!acc) {
+    const name = h("input", { id: "login-name", name: "name", autocomplete: "username", required: true, minlength: 2 });
+    const pw = h("input", { id: "login-pw", name: "password", type: "password", autocomplete: "current-password", required: true, minlength: 6 });
+    const form = h("form", { class: "login-form", onsubmit: (e) => { e.preventDefault(); actions.login(name.value, pw.value); } },
+      h("label", { for: "login-name" }, t("account.name")), name,
+      h("label", { for: "login-pw" }, t("account.password")), pw,
+      h("div", { class: "form-buttons" },
+        h("button", { type: "submit", class: "btn" }, t("account.login")),
+        h("button", { type: "button", class: "btn ghost", onclick: () => actions.register(name.value, pw.value) }, t("account.register"))));
+    return h("section", { class: "panel account-panel", "aria-labelledby": "account-title" },
+      h("h2", { id: "account-title" }, t("account.title")),
+      h("button", { type: "button", class: "btn big primary guest-btn", onclick: actions.guest }, t("account.guest")),
+      form);
+  }
+  return h("section", { class: "panel account-panel signed-in", "aria-labelledby": "account-title" },
+    h("h2", { id: "account-title" }, t("account.title")),
+    h("p", { class: "account-name" }, acc.name, acc.guest ? h("span", { class: "tag" }, t("account.guest.badge")) : null),
+    h("p", { class: "account-coins" }, t("account.coins", { n: Number(acc.coins).toLocaleString() })),
+    h("p", { class: "account-rating" }, t("account.rating", { n: Math.round(acc.rating ?? 1500) })),
+    h("button", { type: "button", class: "btn ghost small", onclick: actions.logout }, t("account.logout")));
+}
+
+function select(id, label, options, value, onchange) {
+  const s = h("select", { id, onchange: (e) => onchange(e.target.value) },
+    ...options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
+  return h("label", { class: "field", for: id }, h("span", {}, label), s);
+}
+
+function playPanel(state, actions) {
+  const p = state.profiles || { profiles: ["standard"], stakes: { low: 1 }, default: "standard" };
+  const opts = state.options;
+  const profileLabel = (id) => (["standard", "classic", "casual"].includes(id) ? t(`profile.${id}`) : id);
+  const stakeLabel = (id) => (["low", "mid", "high"].includes(id) ? t(`stake.${id}`, { n: p.stakes[id] }) : id);
+  const disabled = !state.account || state.busy;
+  const ch = state.challenge;
+  const challengeText = ch && ch.next === null ? t("play.challenge.done") : t("play.challenge", { n: ch?.next ?? 1 });
+  return h("section", { class: "panel play-panel", "aria-labelledby": "play-title" },
+    h("h2", { id: "play-title" }, t("play.title")),
+    h("div", { class: "fields" },
+      select("opt-profile", t("play.profile"), p.profiles.map((id) => [id, profileLabel(id)]), opts.profile, (v) => actions.option("profile", v)),
+      select("opt-stake", t("play.stake"), Object.keys(p.stakes).map((id) => [id, stakeLabel(id)]), opts.stake, (v) => actions.option("stake", v)),
+      select("opt-rounds", t("play.rounds"), [1, 2, 3, 4].map((n) => [String(n), t("play.rounds.n", { n })]), String(opts.rounds), (v) => actions.option("rounds", Number(v)))),
+    h("div", { class: "play-buttons" },
+      h("button", { type: "button", class: "btn big primary quick-btn", disabled, onclick: () => actions.quick("casual") }, t("play.quick")),
+      h("button", { type: "button", class: "btn big bots-btn", disabled, onclick: actions.bots }, t("play.bots")),
+      h("button", { type: "button", class: "btn ranked-btn", disabled, onclick: () => actions.quick("ranked") }, t("play.ranked")),
+      h("button", { type: "button", class: "btn challenge-btn", disabled: disabled || (ch && ch.next === null), onclick: () => actions.quick("challenge") }, challengeText)),
+    state.queue ? queuePanel(state.queue, actions) : null);
+}
+
+function queuePanel(q, actions) {
+  return h("div", { class: "queue", role: "status" },
+    h("span", { class: "spinner", "aria-hidden": "true" }),
+    h("span", {}, t("queue.waiting", { n: q.waiting ?? 1, s: Math.round(q.fill_after ?? 0) })),
+    h("button", { type: "button", class: "btn ghost small", onclick: actions.cancelQueue }, t("queue.cancel")));
+}
+
+function roomPanel(state, actions) {
+  const disabled = !state.account || state.busy;
+  const code = h("input", { id: "room-code", name: "code", maxlength: 8, autocomplete: "off", autocapitalize: "characters", placeholder: "K7QF2M" });
+  const room = state.room;
+  return h("section", { class: "panel room-panel", "aria-labelledby": "room-title" },
+    h("h2", { id: "room-title" }, t("room.title")),
+    room
+      ? h("div", { class: "room-info" },
+          h("p", { class: "room-code", dataset: { code: room.code } }, t("room.code.show", { code: room.code })),
+          h("ol", { class: "room-players" }, ...room.players.map((name) => h("li", {}, name || t("room.empty")))),
+          room.host === state.account?.name
+            ? h("button", { type: "button", class: "btn primary start-btn", onclick: actions.startRoom }, t("room.start"))
+            : h("p", {}, t("room.waiting")))
+      : h("div", { class: "room-forms" },
+          h("button", { type: "button", class: "btn create-room-btn", disabled, onclick: actions.createRoom }, t("room.create")),
+          h("form", { class: "join-form", onsubmit: (e) => { e.preventDefault(); actions.joinRoom(code.value.trim().toUpperCase()); } },
+            h("label", { for: "room-code" }, t("room.code")), code,
+            h("button", { type: "submit", class: "btn", disabled }, t("room.join")))));
+}
+
+function leaderboardPanel(state) {
+  const rows = state.leaderboard || [];
+  return h("section", { class: "panel board-panel", "aria-labelledby": "lb-title" },
+    h("h2", { id: "lb-title" }, t("leaderboard.title")),
+    rows.length
+      ? h("ol", { class: "leaderboard" }, ...rows.slice(0, 10).map((r) =>
+          h("li", {}, h("span", { class: "lb-name" }, r.name), h("span", { class: "lb-rating" }, String(r.rating)),
+            h("span", { class: "lb-games" }, t("leaderboard.games", { n: r.ranked_games })))))
+      : h("p", { class: "muted" }, t("leaderboard.empty")));
+}
+
+function gamesPanel(state) {
+  const games = state.games || [];
+  return h("section", { class: "panel games-panel", "aria-labelledby": "games-title" },
+    h("h2", { id: "games-title" }, t("games.title")),
+    games.length
+      ? h("ul", { class: "games" }, ...games.slice(0, 20).map((g) => {
+          const mine = g.result && g.seat !== null ? t("games.rank", { n: g.result.ranks[g.seat], score: g.result.scores[g.seat] }) : "";
+          const when = new Date((g.finished_at || g.created_at) * 1000).toLocaleString();
+          return h("li", { class: "game-row", dataset: { game: g.game_id } },
+            h("span", { class: "game-when" }, when),
+            h("span", { class: "game-players" }, g.players.map((n) => (n && n.startsWith("bot:") ? t("bot") : n)).join("・")),
+            h("span", { class: "game-score" }, mine),
+            g.status === "finished"
+              ? h("a", { class: "btn small", href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("games.replay"))
+              : null);
+        }))
+      : h("p", { class: "muted" }, t("games.empty")));
+}
+
+/** Draw the whole lobby for `state`; `actions` are the app's handlers. */
+export function renderLobby(root, state, actions) {
+  root.replaceChildren(
+    h("div", { class: "lobby" },
+      h("div", { class: "lobby-hero" },
+        h("h1", { class: "lobby-title" }, t("app.title")),
+        h("p", { class: "lobby-tagline" }, t("app.tagline"))),
+      h("div", { class: "lobby-grid" },
+        accountPanel(state, actions),
+        playPanel(state, actions),
+        roomPanel(state, actions),
+        leaderboardPanel(state),
+        state.account ? gamesPanel(state) : null)),
+  );
+}

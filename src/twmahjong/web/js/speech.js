@@ -1,0 +1,115 @@
+// Calls spoken aloud (語音) and announced to screen readers.
+//
+// The calls 碰 吃 槓 胡 自摸 聽 are spoken in Mandarin through the browser's
+// speechSynthesis, or in Taiwanese Hokkien (台語) when the browser has such a
+// voice and the player wants it. Where no Chinese voice exists the game stays
+// silent rather than letting an English voice mangle the characters. Every call
+// and the last discard also go to an aria-live region, sound or not.
+
+import { getPref } from "./prefs.js";
+
+// What is spoken: the Chinese call itself, whatever the interface language.
+export const SPOKEN = {
+  chi: "吃", pon: "碰", kong: "槓", added_kong: "槓", concealed_kong: "槓",
+  win: "胡", self_draw: "自摸", declare: "聽", flower_win: "花胡",
+};
+
+function synth() {
+  try {
+    return globalThis.speechSynthesis || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The best voice for calls: Hokkien if wanted and present, else Taiwan Mandarin. */
+export function chooseVoice(voices, { hokkien = true } = {}) {
+  const byLang = (re) => voices.find((v) => re.test((v.lang || "").replace("_", "-")));
+  const hok = voices.find(
+    (v) => /^nan\b|^nan-/i.test(v.lang || "") || /hokkien|taiwanese|台語|閩南/i.test(v.name || ""),
+  );
+  if (hokkien && hok) return hok;
+  return (
+    byLang(/^zh-TW$/i) || byLang(/^cmn-Hant/i) || byLang(/^zh-Hant/i) ||
+    byLang(/^zh-HK$/i) || byLang(/^(zh|cmn)\b/i) || null
+  );
+}
+
+export function hasHokkienVoice() {
+  const s = synth();
+  if (!s) return false;
+  try {
+    return s.getVoices().some((v) => /^nan/i.test(v.lang || "") || /hokkien|taiwanese|台語|閩南/i.test(v.name || ""));
+  } catch {
+    return false;
+  }
+}
+
+/** Speak one call ("pon", "self_draw", …) if sound is on and a voice exists. */
+export function speakCall(kind) {
+  const words = SPOKEN[kind];
+  const s = synth();
+  if (!words || !s || !getPref("sound")) return false;
+  try {
+    const voice = chooseVoice(s.getVoices(), { hokkien: getPref("hokkien") });
+    if (!voice) return false;
+    const u = new SpeechSynthesisUtterance(words);
+    u.voice = voice;
+    u.lang = voice.lang;
+    u.rate = 1.05;
+    s.speak(u);
+    return true;
+  } catch {
+    return false; // a broken speech engine must never break the game
+  }
+}
+
+let audio = null;
+
+/** A short wooden clack for a discard, synthesised so nothing is downloaded. */
+export function clack() {
+  if (!getPref("sound")) return;
+  try {
+    const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
+    if (!Ctx) return;
+    audio = audio || new Ctx();
+    const n = Math.floor(audio.sampleRate * 0.06);
+    const buf = audio.createBuffer(1, n, audio.sampleRate);
+    const data = buf.getChannelData(0);
+    // Fixed-seed noise: the same clack every time, and no unseeded randomness.
+    let x = 12345;
+    for (let i = 0; i < n; i++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      data[i] = ((x / 0x3fffffff) - 1) * Math.pow(1 - i / n, 6);
+    }
+    const src = audio.createBufferSource();
+    src.buffer = buf;
+    const band = audio.createBiquadFilter();
+    band.type = "bandpass";
+    band.frequency.value = 1800;
+    band.Q.value = 1.2;
+    const gain = audio.createGain();
+    gain.gain.value = 0.5;
+    src.connect(band).connect(gain).connect(audio.destination);
+    src.start();
+  } catch {
+    /* no audio device: silent */
+  }
+}
+
+/** Polite live region: the last discard and each claim, for screen readers. */
+export class Announcer {
+  constructor(el) {
+    this.el = el;
+    el.setAttribute("aria-live", "polite");
+    el.setAttribute("role", "status");
+  }
+
+  say(message) {
+    // Re-setting identical text is not re-read; a changing wrapper forces it.
+    this.el.textContent = "";
+    const line = document.createElement("span");
+    line.textContent = message;
+    this.el.append(line);
+  }
+}

@@ -1,0 +1,65 @@
+"""`twmj arena` and `twmj bots` through the real entry point."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+from twmahjong import cli, commands
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pipe_bot.py"
+
+
+@pytest.fixture
+def twmj(monkeypatch, capsys):
+    app = typer.Typer(name="twmj", no_args_is_help=True, add_completion=False,
+                      pretty_exceptions_enable=False)
+    app.callback()(lambda: None)
+    monkeypatch.setattr(cli, "app", app)
+    monkeypatch.setattr(commands, "MODULES", ["arena", "bots"])
+
+    def run(*args):
+        try:
+            cli.main(list(args))
+            code = 0
+        except SystemExit as e:
+            code = e.code
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
+
+
+def test_arena_json_report(twmj):
+    code, out, _ = twmj("arena", "--hands", "2", "--seed", "4", "--seats", "L3,L1,random,efficiency",
+                        "--duplicate", "--json")
+    assert code == 0
+    r = json.loads(out)
+    assert r["hands"] == 8 and r["deals"] == 2 and r["duplicate"] is True
+    assert set(r["bots"]) == {"L3", "L1", "random", "efficiency"}
+    assert {"win_rate", "deal_in_rate", "self_draw_rate", "avg_tai_per_win", "net_per_hand",
+            "net_ci95"} <= set(r["bots"]["L3"])
+
+
+def test_arena_with_the_example_pipe_bot(twmj):
+    seat = f"pipe:{sys.executable} {EXAMPLE}"
+    code, out, _ = twmj("arena", "--hands", "1", "--seats", f"{seat},L1,L1,L1", "--duplicate", "--json")
+    assert code == 0
+    r = json.loads(out)
+    assert r["bots"][seat]["hands"] == 4
+
+
+def test_unknown_seat_is_one_line_not_a_traceback(twmj):
+    code, out, err = twmj("arena", "--hands", "1", "--seats", "L1,L1,L1,grandmaster")
+    assert code == 2
+    assert "unknown seat 'grandmaster'" in err and "Traceback" not in err
+
+
+def test_bots_lists_levels_and_personalities(twmj):
+    code, out, _ = twmj("bots", "--json")
+    assert code == 0
+    r = json.loads(out)
+    assert [lv["id"] for lv in r["levels"]] == ["L1", "L2", "L3", "L4", "L5"]
+    assert len(r["personalities"]) == 16
+    assert {"id", "zh", "en", "tier", "description"} <= set(r["personalities"][0])

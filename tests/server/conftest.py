@@ -1,0 +1,73 @@
+"""Server test fixtures: the real app under uvicorn on a loopback port, real
+WebSocket clients, and the database URL — SQLite always, PostgreSQL as well when
+``TWMJ_TEST_POSTGRES`` names one (``postgresql+asyncpg://…``; CI sets it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+from server_helpers import Live
+
+from twmahjong.server.settings import Settings
+
+PG = os.environ.get("TWMJ_TEST_POSTGRES")
+
+# Short clocks: nothing here waits on a real player's 5 s + 20 s.
+FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "turn_base": 8.0,
+        "turn_bank": 4.0, "starting_coins": 10_000}
+
+
+def _pg_database(url: str) -> str:
+    """A database of our own per xdist worker, emptied for each test."""
+    import asyncpg
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"twmj_test_{worker}"
+    plain = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    base, _, _db = plain.rpartition("/")
+
+    async def prepare() -> None:
+        conn = await asyncpg.connect(plain)
+        try:
+            exists = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname=$1", name)
+            if not exists:
+                await conn.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await conn.close()
+        conn = await asyncpg.connect(f"{base}/{name}")
+        try:
+            await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
+        finally:
+            await conn.close()
+
+    asyncio.run(prepare())
+    return url.rpartition("/")[0] + "/" + name
+
+
+@pytest.fixture(params=["sqlite"] + (["postgres"] if PG else []))
+def db_url(request, tmp_path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'twmj.sqlite3'}"
+    return _pg_database(PG)
+
+
+@pytest.fixture
+def make_live(tmp_path, db_url):
+    started: list[Live] = []
+
+    def factory(make_bot=None, **over) -> Live:
+        settings = Settings(data_dir=tmp_path / "data", database_url=db_url,
+                            secret_key="test-secret", **{**FAST, **over})
+        live = Live(settings, make_bot=make_bot).start()
+        started.append(live)
+        return live
+
+    yield factory
+    for live in started:
+        live.stop()
+
+
+@pytest.fixture
+def live(make_live) -> Live:
+    return make_live()

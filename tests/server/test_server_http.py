@@ -1,0 +1,132 @@
+"""The HTTP API: accounts with 新人禮包, sessions, rooms, errors as one clear line."""
+
+import asyncio
+
+from server_helpers import Client
+
+
+def test_register_login_me_and_the_welcome_coins(live):
+    r = live.http("POST", "/api/v1/accounts", json={"name": "阿明", "password": "secret-pw"})
+    assert r.status_code == 201
+    body = r.json()
+    assert body["account"]["coins"] == 10_000 and body["account"]["guest"] is False
+    assert "password" not in str(body)
+    r = live.http("POST", "/api/v1/sessions", json={"name": "阿明", "password": "secret-pw"})
+    assert r.status_code == 200
+    token = r.json()["token"]
+    assert live.http("GET", "/api/v1/me", token).json()["name"] == "阿明"
+    ledger = live.http("GET", "/api/v1/me/ledger", token).json()
+    assert ledger["balance"] == sum(row["amount"] for row in ledger["rows"]) == 10_000
+    assert [row["reason"] for row in ledger["rows"]] == ["welcome"]
+
+
+def test_account_errors_are_clear_and_have_fitting_status(live):
+    live.register("player1")
+    cases = [
+        ("POST", "/api/v1/accounts", {"name": "player1", "password": "another"}, 409),
+        ("POST", "/api/v1/accounts", {"name": "p", "password": "secret-pw"}, 400),
+        ("POST", "/api/v1/accounts", {"name": "player2"}, 422),
+        ("POST", "/api/v1/sessions", {"name": "player1", "password": "nope-nope"}, 401),
+    ]
+    for method, path, body, status in cases:
+        r = live.http(method, path, json=body)
+        assert r.status_code == status, (body, r.text)
+        err = r.json()["error"]
+        assert err["message"] and "Traceback" not in err["message"]
+    assert live.http("GET", "/api/v1/me").status_code == 401
+    assert live.http("GET", "/api/v1/me", "forged.token").json()["error"]["code"] == "auth"
+
+
+def test_guest_play_without_registering(live):
+    r = live.http("POST", "/api/v1/guests")
+    assert r.status_code == 201
+    acc = r.json()["account"]
+    assert acc["guest"] is True and acc["name"].startswith("guest-") and acc["coins"] == 10_000
+
+
+def test_login_attempts_are_rate_limited(make_live):
+    live = make_live(auth_rate=0.01, auth_burst=3)
+    codes = [live.http("POST", "/api/v1/sessions",
+                       json={"name": "nobody", "password": "whatever"}).status_code
+             for _ in range(5)]
+    assert codes == [401, 401, 401, 429, 429]
+
+
+def test_openapi_schema_and_profiles(live):
+    paths = live.http("GET", "/openapi.json").json()["paths"]
+    assert {"/api/v1/accounts", "/api/v1/sessions", "/api/v1/guests", "/api/v1/rooms",
+            "/api/v1/games/{game_id}", "/api/v1/leaderboard"} <= set(paths)
+    prof = live.http("GET", "/api/v1/profiles").json()
+    assert "standard" in prof["profiles"] and prof["stakes"]["low"] == 1
+
+
+def test_private_room_with_a_code_host_starts_and_bots_fill(live):
+    host, friend, late = live.register("host1"), live.register("friend1"), live.register("late1")
+    r = live.http("POST", "/api/v1/rooms", host, json={"profile": "standard", "stake": "mid",
+                                                       "rounds": 2})
+    assert r.status_code == 201
+    room = r.json()
+    code = room["code"]
+    assert len(code) == 6 and room["seat"] == 0
+    joined = live.http("POST", f"/api/v1/rooms/{code.lower()}/join", friend).json()
+    assert joined["seat"] == 1 and joined["game_id"] == room["game_id"]
+    state = live.http("GET", f"/api/v1/rooms/{code}", late).json()["room"]
+    assert state["players"] == ["host1", "friend1", None, None] and not state["started"]
+    assert (state["stake"], state["rounds"]) == ("mid", 2)
+
+    async def early():
+        c = await Client.open(live, friend)
+        await c.send({"type": "join", "ticket": joined["ticket"]})
+        err = await c.expect("error")
+        await c.close()
+        return err
+    assert asyncio.run(early())["code"] == "not_started"
+
+    assert live.http("POST", f"/api/v1/rooms/{code}/start", friend).status_code == 403
+    assert live.http("POST", f"/api/v1/rooms/{code}/start", host).json()["room"]["started"]
+    assert live.http("POST", f"/api/v1/rooms/{code}/join", late).status_code == 409
+
+    async def sit():
+        a = await Client.open(live)
+        await a.send({"type": "hello", "ticket": room["ticket"]})
+        snap = await a.expect("snapshot")
+        await a.close()
+        return snap
+    snap = asyncio.run(sit())
+    table = snap["table"]
+    assert table["game_id"] == room["game_id"]
+    assert (table["stake"], table["rounds"]) == ("mid", 2)
+    assert [s["bot"] for s in table["seats"]] == [False, False, True, True]
+    assert snap["observation"]["seat"] == 0
+    # the game is running: its record is not given out until it is over
+    assert live.http("GET", f"/api/v1/games/{room['game_id']}").status_code == 409
+    mine = live.http("GET", "/api/v1/games", host).json()["games"]
+    assert [(g["game_id"], g["status"], g["seat"]) for g in mine] == \
+        [(room["game_id"], "active", 0)]
+
+
+def test_unknown_room_and_bad_room_options(live):
+    t = live.guest()
+    assert live.http("GET", "/api/v1/rooms/ZZZZZZ", t).status_code == 404
+    assert live.http("POST", "/api/v1/rooms", t, json={"rounds": 5}).status_code == 422
+    r = live.http("POST", "/api/v1/rooms", t, json={"profile": "nonsense"})
+    assert r.status_code == 400 and "nonsense" in r.json()["error"]["message"]
+
+
+def test_quick_match_can_be_cancelled_and_not_joined_twice(live):
+    async def go():
+        c = await Client.open(live, live.guest())
+        await c.send({"type": "quick_match"})
+        queued = await c.expect("queued")
+        await c.send({"type": "quick_match"})
+        twice = await c.expect("error")
+        await c.send({"type": "cancel_match"})
+        later = await c.quiet(live.settings.bot_fill_wait + 0.5)   # the fill time passes
+        await c.close()
+        return queued, twice, later
+    queued, twice, later = asyncio.run(go())
+    assert (queued["mode"], queued["profile"], queued["stake"], queued["waiting"]) == \
+        ("casual", "standard", "low", 1)
+    assert twice["code"] == "already_queued"
+    assert later == []                       # nobody was seated after cancelling
+    assert live.http("GET", "/api/v1/health").json()["tables"] == 0

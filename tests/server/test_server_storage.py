@@ -1,0 +1,93 @@
+"""Storage: migrations, accounts with their 新人禮包, and the coin ledger."""
+
+import asyncio
+
+import sqlalchemy as sa
+
+from twmahjong.server.auth import Accounts, AuthError
+from twmahjong.server.db import create_engine, is_sqlite, migrate
+from twmahjong.server.repository import SqlRepository
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def _repo(url):
+    engine = create_engine(url)
+    await migrate(engine)
+    await migrate(engine)          # idempotent: a restart runs it again
+    return engine, SqlRepository(engine)
+
+
+def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path):
+    async def go():
+        engine, _ = await _repo(f"sqlite+aiosqlite:///{tmp_path / 'x.sqlite3'}")
+        async with engine.connect() as conn:
+            mode = await conn.scalar(sa.text("PRAGMA journal_mode"))
+            busy = await conn.scalar(sa.text("PRAGMA busy_timeout"))
+        await engine.dispose()
+        return mode, busy
+    assert run(go()) == ("wal", 5000)
+
+
+def test_new_account_gets_its_starting_coins_as_a_ledger_row(db_url):
+    async def go():
+        engine, repo = await _repo(db_url)
+        accounts = Accounts(repo, starting_coins=2500)
+        acc = await accounts.register("阿明", "secret-pw")
+        rows = await repo.ledger_rows(acc["id"])
+        again = await accounts.login("阿明", "secret-pw")
+        await engine.dispose()
+        return acc, rows, again
+    acc, rows, again = run(go())
+    assert acc["coins"] == 2500 and not acc["is_guest"]
+    assert [(r["amount"], r["reason"]) for r in rows] == [(2500, "welcome")]
+    assert again["id"] == acc["id"]
+    assert acc["password_hash"].startswith("$argon2")
+
+
+def test_login_and_registration_errors_are_user_errors(db_url):
+    async def go():
+        engine, repo = await _repo(db_url)
+        accounts = Accounts(repo, starting_coins=100)
+        await accounts.register("player1", "secret-pw")
+        errors = []
+        for call in (lambda: accounts.register("player1", "another-pw"),
+                     lambda: accounts.login("player1", "wrong-pw"),
+                     lambda: accounts.login("nobody", "secret-pw"),
+                     lambda: accounts.register("x", "secret-pw"),
+                     lambda: accounts.register("guest-1", "secret-pw"),
+                     lambda: accounts.register("player2", "123")):
+            try:
+                await call()
+            except AuthError as e:
+                errors.append(str(e))
+        await engine.dispose()
+        return errors
+    errors = run(go())
+    assert len(errors) == 6
+    assert "taken" in errors[0] and errors[1] == errors[2] == "wrong name or password"
+
+
+def test_balances_equal_the_ledger_sum_after_every_movement(db_url):
+    async def go():
+        engine, repo = await _repo(db_url)
+        a = await repo.create_account("aaa", None, is_guest=True, starting_coins=1000)
+        b = await repo.create_account("bbb", None, is_guest=True, starting_coins=1000)
+        house = await repo.house_id()
+        await repo.move_coins([(a["id"], -160, "hand"), (b["id"], 152, "hand"),
+                               (house, 8, "fee")], game_id="g1", hand_no=1)
+        await repo.move_coins([(a["id"], 40, "hand"), (b["id"], -40, "hand")],
+                              game_id="g1", hand_no=2)
+        out = []
+        for acc_id in (a["id"], b["id"], house):
+            acc = await repo.account(acc_id)
+            out.append((acc["coins"], await repo.ledger_sum(acc_id)))
+        await engine.dispose()
+        return out
+    assert run(go()) == [(880, 880), (1112, 1112), (8, 8)]
+
+
+def test_is_sqlite():
+    assert is_sqlite("sqlite+aiosqlite:///x") and not is_sqlite("postgresql+asyncpg://h/db")

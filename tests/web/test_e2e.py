@@ -1,0 +1,218 @@
+"""End to end: a guest opens the lobby, plays a hand against three bots, sees the 台.
+
+The real ASGI app (twmahjong.server) runs in a thread on a free port with a
+fresh SQLite folder; the browser is Debian's Chromium. Bots answer fast and the
+hand pause is short, but every wait below is for something on screen, never a
+fixed sleep.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+
+# What the player does when offered a decision, in order of preference.
+CLAIM_ORDER = ("win", "flower_win", "chi", "pon", "kong")
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory):
+    import uvicorn
+
+    from twmahjong.server.app import create_app
+    from twmahjong.server.settings import Settings
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    settings = Settings.from_env(
+        {}, data_dir=tmp_path_factory.mktemp("server"), port=port,
+        bot_delay=0.02, hand_pause=0.5, bot_fill_wait=0.2, turn_base=30.0,
+    )
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive(), "the game server failed to start"
+        assert time.monotonic() < deadline, "the game server did not start within 30 s"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def _swipe(page, locator, dy=-90):
+    box = locator.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + dy / 2, steps=4)
+    page.mouse.move(x, y + dy, steps=4)
+    page.mouse.up()
+
+
+def _play_one_hand(p):
+    """Play until the 台 breakdown shows; returns what was done along the way."""
+    page = p.page
+    done = {"tap": 0, "swipe": 0, "claim": 0, "pass": 0}
+    deadline = time.monotonic() + 240
+    while not page.locator(".result-panel").is_visible():
+        assert time.monotonic() < deadline, f"the hand did not end in time; did {done}"
+        calls = page.locator(".calls .call")
+        tiles = page.locator(".hand.my-turn .hand-tile:not(.blocked)")
+        if calls.count():
+            names = [calls.nth(i).get_attribute("data-call") for i in range(calls.count())]
+            pick = next((c for c in CLAIM_ORDER if c in names), None)
+            if pick and (pick in ("win", "flower_win") or done["claim"] == 0):
+                if done["claim"] == 0:
+                    p.shot("claim-offered")
+                page.click(f".calls .call-{pick}")
+                if page.locator(".choices .choice").count():
+                    p.shot("chi-choice")
+                    page.locator(".choices .choice").first.click()
+                done["claim"] += 1
+            elif "pass" in names:
+                page.click(".calls .call-pass")
+                done["pass"] += 1
+            elif tiles.count():
+                tiles.last.click()
+                tiles.last.click()
+                done["tap"] += 1
+            continue_wait(page)
+            continue
+        if tiles.count():
+            target = tiles.last
+            if done["swipe"] <= done["tap"]:
+                if done["swipe"] == 0:
+                    p.shot("before-swipe")
+                _swipe(page, target)
+                done["swipe"] += 1
+            else:
+                target.click()
+                if done["tap"] == 0:
+                    p.shot("lifted")
+                page.locator(".hand-tile.lifted").click()
+                done["tap"] += 1
+            continue_wait(page)
+            continue
+        page.wait_for_timeout(50)
+    return done
+
+
+def continue_wait(page):
+    """Wait until the sent decision is answered (the hand unlocks or the hand ends)."""
+    page.wait_for_function(
+        "() => !document.querySelector('.hand.my-turn .hand-tile.thrown') || document.querySelector('.result-panel')",
+        timeout=30_000,
+    )
+    page.wait_for_timeout(30)
+
+
+def _guest_game(p, server_url: str):
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    p.shot("lobby")
+    page.click(".guest-btn")
+    page.wait_for_selector(".account-coins")
+    assert page.inner_text(".account-coins") == "籌碼 10,000"   # the new player's 新人禮包
+    p.shot("signed-in")
+    page.click(".bots-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    p.shot("table")
+    # Three bots sit around the table; the player's own badge shows their coins.
+    assert page.locator(".badge").count() == 4
+    done = _play_one_hand(p)
+    p.shot("result")
+    # A hand can end before the player has both tapped and swiped: play on.
+    for _ in range(3):
+        if done["tap"] and done["swipe"]:
+            break
+        page.click(".next-hand")
+        more = _play_one_hand(p)
+        done = {k: done[k] + more[k] for k in done}
+    return done
+
+
+def _check_result(page):
+    # The result: a 台 breakdown for each winner adding up to its total, or a draw game.
+    if page.locator(".draw-game").count():
+        assert page.inner_text(".draw-game") == "流局 — 無人胡牌"
+    else:
+        block = page.locator(".win-block").first
+        rows = block.locator(".patterns tr.pattern")
+        assert rows.count() >= 1
+        total = sum(int(rows.nth(i).locator("td").inner_text().split()[0]) for i in range(rows.count()))
+        assert block.locator(".total-tai").inner_text() == f"{total} 台"
+    assert page.locator(".score-table tr").count() == 4
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_guest_plays_against_three_bots(make_page, server_url, size):
+    p = make_page(server_url, size)
+    done = _guest_game(p, server_url)
+    assert done["swipe"] >= 1 and done["tap"] >= 1, done
+    _check_result(p.page)
+    assert p.page.evaluate("document.scrollingElement.scrollWidth") <= p.page.viewport_size["width"]
+
+
+def _guest(p, server_url):
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click(".guest-btn")
+    page.wait_for_selector(".account-coins")
+    return page
+
+
+def test_quick_match_seats_the_player_with_one_button(make_page, server_url):
+    p = make_page(server_url, "desktop")
+    page = _guest(p, server_url)
+    page.click(".app-lang")
+    assert page.inner_text(".quick-btn") == "Quick match"
+    assert page.inner_text(".account-coins") == "10,000 coins"
+    p.shot("lobby-en")
+    page.click(".quick-btn")
+    # Nobody else is queued: bots fill the table after the server's short wait.
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    assert page.url.endswith("#/table")
+    assert page.locator(".badge").count() == 4
+
+
+def test_private_room_by_code(make_page, server_url):
+    host = make_page(server_url, "desktop")
+    friend = make_page(server_url, "phone")
+    hp = _guest(host, server_url)
+    hp.click(".create-room-btn")
+    hp.wait_for_selector(".room-code")
+    code = hp.locator(".room-code").get_attribute("data-code")
+    assert len(code) == 6 and code in hp.inner_text(".room-code")
+    host.shot("room-created")
+    fp = _guest(friend, server_url)
+    fp.fill("#room-code", code)
+    fp.click(".join-form button[type=submit]")
+    # The host sees the friend take the second chair, then starts; bots fill the rest.
+    hp.wait_for_function("() => document.querySelectorAll('.room-players li')[1]?.textContent.startsWith('guest-')",
+                         timeout=15_000)
+    hp.click(".start-btn")
+    hp.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    fp.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    friend.shot("room-table")
+    # Both humans see each other by name, not as bots.
+    assert fp.locator(".badge-name", has_text="guest-").count() == 1
+
+
+def test_reloading_the_page_sits_the_player_back_down(make_page, server_url):
+    p = make_page(server_url, "phone")
+    page = _guest(p, server_url)
+    page.click(".bots-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    page.reload()
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    assert page.url.endswith("#/table")

@@ -1,0 +1,295 @@
+"""The table view rendered from fixture observations (docs/architecture.md, Observation)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _open(p, state, extra=""):
+    return p.open(f"dev/table.html?state={state}&clean{extra}")
+
+
+def test_every_zone_of_the_table_is_drawn(web, fixtures):
+    page = _open(web, "turn", "&timer&frozen")
+    obs = fixtures["states"]["turn"]
+    # Four rivers, each holding exactly that seat's discards in order.
+    for seat in range(4):
+        river = page.locator(f'.river[data-seat="{seat}"] .tile')
+        assert [river.nth(i).get_attribute("data-tile") for i in range(river.count())] == obs["discards"][seat]
+    # The last discard (上家 threw 西, seat 3) is the one marked, and only it.
+    marked = page.locator(".river .last-discard")
+    assert marked.count() == 1
+    assert marked.get_attribute("data-tile") == "3z"
+    assert page.locator('.river[data-seat="3"] .tile').last.get_attribute("class").count("last-discard") == 1
+    # Opponents show backs, never faces: 13, 16 and 10 concealed tiles.
+    for seat, n in ((1, 13), (2, 16), (3, 10)):
+        assert page.locator(f'.band[data-seat="{seat}"] .concealed .tile.back').count() == n
+    assert page.locator('.band[data-seat="0"] .concealed').count() == 0
+    # Melds and flowers per seat; the concealed kong of seat 3 is four backs.
+    assert page.locator('.band[data-seat="0"] .meld[data-type="pon"] .tile').count() == 3
+    assert page.locator('.band[data-seat="3"] .meld[data-type="concealed_kong"] .tile.back').count() == 4
+    assert page.locator('.band[data-seat="3"] .flowers .tile').count() == 3
+    # Own hand: 13 concealed sorted, the drawn 東 standing apart at the right.
+    tiles = page.locator(".hand .hand-tile")
+    assert tiles.count() == 14
+    codes = [tiles.nth(i).get_attribute("data-tile") for i in range(14)]
+    assert codes == ["2m", "3m", "4m", "5m", "6m", "7m", "9m", "9m", "3p", "4p", "4s", "5s", "6s", "1z"]
+    assert "drawn" in tiles.last.get_attribute("class")
+    # Centre: 東風圈, 56 tiles left, dealer streak 連1拉1; seat winds; dealer badge.
+    assert page.inner_text(".center-round") == "東風圈"
+    assert page.inner_text(".center-wall") == "剩 56 張"
+    assert page.inner_text(".center-streak") == "連1拉1"
+    assert page.inner_text('.badge[data-seat="0"] .badge-dealer') == "莊"
+    assert page.locator(".badge-dealer").count() == 1
+    assert page.inner_text('.badge[data-seat="1"] .badge-wind') == "南"
+    # Coins, this seat's timer, 聽 and 託管 markers.
+    assert page.inner_text('.badge[data-seat="2"] .badge-coins') == "11,020"
+    assert page.inner_text('.badge[data-seat="0"] .badge-timer') == "5 秒 ＋20"
+    assert page.locator('.badge[data-seat="3"] .badge-ready').count() == 1
+    assert page.locator('.badge[data-seat="3"] .badge-auto').count() == 1
+    web.shot("turn")
+
+
+def test_tap_lifts_then_tap_again_discards(web):
+    page = _open(web, "turn")
+    nine = page.locator('.hand-tile[data-tile="9m"]').first
+    nine.click()
+    assert web.sent() == []
+    assert "lifted" in page.locator('.hand-tile[data-tile="9m"]').first.get_attribute("class")
+    web.shot("lifted")
+    page.locator('.hand-tile[data-tile="9m"]').first.click()
+    assert web.sent() == [{"type": "discard", "tile": "9m"}]
+    # The hand locks until the server answers: no double throw.
+    page.locator('.hand-tile[data-tile="3p"]').click()
+    page.locator('.hand-tile[data-tile="3p"]').click()
+    assert web.sent() == [{"type": "discard", "tile": "9m"}]
+
+
+def test_tapping_another_tile_moves_the_lift(web):
+    page = _open(web, "turn")
+    page.locator('.hand-tile[data-tile="2m"]').click()
+    page.locator('.hand-tile[data-tile="6s"]').click()
+    assert web.sent() == []
+    assert page.locator(".hand-tile.lifted").get_attribute("data-tile") == "6s"
+
+
+def _swipe(page, locator, dy):
+    box = locator.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + dy / 2, steps=4)
+    page.mouse.move(x, y + dy, steps=4)
+    page.mouse.up()
+
+
+def test_swipe_up_discards_at_once(web):
+    page = _open(web, "turn")
+    _swipe(page, page.locator(".hand-tile.drawn"), -90)
+    assert web.sent() == [{"type": "discard", "tile": "1z"}]
+
+
+def test_a_short_sideways_drag_is_neither_tap_nor_throw(web):
+    page = _open(web, "turn")
+    tile = page.locator('.hand-tile[data-tile="5m"]')
+    box = tile.bounding_box()
+    page.mouse.move(box["x"] + 10, box["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 60, box["y"] + 22, steps=3)
+    page.mouse.up()
+    assert web.sent() == []
+    assert page.locator(".hand-tile.lifted").count() == 0
+
+
+def test_chi_offers_a_choice_of_sequences(web):
+    page = _open(web, "claim", "&frozen")
+    calls = page.locator(".calls .call")
+    assert [calls.nth(i).inner_text() for i in range(calls.count())] == ["吃", "碰", "過"]
+    assert page.locator(".countdown .countdown-n").inner_text() == "10"  # frozen clock
+    page.click(".call-chi")
+    choices = page.locator(".choices .choice")
+    # 上家 threw 四萬 onto 二三萬 / 三五萬 / 五六萬: three sequences to pick from.
+    assert [choices.nth(i).get_attribute("data-tiles") for i in range(3)] == ["2m3m4m", "3m4m5m", "4m5m6m"]
+    assert choices.nth(1).get_attribute("aria-label") == "吃 三萬 四萬 五萬"
+    web.shot("chi-choice")
+    choices.nth(1).click()
+    assert web.sent() == [{"type": "chi", "tile": "4m", "tiles": "35m"}]
+    assert page.locator(".calls").count() == 0
+
+
+def test_pon_and_pass_send_their_legal_entries(web):
+    page = _open(web, "claim")
+    page.click(".call-pon")
+    assert web.sent() == [{"type": "pon", "tile": "4m"}]
+    page = _open(web, "claim")
+    page.click(".call-pass")
+    assert web.sent() == [{"type": "pass"}]
+
+
+def test_a_refused_action_offers_the_same_choices_again(web):
+    page = _open(web, "claim")
+    page.click(".call-pon")
+    assert page.locator(".calls").count() == 0
+    page.evaluate("window.__view.unlock()")
+    page.click(".call-pass")
+    assert web.sent() == [{"type": "pon", "tile": "4m"}, {"type": "pass"}]
+
+
+def test_self_draw_is_offered_as_zimo(web):
+    page = _open(web, "selfdraw")
+    assert page.inner_text(".call-win") == "自摸"
+    page.click(".call-win")
+    assert web.sent() == [{"type": "win", "tile": "4m"}]
+
+
+def test_declaring_ready_throws_a_chosen_tile(web):
+    page = _open(web, "declare")
+    page.click(".call-declare")
+    assert page.get_attribute(".call-declare", "aria-pressed") == "true"
+    # Only the tiles that leave the hand ready (東, 四筒) may be thrown now.
+    blocked = page.locator(".hand-tile.blocked")
+    assert blocked.count() == 12
+    page.locator('.hand-tile[data-tile="9m"]').first.click()
+    page.locator('.hand-tile[data-tile="9m"]').first.click()
+    assert web.sent() == []
+    page.locator('.hand-tile[data-tile="4p"]').click()
+    page.locator('.hand-tile[data-tile="4p"]').click()
+    assert web.sent() == [{"type": "declare", "tile": "4p"}]
+
+
+def test_keyboard_players_discard_with_two_presses(web):
+    page = _open(web, "turn")
+    page.focus('.hand-tile[data-tile="4s"]')
+    page.keyboard.press("Enter")
+    assert web.sent() == []
+    page.keyboard.press("Enter")
+    assert web.sent() == [{"type": "discard", "tile": "4s"}]
+
+
+def test_auto_pass_never_passes_a_win(web, fixtures):
+    page = web.open("dev/table.html?state=waiting&clean")
+    page.click('.pref-btn[data-pref="autoPass"]')
+    assert page.get_attribute('.pref-btn[data-pref="autoPass"]', "aria-pressed") == "true"
+    claim = fixtures["states"]["claim"]
+    page.evaluate("obs => window.__view.setObservation(obs)", claim)
+    assert web.sent() == [{"type": "pass"}]
+    with_win = dict(claim, legal=[{"type": "win", "tile": "4m"}, {"type": "pass"}])
+    page.evaluate("obs => window.__view.setObservation(obs)", with_win)
+    assert web.sent() == [{"type": "pass"}]
+    assert page.locator(".call-win").inner_text() == "胡"
+
+
+def test_auto_win_takes_the_win(web, fixtures):
+    page = web.open("dev/table.html?state=waiting&clean")
+    page.click('.pref-btn[data-pref="autoWin"]')
+    page.evaluate("obs => window.__view.setObservation(obs)", fixtures["states"]["selfdraw"])
+    assert web.sent() == [{"type": "win", "tile": "4m"}]
+
+
+def test_discards_and_calls_are_announced_in_a_live_region(web, fixtures):
+    page = web.open("dev/table.html?state=waiting&clean")
+    live = page.locator(".live")
+    assert live.get_attribute("aria-live") == "polite"
+    obs = fixtures["states"]["waiting"]
+    nxt = dict(obs, discards=[obs["discards"][0], obs["discards"][1] + ["7s"], obs["discards"][2], obs["discards"][3]],
+               last_discard={"seat": 1, "tile": "7s"})
+    page.evaluate("obs => window.__view.setObservation(obs)", nxt)
+    assert live.inner_text() == "小華 打出 七條"
+    melds = [m[:] for m in nxt["melds"]]
+    melds[2] = [{"type": "pon", "tiles": "777s", "from": 1}]
+    page.evaluate("obs => window.__view.setObservation(obs)", dict(nxt, melds=melds))
+    assert live.inner_text() == "bot:穩健 碰"
+    assert page.inner_text(".call-flash") == "碰"
+
+
+def test_end_of_hand_shows_every_pattern_and_who_pays(web, fixtures):
+    page = _open(web, "end")
+    rows = page.locator(".patterns tr.pattern")
+    got = [(rows.nth(i).get_attribute("data-pattern"), rows.nth(i).locator("td").inner_text())
+           for i in range(rows.count())]
+    assert got == [("dealer", "1 台"), ("dealer_streak", "2 台"), ("concealed", "1 台"),
+                   ("dragon_pung", "1 台"), ("seat_flower", "1 台")]
+    assert page.inner_text(".total-tai") == "6 台"
+    # The winning hand is drawn set by set, every hand is revealed.
+    assert page.locator(".split .set").count() == 6
+    assert page.locator(".all-hands .hand-row").count() == 4
+    assert page.locator('.hand-row[data-seat="2"] .tile').count() == 16
+    assert page.inner_text(".transfer") .replace("\n", " ").split() == ["小美", "付", "你", "220"]
+    assert page.inner_text('.score-table tr[data-seat="3"] .net') == "-220"
+    web.shot("result")
+    page.click(".next-hand")
+    assert web.sent() == [{"type": "next"}]
+
+
+def test_language_switch_changes_every_string_and_persists(web):
+    page = _open(web, "claim")
+    page.click(".lang-btn")
+    assert page.inner_text(".table-title") == "Taiwanese Mahjong"
+    assert page.inner_text(".call-chi") == "Chi"
+    assert page.inner_text(".call-pass") == "Pass"
+    assert page.inner_text(".center-round") == "E round"
+    assert page.locator(".hand-tile").first.get_attribute("aria-label") == "2 Characters"
+    # Nothing Chinese is left in the interface text (names, tile art and the
+    # button leading back to 中文 aside).
+    assert page.inner_text(".lang-btn") == "中文"
+    for sel in (".table-title", ".table-top .pref-btn", ".prompt", ".actions-wrap", ".toggles", ".center"):
+        assert not CJK.search(page.inner_text(sel)), sel
+    web.shot("english")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert page.inner_text(".call-chi") == "Chi"
+    page.click(".lang-btn")
+    assert page.inner_text(".call-chi") == "吃"
+
+
+def test_phone_layout_fits_and_keeps_tiles_tappable(phone):
+    page = _open(phone, "claim")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    board = page.locator(".board").bounding_box()
+    assert board["width"] <= 390 and board["x"] >= 0
+    # Big enough to hit with a thumb: hand tiles at least 36 px wide at 390 px.
+    assert page.locator(".hand-tile").first.bounding_box()["width"] >= 36
+    phone.shot("claim")
+    page.click(".call-chi")
+    phone.shot("chi-choice")
+    page.locator(".choices .choice").first.click()
+    assert phone.sent() == [{"type": "chi", "tile": "4m", "tiles": "23m"}]
+
+
+def test_phone_swipe_and_result(phone):
+    page = _open(phone, "turn")
+    phone.shot("turn")
+    _swipe(page, page.locator('.hand-tile[data-tile="3p"]'), -80)
+    assert phone.sent() == [{"type": "discard", "tile": "3p"}]
+    page = _open(phone, "end")
+    assert page.locator(".patterns tr.pattern").count() == 5
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    phone.shot("result")
+
+
+@pytest.mark.parametrize(
+    "voices, hokkien, expected",
+    [
+        ([{"lang": "en-US", "name": "A"}, {"lang": "zh-TW", "name": "B"}, {"lang": "nan-TW", "name": "C"}], True, "C"),
+        ([{"lang": "en-US", "name": "A"}, {"lang": "zh-TW", "name": "B"}, {"lang": "nan-TW", "name": "C"}], False, "B"),
+        ([{"lang": "zh-CN", "name": "D"}, {"lang": "zh_TW", "name": "E"}], True, "E"),
+        ([{"lang": "en-US", "name": "A"}], True, None),
+    ],
+)
+def test_calls_use_a_taiwanese_voice_or_stay_silent(web, voices, hokkien, expected):
+    page = web.open("dev/tiles.html")
+    got = page.evaluate(
+        """async ([voices, hokkien]) => {
+            const m = await import('/js/speech.js');
+            const v = m.chooseVoice(voices, {hokkien});
+            return v ? v.name : null;
+        }""",
+        [voices, hokkien],
+    )
+    assert got == expected
+    # Speaking where the browser has no voice at all is silent, not an error.
+    assert page.evaluate("async () => (await import('/js/speech.js')).speakCall('pon')") is False
