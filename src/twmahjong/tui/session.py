@@ -1,0 +1,174 @@
+"""One person and three bots at a real match (人機對戰): the engine driver behind the screen.
+
+The session owns the ``Match`` and the bots, runs every bot decision by itself and
+stops whenever the human seat must decide; the screen only ever reads
+``observation()`` — the human seat's own view — and, once a hand is over, what the
+table shows at 攤牌. Nothing here imports Textual, so it is tested on its own.
+
+    >>> from twmahjong.profiles import load_profile
+    >>> s = PlaySession(load_profile("standard"), bot_names=["random"] * 3, seed=3, rounds=1)
+    >>> s.start_hand(); bool(s.legal()) or s.hand.over
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ..bots import make_bot
+from ..engine.actions import PASS, Action
+from ..engine.match import Match
+from ..engine.observe import LazyObservation, event_view
+from ..engine.wall import new_seed
+
+__all__ = ["HUMAN", "PlaySession", "relative"]
+
+HUMAN = 0          # the person is player 0 of the match; 搬風 decides the seat
+
+
+def relative(seat: int, me: int) -> int:
+    """0 本家, 1 下家 (plays after me), 2 對家, 3 上家 (plays before me)."""
+    return (seat - me) % 4
+
+
+class PlaySession:
+    """A match where seat ``self.seat`` waits for a person and the others are bots.
+
+    ``walls(hand_no)`` may return a stacked ``Wall`` for a hand (tests set positions
+    this way); ``bots`` may replace the named bots with ready objects."""
+
+    def __init__(self, profile, *, bot_names: Sequence[str], seed: int | None = None,
+                 rounds: int | None = None, records: Path | None = None,
+                 bots: Sequence | None = None, walls: Callable | None = None):
+        self.profile = profile
+        self.seed = new_seed() if seed is None else seed
+        self.match = Match(profile, seed=self.seed, rounds=rounds)
+        self.bot_names = list(bot_names)
+        made = list(bots) if bots is not None else [
+            make_bot(n, self.seed * 4 + i + 1) for i, n in enumerate(self.bot_names)]
+        # players 1-3 are the bots, in the order given on the command line
+        self.players: dict[int, object] = {p: made[p - 1] for p in (1, 2, 3)}
+        self.seat = self.match.seating.index(HUMAN)
+        self.records = records
+        self.walls = walls
+        self.hand = None
+        self.hand_start = 0          # index of this hand's first event in match.events
+        self.seen = 0                # events already handed to the screen
+        self.ended = False           # match.end_hand() done for self.hand
+        self.last_result: dict | None = None
+        self.record_path: Path | None = None
+
+    # -- who is who ----------------------------------------------------------------
+
+    def player_at(self, seat: int) -> int:
+        return self.match.seating[seat]
+
+    def bot_at(self, seat: int):
+        return self.players[self.player_at(seat)]
+
+    # -- the flow --------------------------------------------------------------------
+
+    def start_hand(self) -> None:
+        """Deal the next hand and let the bots play up to the person's first decision."""
+        self.hand_start = len(self.match.events)
+        self.seen = self.hand_start
+        wall = self.walls(self.match.hand_no) if self.walls else None
+        self.hand = self.match.start_hand(wall=wall)
+        self.ended = False
+        self.run_bots()
+
+    def legal(self) -> list[Action]:
+        """What the person may do now (empty while nothing is asked of them)."""
+        if self.hand is None or self.hand.over:
+            return []
+        return list(self.hand.pending().get(self.seat, []))
+
+    def act(self, action: Action) -> None:
+        """The person's choice; then the bots play on. ``IllegalAction`` changes nothing."""
+        self.hand.act(self.seat, action)
+        self.run_bots()
+
+    def run_bots(self) -> None:
+        """Bots decide until the person must, or the hand ends (then it is counted).
+
+        A window where the person could only pass (過) is passed for them."""
+        h = self.hand
+        while not h.over:
+            pend = h.pending()
+            for s, acts in pend.items():
+                if s != self.seat:
+                    legal = [a.to_json() for a in acts]
+                    h.act(s, self.bot_at(s).act(LazyObservation(h, s, legal)))
+                    break
+            else:
+                acts = pend[self.seat]
+                if len(acts) == 1 and acts[0].type == "pass":
+                    h.act(self.seat, PASS)
+                    continue
+                return
+        self._finish()
+
+    def _finish(self) -> None:
+        if self.ended:
+            return
+        self.ended = True
+        self.last_result = self.match.end_hand()
+        for bot in self.players.values():
+            hook = getattr(bot, "end_hand", None)
+            if hook is not None:
+                hook(self.last_result)
+        self.save_record()
+
+    def save_record(self) -> None:
+        """Write the match so far (each finished hand) to the records folder."""
+        if self.records is None:
+            return
+        self.records.mkdir(parents=True, exist_ok=True)
+        self.record_path = self.records / f"play-{self.seed}.json"
+        tmp = self.record_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.match.record(), ensure_ascii=False), encoding="utf-8")
+        tmp.replace(self.record_path)
+
+    def close(self) -> None:
+        for bot in self.players.values():
+            hook = getattr(bot, "close", None)
+            if hook is not None:
+                hook()
+
+    # -- what the person sees ----------------------------------------------------------
+
+    def observation(self) -> dict:
+        return self.hand.observation(self.seat)
+
+    def new_events(self) -> list[dict]:
+        """Events since the last call, as the person's seat may see them."""
+        evs = self.match.events[self.seen:]
+        self.seen = len(self.match.events)
+        return [event_view(e, self.seat) for e in evs]
+
+    def hand_events(self) -> list[dict]:
+        """This hand's events as the person's seat may see them."""
+        return [event_view(e, self.seat) for e in self.match.events[self.hand_start:]]
+
+    def revealed(self) -> list[dict]:
+        """攤牌: every seat's tiles once the hand is over (never before)."""
+        if self.hand is None or not self.hand.over:
+            raise RuntimeError("hands are shown only when the hand is over")
+        out = []
+        for s in range(4):
+            o = self.hand.observation(s)
+            out.append({"hand": o["hand"] + (o["drawn"] or ""), "melds": o["melds"][s],
+                        "flowers": o["flowers"][s]})
+        return out
+
+    def result_model(self) -> dict:
+        """The end-of-hand screen's data: wins with their 台, payments, scores."""
+        evs = self.match.events[self.hand_start:]
+        wins = [e for e in evs if e["type"] == "win"]
+        settlement = next((e for e in evs if e["type"] == "settlement"), None)
+        draw = next((e for e in evs if e["type"] == "draw_game"), None)
+        return {"hand_no": self.hand.hand_no, "wins": wins, "settlement": settlement,
+                "draw_game": draw, "revealed": self.revealed(), "scores": list(self.match.scores),
+                "match_over": self.match.over}
