@@ -57,12 +57,14 @@ PLAY = {
                      passed_win="until_own_discard", passed_pon="until_own_discard",
                      multiple_winners="nearest", after_chi_discard="forbidden_same_and_suji",
                      after_pon_discard="forbidden", no_kong_on_upper_discard=False,
-                     declare_ready="heavenly_earthly", four_kongs_win=False, rounds=4, min_tai=0),
+                     declare_ready="heavenly_earthly", four_kongs_win=False, rounds=4, min_tai=0,
+                     may_decline_last_tile=True),   # 001 item 25: 海底牌得棄摸
     "casual": dict(seat_wind_from="dealer", dead_wall=16, no_claims_last=3,
                    passed_win="until_own_draw", passed_pon="until_own_draw",
                    multiple_winners="nearest", after_chi_discard="forfeits_win_same",
                    after_pon_discard="forfeits_win", no_kong_on_upper_discard=True,
-                   declare_ready="any_time", four_kongs_win=True, rounds=4, min_tai=0),
+                   declare_ready="any_time", four_kongs_win=True, rounds=4, min_tai=0,
+                   may_decline_last_tile=False),  # rules/003 is silent
 }
 PLAY["classic"] = PLAY["standard"]
 

@@ -50,6 +50,8 @@ def play_until(h: HandState, stop) -> None:
             s = h.turn_seat
             opts = [a for a in pend[s] if a.type == "discard"]
             h.act(s, next((a for a in opts if a.tile == h.drawn), opts[0]))
+        elif h.phase == "last_tile":
+            h.act(h.turn_seat, A.DRAW)           # play through: 海底 is drawn
         else:
             pass_all(h)
 
@@ -160,7 +162,7 @@ def quiet(dealer: int = 0, **changes: str) -> list[str]:
 
 
 def run_out(h: HandState) -> None:
-    """Everyone discards what they draw and passes every claim until the hand ends."""
+    """Everyone discards what they draw, passes every claim and draws 海底 until the hand ends."""
     while not h.over:
         pend = h.pending()
         if h.phase == "turn":
@@ -168,6 +170,8 @@ def run_out(h: HandState) -> None:
             opts = [a for a in pend[s] if a.type == "discard"]
             pick = next((a for a in opts if a.tile == h.drawn), opts[0])
             h.act(s, pick)
+        elif h.phase == "last_tile":
+            h.act(h.turn_seat, A.DRAW)           # play through: 海底 is drawn
         else:
             pass_all(h)
 

@@ -2,7 +2,7 @@
 casual variants. Item 8 (exposing tiles by accident) has no screen form."""
 
 from twmahjong.engine import actions as A
-from twmahjong.tiles import parse_tile
+from twmahjong.tiles import counts34, parse_tile
 
 from .helpers import claim, do, fill, legal, legal_types, nth_draw, play_until, table
 
@@ -117,9 +117,7 @@ def test_6_a_chi_that_would_leave_only_forbidden_discards_is_not_offered():
     st = h.seats[1]
     # seat 1 is down to 5m 6m 7m 8m in hand with four sets shown (set up directly)
     from twmahjong.engine.seat import TableMeld
-    st.counts = [0] * 34
-    for k in ("5m", "6m", "7m", "8m"):
-        st.counts[T(k)] += 1
+    st.counts = counts34([T(k) for k in ("5m", "6m", "7m", "8m")])   # the setter keeps the key
     st.melds = [TableMeld("pon", (27, 27, 27), 2, 27)] * 4
     do(h, 0, "discard 5m", others_pass=False)
     chis = [a for a in legal(h, 1) if a.type == "chi"]

@@ -1,8 +1,10 @@
-"""The random bot: any legal action, uniformly — except that it always takes a win.
+"""The random bot: any legal action, uniformly — except that it always takes a win
+and usually draws the last tile (海底).
 
 It exists to drive the engine through every corner (self-play, property tests,
 the benchmark), so it must be cheap and seeded. Taking every win offered keeps
-hands ending the way a table's do.
+hands ending the way a table's do; declining 海底 now and then (海底牌得棄摸)
+keeps that path exercised without ending most hands early.
 
     >>> RandomBot(seed=1).act({"legal": [{"type": "pass"}, {"type": "win", "tile": "5m"}]})
     {'type': 'win', 'tile': '5m'}
@@ -15,6 +17,7 @@ import random
 __all__ = ["RandomBot"]
 
 _WINS = ("win", "flower_win")
+DRAW_LAST_TILE = 0.9          # chance of drawing 海底 when the table offers the choice
 
 
 class RandomBot:
@@ -28,4 +31,6 @@ class RandomBot:
         for a in legal:
             if a["type"] in _WINS:
                 return a
+        if legal[0]["type"] == "draw":                   # [draw, pass]: 海底
+            return legal[0] if self.rng.random() < DRAW_LAST_TILE else legal[-1]
         return legal[self.rng.randrange(len(legal))]

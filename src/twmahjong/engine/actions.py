@@ -18,6 +18,7 @@ from ..tiles import NotationError, format_tiles, parse_tile, parse_tiles, tile_s
 __all__ = [
     "ACTION_TYPES",
     "DECLARE",
+    "DRAW",
     "FLOWER_WIN",
     "PASS",
     "WIN",
@@ -29,16 +30,17 @@ __all__ = [
     "declare",
     "discard",
     "kong",
+    "legal_json",
     "pon",
     "win",
 ]
 
 ACTION_TYPES = ("discard", "chi", "pon", "kong", "added_kong", "concealed_kong", "win", "pass",
-                "declare", "flower_win")
+                "declare", "flower_win", "draw")
 
 _ZH_TYPE = {"discard": "打牌", "chi": "吃", "pon": "碰", "kong": "碰槓", "added_kong": "加槓",
             "concealed_kong": "暗槓", "win": "胡", "pass": "過", "declare": "聽",
-            "flower_win": "花胡"}
+            "flower_win": "花胡", "draw": "摸海底"}
 
 
 class IllegalAction(UserError):
@@ -50,23 +52,24 @@ class Action:
     """One move: ``type`` plus the tile kind it names and, for 吃, the two tiles from hand.
 
     ``declare`` with a tile is 地聽/報聽 together with that discard; without one it
-    is 天聽 before the first discard.
+    is 天聽 before the first discard. ``draw`` takes the last drawable tile (海底)
+    when the table asks; ``pass`` there declines it (海底牌得棄摸).
     """
     type: str
     tile: int | None = None
     tiles: tuple[int, ...] = ()
     _json: dict | None = field(default=None, compare=False, hash=False, repr=False)
 
+    def __post_init__(self) -> None:
+        j = {"type": self.type}
+        if self.tile is not None:
+            j["tile"] = tile_str(self.tile)
+        if self.tiles:
+            j["tiles"] = format_tiles(self.tiles)
+        object.__setattr__(self, "_json", j)
+
     def to_json(self) -> dict:
-        j = self._json
-        if j is None:
-            j = {"type": self.type}
-            if self.tile is not None:
-                j["tile"] = tile_str(self.tile)
-            if self.tiles:
-                j["tiles"] = format_tiles(self.tiles)
-            object.__setattr__(self, "_json", j)
-        return dict(j)
+        return self._json.copy()
 
     @classmethod
     def from_json(cls, obj: object) -> Action:
@@ -108,6 +111,7 @@ PASS = Action("pass")
 WIN = Action("win")
 FLOWER_WIN = Action("flower_win")
 DECLARE = Action("declare")
+DRAW = Action("draw")
 _DISCARD = tuple(Action("discard", k) for k in range(34))
 _PON = tuple(Action("pon", k) for k in range(34))
 _KONG = tuple(Action("kong", k) for k in range(34))
@@ -116,6 +120,12 @@ _AKONG = tuple(Action("added_kong", k) for k in range(34))
 _DECL = tuple(Action("declare", k) for k in range(34))
 _WIN_ON = tuple(Action("win", k) for k in range(34))
 _CHI: dict[tuple[int, int, int], Action] = {}
+
+
+def legal_json(actions) -> list[dict]:
+    """The JSON of a legal list, fresh dicts a bot may keep or change (the hot path of
+    every observation: built from each interned action's prepared JSON)."""
+    return [a._json.copy() for a in actions]
 
 
 def discard(k: int) -> Action:
@@ -163,7 +173,8 @@ def _interned(t: str, tile: int | None, tiles: tuple[int, ...]) -> Action:
         if table is not None:
             return table[tile]
     if tile is None and not tiles:
-        shared = {"pass": PASS, "win": WIN, "flower_win": FLOWER_WIN, "declare": DECLARE}.get(t)
+        shared = {"pass": PASS, "win": WIN, "flower_win": FLOWER_WIN, "declare": DECLARE,
+                  "draw": DRAW}.get(t)
         if shared is not None:
             return shared
     if t == "chi" and tile is not None and len(tiles) == 2:

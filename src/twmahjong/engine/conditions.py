@@ -23,8 +23,7 @@ class WinConditions:
     """Mixed into ``HandState``: the win paths and their conditions."""
 
     def _completes(self, st: SeatState, k: int) -> bool:
-        from .winning import completes
-        return completes(st.counts, k, self.rules.lilgu)
+        return st.completes(k, self.rules.lilgu)
 
     def _declared_conditions(self, st: SeatState) -> set[str]:
         return {st.declared} if st.declared and st.declare_valid else set()
@@ -45,7 +44,8 @@ class WinConditions:
                 cond.add("ready_first_win")
         return cond
 
-    def _self_draw_win(self, seat: int) -> None:
+    def _self_draw_info(self, seat: int) -> dict:
+        """The win a 自摸 now would be: tile and conditions, for the offer and the act."""
         st = self.seats[seat]
         cond = self._declared_conditions(st)
         if self.turn_src in ("replacement",) or self.kong_replacement:
@@ -62,16 +62,36 @@ class WinConditions:
         k = self.drawn
         if k is None:
             k = next(i for i in range(34) if st.counts[i])
-        self._finish([{"seat": seat, "from": None, "tile": k, "self_drawn": True, "conditions": cond}])
+        return {"seat": seat, "from": None, "tile": k, "self_drawn": True, "conditions": cond}
+
+    def _self_draw_win(self, seat: int) -> None:
+        self._finish([self._self_draw_info(seat)])
+
+    def _ron_info(self, w: int, d: int, k: int, robbing: bool = False) -> dict:
+        cond = self._ron_conditions(w, d)
+        if robbing:
+            cond.add("robbing_kong")
+        return {"seat": w, "from": d, "tile": k, "self_drawn": False, "conditions": cond}
+
+    def _reaches_min_tai(self, win: dict) -> bool:
+        """起胡台數 (``play.min_tai``): the win as the scorer values it — the dealer's
+        台 included when the dealer wins — must reach the table's minimum.
+
+        Only asked when a hand is complete and the minimum is above 0, so the
+        scorer stays off the hot path."""
+        from ..scoring import score
+        from .results import hand_spec
+        res = score(hand_spec(self, win), self.profile)
+        return res.winning and res.tai >= self.rules.min_tai
 
     def _flower_win_info(self, seat: int, drawn: int | None, robbed: int | None,
                          replacement: bool) -> dict:
         st = self.seats[seat]
         complete = False
         if drawn is not None:
-            st.counts[drawn] -= 1
+            st.take(drawn)
             complete = self._completes(st, drawn)
-            st.counts[drawn] += 1
+            st.add(drawn)
         cond = {"seven_rob_one" if robbed is not None else "eight_immortals"}
         if complete and replacement:
             cond.add("kong_bloom")

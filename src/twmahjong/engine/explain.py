@@ -17,6 +17,11 @@ def why_illegal(h, seat: int, a: Action) -> str:
     what = a.describe()
     legal = h.pending().get(seat, [])
     tail = " You may: " + ", ".join(x.describe() for x in legal) + "." if legal else ""
+    if h.phase == "last_tile":
+        return (f"{what}: the next tile is the last one that may be drawn (海底); draw it "
+                f"(摸) or decline it (過), which ends the hand drawn (荒局)." + tail)
+    if a.type == "draw":
+        return f"{what}: you may only choose to draw when the last tile (海底) is next." + tail
     if a.type == "pass" and h.phase == "turn":
         return f"{what}: it is your turn; you must discard (打牌) or declare something." + tail
     if (a.tile is not None and a.type in ("discard", "declare", "concealed_kong", "added_kong")

@@ -10,11 +10,28 @@ from __future__ import annotations
 from . import actions as A
 from .actions import Action
 from .seat import other_end
-from .winning import is_complete, is_lilgu, ready_discards
 
 __all__ = ["chi_choices", "claim_options", "turn_options"]
 
 _DISCARDS = tuple(A.discard(k) for k in range(34))
+_SUITS = ((0, 9), (9, 9), (18, 9), (27, 7))
+_SUIT_FACTS: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
+
+
+def _suit_facts(g: int, key: int) -> tuple[tuple[Action, ...], tuple[int, ...]]:
+    """One suit's discard actions and the kinds held four times (暗槓 candidates),
+    cached by the suit's key so a turn never re-scans all 34 kinds."""
+    base, n = _SUITS[g]
+    discards = []
+    quads = []
+    for r in range(n):
+        v = key // 5 ** (n - 1 - r) % 5
+        if v:
+            discards.append(_DISCARDS[base + r])
+            if v == 4:
+                quads.append(base + r)
+    facts = _SUIT_FACTS[g][key] = (tuple(discards), tuple(quads))
+    return facts
 
 
 def _self_win_ok(h, seat: int) -> bool:
@@ -24,9 +41,12 @@ def _self_win_ok(h, seat: int) -> bool:
     if not st.may_win():                             # 過水 until this seat puts a tile out
         return False
     if h.turn_src == "draw":
-        return h.drawn in st.waits                   # the hand before the draw was unchanged
-    c = st.counts
-    return is_complete(c) or (h.rules.lilgu and is_lilgu(c))
+        done = h.drawn in st.waits                   # the hand before the draw was unchanged
+    else:
+        done = st.is_complete(h.rules.lilgu)
+    if done and h.rules.min_tai:
+        return h._reaches_min_tai(h._self_draw_info(seat))   # 起胡台數
+    return done
 
 
 def _flower_win_ok(h, seat: int) -> bool:
@@ -48,39 +68,40 @@ def _flower_win_ok(h, seat: int) -> bool:
 def turn_options(h, seat: int) -> list[Action]:
     """Everything ``seat`` may do holding 3k+2 tiles: 打牌, 暗槓, 加槓, 自摸, 花胡, 聽."""
     st = h.seats[seat]
-    c = st.counts
     out: list[Action] = []
     if _self_win_ok(h, seat):
         out.append(A.win(h.drawn))
-    if _flower_win_ok(h, seat):
+    if st.flowers and len(st.flowers) >= 7 and _flower_win_ok(h, seat):
         out.append(A.FLOWER_WIN)
+    km, kp, ks, kz = st.key
+    f0 = _SUIT_FACTS[0].get(km) or _suit_facts(0, km)
+    f1 = _SUIT_FACTS[1].get(kp) or _suit_facts(1, kp)
+    f2 = _SUIT_FACTS[2].get(ks) or _suit_facts(2, ks)
+    f3 = _SUIT_FACTS[3].get(kz) or _suit_facts(3, kz)
     if st.declared is not None:
         # 聽牌後不換牌: the declared hand keeps its tiles and puts out what it drew
         k = h.drawn
-        if k is None:
-            k = next(i for i in range(34) if c[i])
-        out.append(A.discard(k))
+        out.append(A.discard(k) if k is not None else (f0[0] + f1[0] + f2[0] + f3[0])[0])
         return out
-    can_kong = not h.no_kong and h.drawable() >= 1           # 禁制 1; a kong needs a replacement
-    if can_kong:
-        if not h.no_concealed_kong and 4 in c:               # 禁制 3
-            for k in range(34):
-                if c[k] == 4:
-                    out.append(A.concealed_kong(k))
+    if not h.no_kong and h.drawable() >= 1:                  # 禁制 1; a kong needs a replacement
+        if not h.no_concealed_kong:                          # 禁制 3
+            for k in f0[1] + f1[1] + f2[1] + f3[1]:
+                out.append(A.concealed_kong(k))
+        c = st.counts
         for m in st.melds:
             if m.type == "pon" and c[m.kinds[0]]:
                 out.append(A.added_kong(m.kinds[0]))
+    discards = f0[0] + f1[0] + f2[0] + f3[0]
     forb = h.forbidden
     if forb:
-        discards = [_DISCARDS[k] for k in range(34) if c[k] and k not in forb]
-    else:
-        discards = [_DISCARDS[k] for k in range(34) if c[k]]
+        discards = tuple(a for a in discards if a.tile not in forb)
     out.extend(discards)
     if _may_declare(h, seat):
-        ready = ready_discards(c, h.rules.lilgu)
-        for a in discards:
-            if a.tile in ready:
-                out.append(A.declare(a.tile))
+        ready = st.ready_discards(h.rules.lilgu)
+        if ready:
+            for a in discards:
+                if a.tile in ready:
+                    out.append(A.declare(a.tile))
     return out
 
 
@@ -111,20 +132,24 @@ def claim_options(h, s: int, d: int, k: int) -> list[Action]:
     """What seat ``s`` may do with ``d``'s discard ``k``; empty when nothing (no pass either)."""
     st = h.seats[s]
     c = st.counts
+    n = c[k]
+    next_seat = s == (d + 1) % 4
+    can_win = k in st.waits
+    if not can_win and n < 2 and not (next_seat and k < 27):
+        return _NOTHING                               # the common case, decided in a glance
     rules = h.rules
     out: list[Action] = []
-    if k in st.waits and st.may_win_on(k):
+    if can_win and st.may_win_on(k) and (
+            not rules.min_tai or h._reaches_min_tai(h._ron_info(s, d, k))):   # 起胡台數
         out.append(A.win(k))
     if st.declared is None and h.drawable() >= rules.no_claims_last:   # 禁制 7
-        n = c[k]
-        total = sum(c)
         forbid_after = rules.after_pon_discard == "forbidden"
         # after 碰 the same tile may not go out: there must be something else to discard
-        if n >= 2 and k not in st.passed_pon and (not forbid_after or total - n > 0):
+        if n >= 2 and k not in st.passed_pon and (not forbid_after or sum(c) - n > 0):
             out.append(A.pon(k))
-        if n == 3 and not (rules.no_kong_on_upper_discard and s == (d + 1) % 4):
+        if n == 3 and not (rules.no_kong_on_upper_discard and next_seat):
             out.append(A.kong(k))
-        if s == (d + 1) % 4 and k < 27:
+        if next_seat and k < 27:
             strict = rules.after_chi_discard == "forbidden_same_and_suji"
             prev = st.last_discard
             if not (strict and prev == k):            # 同巡內不得吃入本家前一舍牌之同牌
@@ -138,6 +163,9 @@ def claim_options(h, s: int, d: int, k: int) -> list[Action]:
     if out:
         out.append(A.PASS)
     return out
+
+
+_NOTHING: list[Action] = []
 
 
 def _leaves_discard(c: list[int], a: int, b: int, bad: set[int]) -> bool:

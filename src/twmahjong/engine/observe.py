@@ -8,6 +8,7 @@ concealed kong are hidden), which is what a bot pipe or a client receives.
 from __future__ import annotations
 
 from ..tiles import format_tiles, tile_str
+from .actions import legal_json
 
 __all__ = ["HIDDEN", "event_view", "observation"]
 
@@ -54,7 +55,7 @@ def observation(h, seat: int) -> dict:
         obs["added_kong"] = {"seat": h.claim_ctx[0], "tile": tile_str(h.claim_ctx[1])}
     pend = h.pending()
     if seat in pend:
-        obs["legal"] = [a.to_json() for a in pend[seat]]
+        obs["legal"] = legal_json(pend[seat])
     return obs
 
 
@@ -140,4 +141,4 @@ class LazyObservation(dict):
 
 
 def lazy_observation(h, seat: int) -> LazyObservation:
-    return LazyObservation(h, seat, [a.to_json() for a in h.pending()[seat]])
+    return LazyObservation(h, seat, legal_json(h.pending()[seat]))

@@ -99,6 +99,11 @@ def _decisions(h, rec: list[dict], i: int) -> dict[int, Action]:
 
 def _map(h, rec, i, pend, ev, t, seat, want) -> dict[int, Action]:
     out: dict[int, Action] = {}
+    if h.phase == "last_tile":
+        # 海底: a draw event by the asked seat was ``draw``; anything else (draw_game) a decline
+        if t == "draw" and not ev.get("replacement") and seat in pend:
+            out[seat] = A.DRAW
+        return out
     if h.phase == "rob_flower":
         robber = h.claim_ctx[2]
         if t == "flower" and ev.get("robbed_from") is not None and seat == robber:

@@ -28,6 +28,10 @@ class TableRules:
     # 人胡 (天聽一發, rules/000) exists as its own pattern in some profiles; where it
     # does, a 天聽 hand winning on a first discard is that, else 地胡 (rules/001 item 34).
     heavenly_ready_first_win: bool = False
+    # 海底牌得棄摸 (rules/001 item 25, rules/000 海底撈月): the seat due to draw the last
+    # drawable tile is asked first and may decline it, which ends the hand drawn.
+    may_decline_last_tile: bool = False
+    min_tai: int = 0                    # 起胡台數: a win below it is not offered
 
     @classmethod
     def from_profile(cls, profile) -> TableRules:
@@ -39,4 +43,5 @@ class TableRules:
             no_kong_on_upper_discard=p.no_kong_on_upper_discard, declare_ready=p.declare_ready,
             four_kongs_win=p.four_kongs_win, lilgu=profile.scoring.lilgu,
             heavenly_ready_first_win="heavenly_ready_first_win" in profile.patterns,
+            may_decline_last_tile=p.may_decline_last_tile, min_tai=p.min_tai,
         )

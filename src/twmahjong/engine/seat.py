@@ -7,6 +7,9 @@ read in one place.
 
 from __future__ import annotations
 
+from ..hand import KEY_STEP, hand_key, is_complete_key, shanten_key, waits_key
+from .winning import completes, is_lilgu, ready_discards, waits
+
 __all__ = ["SeatState", "TableMeld", "other_end"]
 
 
@@ -60,18 +63,24 @@ class SeatState:
     ``passed_win`` is 過水 (no win at all until this seat discards or adds a kong);
     ``passed_win_kinds`` is 漏胡 (no win on these kinds until this seat draws);
     ``passed_pon`` is 漏碰 / 同巡第二張不得碰; ``cannot_win`` is for the rest of the
-    hand (casual: discarding the tile just claimed)."""
+    hand (casual: discarding the tile just claimed).
+
+    ``counts`` (34 ints) and ``key`` (``twmahjong.hand``'s four per-suit base-5
+    keys) describe the concealed tiles together: change them through ``add`` and
+    ``take`` (or assign ``counts``) so the key stays in step; every win and wait
+    question on the hot path is then a table lookup instead of a scan."""
 
     __slots__ = (
+        "_counts",
         "cannot_win",
         "claimed",
-        "counts",
         "declare_valid",
         "declared",
         "discards",
         "first_window",
         "flowers",
         "initial",
+        "key",
         "last_discard",
         "melds",
         "n_discards",
@@ -84,7 +93,8 @@ class SeatState:
     )
 
     def __init__(self) -> None:
-        self.counts = [0] * 34
+        self._counts = [0] * 34
+        self.key = [0, 0, 0, 0]
         self.melds: list[TableMeld] = []
         self.flowers: list[int] = []
         self.discards: list[int] = []
@@ -103,6 +113,70 @@ class SeatState:
         self.initial: list[int] = []
         self.waits: frozenset[int] = frozenset()   # of the 3k+1 hand between this seat's turns
 
+    @property
+    def counts(self) -> list[int]:
+        return self._counts
+
+    @counts.setter
+    def counts(self, value) -> None:
+        self._counts = list(value)
+        self.key = list(hand_key(self._counts))
+
+    def add(self, kind: int, n: int = 1) -> None:
+        self._counts[kind] += n
+        g, d = KEY_STEP[kind]
+        self.key[g] += d * n
+
+    def take(self, kind: int, n: int = 1) -> None:
+        self._counts[kind] -= n
+        g, d = KEY_STEP[kind]
+        self.key[g] -= d * n
+
+    def wait_kinds(self, lilgu: bool) -> frozenset[int]:
+        """Kinds that complete the 3k+1 concealed tiles (聽牌張)."""
+        if lilgu:
+            return frozenset(waits(self._counts, lilgu=True))
+        return frozenset(waits_key(self.key))
+
+    def is_complete(self, lilgu: bool) -> bool:
+        """The 3k+2 concealed tiles as they stand are a winning shape (胡牌)."""
+        return is_complete_key(self.key) or (lilgu and is_lilgu(self._counts))
+
+    def completes(self, kind: int, lilgu: bool) -> bool:
+        """Whether one more ``kind`` would make the 3k+1 concealed tiles a win."""
+        if lilgu:
+            return completes(self._counts, kind, True)
+        if self._counts[kind] >= 4:
+            return False
+        g, d = KEY_STEP[kind]
+        key = self.key
+        key[g] += d
+        done = is_complete_key(key)
+        key[g] -= d
+        return done
+
+    def ready_discards(self, lilgu: bool) -> list[int]:
+        """Kinds whose discard leaves the 3k+2 tiles ready (聽牌) — what 地聽/報聽 may throw.
+
+        One ``shanten_key`` lookup answers "no discard leaves it ready" for most
+        turns; only a hand at 聽牌 distance tries its discards, each a ``waits_key``."""
+        if lilgu:
+            return ready_discards(self._counts, True)
+        key = self.key
+        n = sum(self._counts)
+        if shanten_key(key, (n - 2) // 3) > 0:
+            return []
+        out = []
+        c = self._counts
+        for k in range(34):
+            if c[k]:
+                g, d = KEY_STEP[k]
+                key[g] -= d
+                if waits_key(key):
+                    out.append(k)
+                key[g] += d
+        return out
+
     def may_win(self) -> bool:
         return not self.cannot_win and not self.passed_win
 
@@ -120,7 +194,7 @@ class SeatState:
 
     def copy(self) -> SeatState:
         c = SeatState()
-        c.counts = self.counts[:]
+        c.counts = self._counts
         c.melds = [TableMeld(m.type, m.kinds, m.from_seat, m.claimed) for m in self.melds]
         c.flowers = self.flowers[:]
         c.discards = self.discards[:]

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..bots import make_bot
+from .actions import legal_json
 from .match import Match
 from .observe import LazyObservation
 from .table import HandState
@@ -30,7 +31,7 @@ def play_hand(h: HandState, bots: Sequence, on_step: Callable | None = None) -> 
     """Run one hand to its end with ``bots[seat]`` deciding for each seat."""
     while not h.over:
         for s, acts in h.pending().items():
-            h.act(s, bots[s].act(LazyObservation(h, s, [a.to_json() for a in acts])))
+            h.act(s, bots[s].act(LazyObservation(h, s, legal_json(acts))))
         if on_step:
             on_step(h)
     return h.result

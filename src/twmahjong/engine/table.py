@@ -14,7 +14,8 @@ and changes nothing.
 
 Phases: ``declare`` (天聽 window after the opening 補花), ``turn`` (the seat to
 move holds 3k+2 tiles), ``claim`` (after a discard), ``rob_kong`` (搶槓 after a
-加槓), ``rob_flower`` (七搶一 when another seat draws the eighth flower), ``over``.
+加槓), ``rob_flower`` (七搶一 when another seat draws the eighth flower),
+``last_tile`` (海底: draw the last drawable tile or decline it), ``over``.
 The rule readings are in docs/engine.md.
 """
 
@@ -22,25 +23,19 @@ from __future__ import annotations
 
 import random
 
-from ..tiles import format_tiles
-from ..tiles import tile_str as _tile_str
 from . import actions as A
 from .actions import Action, IllegalAction
 from .conditions import WinConditions
 from .legal import claim_options, turn_options
+from .notation import fmt_tiles, tile_text
 from .rules import TableRules
 from .seat import SeatState, TableMeld, other_end
 from .wall import Wall, new_seed
-from .winning import waits
 
 __all__ = ["HandState"]
 
 WIND = "ESWN"
-_TS = tuple(_tile_str(k) for k in range(42))
-
-
-def tile_str(k: int) -> str:
-    return _TS[k]
+tile_str = tile_text
 
 
 class HandState(WinConditions):
@@ -140,6 +135,8 @@ class HandState(WinConditions):
                 self._resolve_rob_flower(choices)
             elif phase == "declare":
                 self._resolve_declare(choices)
+            elif phase == "last_tile":
+                self._resolve_last_tile(seat, choices[seat])
 
     # -- opening -----------------------------------------------------------------
 
@@ -159,16 +156,18 @@ class HandState(WinConditions):
                     "dealer_streak": self.dealer_streak, "round_wind": WIND[self.round_wind],
                     "seat_winds": [WIND[w] for w in self.seat_winds],
                     "dice": list(self.wall.dice), "wall_break": [self.wall.break_seat, self.wall.break_stack],
-                    "hands": [format_tiles(h) for h in got]})
+                    "hands": [fmt_tiles(h) for h in got]})
         pending_fl: list[list[int]] = [[] for _ in range(4)]
         for s in range(4):
             st = self.seats[s]
             st.initial = got[s]
+            counts = [0] * 34
             for k in got[s]:
                 if k >= 34:
                     pending_fl[s].append(k)
                 else:
-                    st.counts[k] += 1
+                    counts[k] += 1
+            st.counts = counts                  # one key for the whole 配牌
         last_dealer_tile = next((k for k in reversed(got[self.dealer]) if k < 34), None)
         # 補花: rounds from the dealer, each from the 槓尾; flowers drawn wait for the next round
         while any(pending_fl):
@@ -184,14 +183,14 @@ class HandState(WinConditions):
                     if k >= 34:
                         nxt[s].append(k)
                     else:
-                        self.seats[s].counts[k] += 1
+                        self.seats[s].add(k)
                         if s == self.dealer:
                             last_dealer_tile = k
             pending_fl = nxt
         self.deal_flower_win = self._deal_flower_state()
         for s in range(4):
             if s != self.dealer:
-                self.seats[s].waits = frozenset(waits(self.seats[s].counts, lilgu=self.rules.lilgu))
+                self.seats[s].waits = self.seats[s].wait_kinds(self.rules.lilgu)
         ready = []
         if self.rules.declare_ready == "heavenly_earthly":
             ready = [s for s in range(4) if s != self.dealer and self.seats[s].waits]
@@ -278,7 +277,7 @@ class HandState(WinConditions):
             k = self.wall.draw_back() if back else self.wall.draw_front()
             self._emit({"type": "draw", "seat": seat, "tile": tile_str(k), "replacement": back})
             if k < 34:
-                st.counts[k] += 1
+                st.add(k)
                 self.drawn = k
                 self.kong_replacement = back
                 self._start_turn(seat, "replacement" if back else "draw")
@@ -311,9 +310,8 @@ class HandState(WinConditions):
             k = a.tile
             # 禁制 5 / 解除過水: the replacement may not self-draw when a winning tile
             # of this hand was discarded at the table since this seat's last discard.
-            st.counts[k] -= 4
-            w = waits(st.counts, lilgu=self.rules.lilgu) if st.counts else []
-            furiten = any(x in st.since for x in w)
+            st.take(k, 4)
+            furiten = any(x in st.since for x in st.wait_kinds(self.rules.lilgu))
             st.melds.append(TableMeld("concealed_kong", (k, k, k, k), None, None))
             self._emit({"type": "kong", "seat": seat, "kind": "concealed", "tile": tile_str(k)})
             if furiten:
@@ -324,7 +322,7 @@ class HandState(WinConditions):
         elif t == "added_kong":
             k = a.tile
             st.passed_win = False            # 解除過水: 加槓 counts as putting a tile out
-            st.counts[k] -= 1
+            st.take(k)
             for m in st.melds:
                 if m.type == "pon" and m.kinds[0] == k:
                     m.type = "added_kong"
@@ -337,7 +335,8 @@ class HandState(WinConditions):
                 if s == seat:
                     continue
                 o = self.seats[s]
-                if o.may_win_on(k) and self._completes(o, k):
+                if o.may_win_on(k) and self._completes(o, k) and (
+                        not self.rules.min_tai or self._reaches_min_tai(self._ron_info(s, seat, k, True))):
                     robbers[s] = [A.win(k), A.PASS]
             if robbers:
                 self.phase = "rob_kong"
@@ -359,9 +358,9 @@ class HandState(WinConditions):
         st = self.seats[seat]
         if st.kong_count() == 4:
             k = self.drawn
-            st.counts[k] -= 1
+            st.take(k)
             complete = self._completes(st, k)
-            st.counts[k] += 1
+            st.add(k)
             cond = {"kong_bloom"} if complete else set()
             self._finish([{"seat": seat, "from": None, "tile": k if complete else None,
                            "self_drawn": True, "conditions": cond, "four_kongs": True}])
@@ -384,7 +383,7 @@ class HandState(WinConditions):
 
     def _discard(self, seat: int, k: int) -> None:
         st = self.seats[seat]
-        st.counts[k] -= 1
+        st.take(k)
         st.discards.append(k)
         st.claimed.append(False)
         st.n_discards += 1
@@ -396,7 +395,7 @@ class HandState(WinConditions):
             st.passed_pon.clear()
         if k in self.forfeit_kinds:
             st.cannot_win = True
-        st.waits = frozenset(waits(st.counts, lilgu=self.rules.lilgu))
+        st.waits = st.wait_kinds(self.rules.lilgu)
         st.last_discard = k
         for o in self.seats:
             o.since.add(k)
@@ -408,10 +407,15 @@ class HandState(WinConditions):
     def _open_claims(self, d: int, k: int) -> None:
         self.claim_ctx = (d, k)
         pend = {}
-        for s in ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4):
-            opts = claim_options(self, s, d, k)
-            if opts:
-                pend[s] = opts
+        seats = self.seats
+        nxt = (d + 1) % 4
+        for s in (nxt, (d + 2) % 4, (d + 3) % 4):
+            o = seats[s]
+            # most seats can do nothing with most tiles: skip them before building a list
+            if k in o.waits or o.counts[k] >= 2 or (s == nxt and k < 27):
+                opts = claim_options(self, s, d, k)
+                if opts:
+                    pend[s] = opts
         if pend:
             self.phase = "claim"
             self._pending = pend
@@ -419,10 +423,26 @@ class HandState(WinConditions):
         self._next_draw(d)
 
     def _next_draw(self, d: int) -> None:
-        if self.drawable() <= 0:
+        left = self.drawable()
+        if left <= 0:
             self._draw_game("wall_exhausted")
             return
-        self._draw_turn((d + 1) % 4)
+        nxt = (d + 1) % 4
+        if left == 1 and self.rules.may_decline_last_tile:
+            # 海底牌得棄摸 (rules/001 item 25): ask before the last drawable tile
+            self.phase = "last_tile"
+            self.turn_seat = nxt
+            self._pending = {nxt: [A.DRAW, A.PASS]}
+            return
+        self._draw_turn(nxt)
+
+    def _resolve_last_tile(self, seat: int, choice: Action) -> None:
+        """Drawn 海底 is a normal draw (a win or a discard must follow: 摸牌即須打牌);
+        declined, nobody draws and the hand is 荒局 (the dealer keeps the deal)."""
+        if choice is A.DRAW:
+            self._draw_turn(seat)
+        else:
+            self._draw_game("last_tile_declined", seat)
 
     # -- claims ------------------------------------------------------------------
 
@@ -454,11 +474,7 @@ class HandState(WinConditions):
         self._mark_passes(pend, choices)
         ws = self._winners_in_order(d, choices)
         if ws:
-            wins = []
-            for w in ws:
-                wins.append({"seat": w, "from": d, "tile": k, "self_drawn": False,
-                             "conditions": self._ron_conditions(w, d)})
-            self._finish(wins)
+            self._finish([self._ron_info(w, d, k) for w in ws])
             return
         for s, c in choices.items():
             if c.type in ("pon", "kong"):
@@ -478,12 +494,12 @@ class HandState(WinConditions):
         self.drawn = None
         if c.type == "chi":
             a, b = c.tiles
-            st.counts[a] -= 1
-            st.counts[b] -= 1
+            st.take(a)
+            st.take(b)
             run = tuple(sorted((a, b, k)))
             st.melds.append(TableMeld("chi", run, d, k))
             self._emit({"type": "chi", "seat": s, "from": d, "tile": tile_str(k),
-                        "tiles": format_tiles(run)})
+                        "tiles": fmt_tiles(run)})
             self.no_kong = True
             self.no_self_win = True
             suji = other_end(k, a, b)
@@ -494,7 +510,7 @@ class HandState(WinConditions):
                 self.forfeit_kinds = frozenset({k})
             self._start_turn(s, "claim")
         elif c.type == "pon":
-            st.counts[k] -= 2
+            st.take(k, 2)
             st.melds.append(TableMeld("pon", (k, k, k), d, k))
             self._emit({"type": "pon", "seat": s, "from": d, "tile": tile_str(k)})
             self.no_kong = True
@@ -505,7 +521,7 @@ class HandState(WinConditions):
                 self.forfeit_kinds = frozenset({k})
             self._start_turn(s, "claim")
         else:   # 碰槓
-            st.counts[k] -= 3
+            st.take(k, 3)
             st.melds.append(TableMeld("kong", (k, k, k, k), d, k))
             self._emit({"type": "kong", "seat": s, "kind": "exposed", "from": d, "tile": tile_str(k)})
             self.no_self_win = True          # 禁制 2
@@ -522,9 +538,7 @@ class HandState(WinConditions):
                 if m.type == "added_kong" and m.kinds[0] == k:
                     m.type = "pon"
                     m.kinds = (k, k, k)
-            wins = [{"seat": w, "from": seat, "tile": k, "self_drawn": False,
-                     "conditions": self._ron_conditions(w, seat) | {"robbing_kong"}} for w in ws]
-            self._finish(wins)
+            self._finish([self._ron_info(w, seat, k, robbing=True) for w in ws])
             return
         self._after_added_kong(seat)
 
@@ -541,13 +555,16 @@ class HandState(WinConditions):
                 return
             k = self.wall.draw_back()
             self._emit({"type": "draw", "seat": robber, "tile": tile_str(k), "replacement": True})
-            rs.counts[k] += 1
+            rs.add(k)
             self._finish([self._flower_win_info(robber, k, drawer, True)])
             return
         self._draw(drawer, back=True)
 
-    def _draw_game(self, reason: str) -> None:
-        self._emit({"type": "draw_game", "reason": reason})
+    def _draw_game(self, reason: str, seat: int | None = None) -> None:
+        ev = {"type": "draw_game", "reason": reason}
+        if seat is not None:
+            ev["seat"] = seat                # who declined the last tile
+        self._emit(ev)
         self.result = {"type": "draw_game", "reason": reason, "winners": []}
         self.phase = "over"
         self._pending = {}
@@ -561,6 +578,6 @@ class HandState(WinConditions):
         first = wins[0]
         if first["from"] is not None and not first.get("flower_win"):
             # the winning tile goes to the (first) winner: out of the river, or off the kong
-            self.seats[first["seat"]].counts[first["tile"]] += 1
+            self.seats[first["seat"]].add(first["tile"])
             if self.phase == "over" and "robbing_kong" not in first["conditions"]:
                 self.seats[first["from"]].claimed[-1] = True

@@ -22,6 +22,7 @@ from ..tiles import physical_kind
 __all__ = ["Wall", "choose_first_dealer", "choose_seating", "count_seat", "new_seed", "roll_dice"]
 
 STACKS_PER_SIDE = 18
+_KIND_OF = tuple(physical_kind(t) for t in range(144))
 
 
 def new_seed() -> int:
@@ -72,7 +73,7 @@ class Wall:
 
     def __init__(self, order: list[int], dice=(), break_seat: int = 0, break_stack: int = 0):
         self.order = order
-        self.kinds = [physical_kind(t) for t in order]
+        self.kinds = list(map(_KIND_OF.__getitem__, order))
         self.front = 0
         self.back_taken = 0
         self.left = 144                      # tiles still standing, for the hot path

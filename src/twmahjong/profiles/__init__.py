@@ -75,6 +75,9 @@ class PlayRules(_Frozen):
     four_kongs_win: StrictBool
     rounds: int = Field(ge=1, le=4, strict=True)
     min_tai: StrictInt = 0
+    # 海底牌得棄摸 (rules/001 item 25). Defaults to false, the engine's behaviour before
+    # the key existed, so profiles embedded in older records replay as they were played.
+    may_decline_last_tile: StrictBool = False
 
 
 class Stakes(_Frozen):

@@ -34,7 +34,7 @@ __all__ = [
 VERSION = 1
 MODES = ("casual", "ranked", "challenge")
 ACTION_TYPES = ("discard", "chi", "pon", "kong", "added_kong", "concealed_kong", "win",
-                "pass", "declare", "flower_win")
+                "pass", "declare", "flower_win", "draw")
 
 
 class ProtocolError(UserError):
@@ -78,7 +78,7 @@ class Join(_In):
 class ActionBody(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     type: Literal["discard", "chi", "pon", "kong", "added_kong", "concealed_kong", "win",
-                  "pass", "declare", "flower_win"]
+                  "pass", "declare", "flower_win", "draw"]
     tile: str | None = Field(None, max_length=8)
     tiles: str | None = Field(None, max_length=16)
 

@@ -35,9 +35,9 @@ __all__ = ["KEY_TYPES", "PlayApp", "TableScreen"]
 
 # which key makes which kind of move
 KEY_TYPES = {"c": ("chi",), "p": ("pon",), "k": ("kong", "concealed_kong", "added_kong"),
-             "w": ("win", "flower_win"), "t": ("declare",), "x": ("pass",)}
+             "w": ("win", "flower_win"), "t": ("declare",), "d": ("draw",), "x": ("pass",)}
 _KEY_LABEL = {"c": "act_chi", "p": "act_pon", "k": "act_kong", "w": "act_win", "t": "act_declare",
-              "x": "act_pass"}
+              "d": "act_draw", "x": "act_pass"}
 
 
 class HandView(Static):
@@ -57,7 +57,7 @@ class TableScreen(Screen):
         Binding("left,h", "move(-1)", "←", show=False),
         Binding("right,l", "move(1)", "→", show=False),
         Binding("enter,space", "discard", "打", show=False),
-        *[Binding(k, f"press('{k}')", k, show=False) for k in "cpkwt"],
+        *[Binding(k, f"press('{k}')", k, show=False) for k in "cpkwtd"],
         Binding("x,escape", "press('x')", "過", show=False),
         *[Binding(str(d), f"pick({d})", str(d), show=False) for d in range(1, 10)],
     ]
@@ -203,6 +203,8 @@ class TableScreen(Screen):
             head = tr(lang, "rob_flower_on")
         elif phase == "declare":
             head = tr(lang, "declare_window")
+        elif phase == "last_tile":
+            head = tr(lang, "last_tile_window")
         parts = [head]
         for key, types in KEY_TYPES.items():
             acts = [a for a in legal if a.type in types]
@@ -213,6 +215,8 @@ class TableScreen(Screen):
 
     def key_label(self, key: str, acts: list[Action], phase: str) -> str:
         lang = self.lang
+        if key == "x" and phase == "last_tile":
+            return tr(lang, "act_decline_last")
         if key == "w":
             if acts[0].type == "flower_win":
                 return tr(lang, "act_flower_win")

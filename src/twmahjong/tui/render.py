@@ -190,5 +190,7 @@ def event_line(lang: str, e: dict, name) -> str | None:
     if t == "win":
         return tr(lang, "ev_self_win" if e["self_drawn"] else "ev_win", who=name(e["seat"]))
     if t == "draw_game":
+        if e.get("reason") == "last_tile_declined":
+            return tr(lang, "ev_last_declined")
         return tr(lang, "ev_draw_game")
     return None

@@ -58,6 +58,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "act_flower_win": ("花胡", "flower win"),
     "act_declare": ("聽", "declare ready"),
     "act_pass": ("過", "pass"),
+    "act_draw": ("摸海底", "draw the last tile"),
+    "act_decline_last": ("棄摸（流局）", "decline it (drawn hand)"),
+    "last_tile_window": ("海底牌：摸，或棄摸流局？", "The last tile: draw it, or decline and end the hand?"),
     # event log
     "ev_discard": ("{who} 打 {tile}", "{who} discards {tile}"),
     "ev_chi": ("{who} 吃 {tiles}", "{who} chows {tiles}"),
@@ -69,6 +72,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ev_win": ("{who} 胡了！", "{who} wins!"),
     "ev_self_win": ("{who} 自摸！", "{who} self-draws the win!"),
     "ev_draw_game": ("流局（荒莊）", "Drawn hand (wall exhausted)"),
+    "ev_last_declined": ("海底棄摸，流局", "The last tile was declined: drawn hand"),
     # result screen
     "result_title": ("第{n}盤 結算", "Hand {n} — result"),
     "win_line": ("{who} 胡 {tile}（{how}）", "{who} wins on {tile} ({how})"),
@@ -100,8 +104,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "quit_hint": ("按 q 離開", "Press q to quit"),
     "record_saved": ("牌譜已存：{path}", "Record saved: {path}"),
     # help / footer
-    "keys": ("←→ 選牌  Enter 打牌  c吃 p碰 k槓 w胡 t聽 x過  q離開",
-             "←→ pick  Enter discard  c chow p pung k kong w win t ready x pass  q quit"),
+    "keys": ("←→ 選牌  Enter 打牌  c吃 p碰 k槓 w胡 t聽 d摸海底 x過  q離開",
+             "←→ pick  Enter discard  c chow p pung k kong w win t ready d draw last x pass  q quit"),
 }
 
 _WINDS = {"zh": "東南西北", "en": ("East", "South", "West", "North")}

@@ -1,0 +1,60 @@
+"""The hot path's shortcuts give the answers of the slow, obvious computation:
+per-seat hand keys kept in step with the counts, waits and 報聽 discards from the
+key tables, and the engine's notation tables against ``tiles``."""
+
+import random
+
+from twmahjong.engine.actions import legal_json
+from twmahjong.engine.notation import fmt_tiles, tile_text
+from twmahjong.engine.observe import LazyObservation
+from twmahjong.engine.selfplay import make_bots
+from twmahjong.engine.table import HandState
+from twmahjong.engine.winning import waits
+from twmahjong.hand import hand_key
+from twmahjong.profiles import load_profile
+from twmahjong.tiles import format_tiles, tile_str
+
+
+def _ready_discards_slow(counts):
+    out = []
+    for k in range(34):
+        if counts[k]:
+            counts[k] -= 1
+            if waits(counts):
+                out.append(k)
+            counts[k] += 1
+    return out
+
+
+def test_keys_waits_and_ready_discards_agree_with_the_counts_through_whole_hands():
+    checked_ready = 0
+    for name in ("standard", "casual"):
+        profile = load_profile(name)
+        bots = make_bots(["random"] * 4, 7)
+        for seed in range(12):
+            h = HandState(profile, dealer=seed % 4, seed=seed)
+            while not h.over:
+                for st in h.seats:
+                    assert st.key == list(hand_key(st.counts))
+                if h.phase == "turn":
+                    st = h.seats[h.turn_seat]
+                    slow = _ready_discards_slow(st.counts)
+                    assert st.ready_discards(False) == slow
+                    checked_ready += bool(slow)
+                for s, acts in h.pending().items():
+                    h.act(s, bots[s].act(LazyObservation(h, s, legal_json(acts))))
+                    if h.over:
+                        break
+                for st in h.seats:
+                    if not h.over and sum(st.counts) % 3 == 1:   # between its turns
+                        assert st.waits == frozenset(waits(st.counts))
+    assert checked_ready > 0               # some hands did come near 聽牌
+
+
+def test_notation_tables_write_what_tiles_writes():
+    rng = random.Random(3)
+    for k in range(42):
+        assert tile_text(k) == tile_str(k)
+    for _ in range(200):
+        kinds = [rng.randrange(42) for _ in range(rng.randrange(0, 18))]
+        assert fmt_tiles(kinds) == format_tiles(kinds)
