@@ -8,7 +8,12 @@ connections, messages/s and the action round-trip latency percentiles (an
 action sent until this seat's next update arrives). Bounded in count and time;
 it stops by itself.
 
+``--urls`` spreads the clients round-robin over several server processes (each
+client signs in and plays through its own process; tables form across them when
+the processes share one Redis, ``twmj serve --redis URL``).
+
     .venv/bin/python bench/load.py --clients 40 --seconds 10
+    .venv/bin/python bench/load.py --clients 40 --urls http://127.0.0.1:8101,http://127.0.0.1:8102
 """
 
 from __future__ import annotations
@@ -118,17 +123,18 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
-async def run(base: str, clients: int, seconds: float) -> Stats:
+async def run(bases: list[str], clients: int, seconds: float) -> Stats:
+    """Client i signs in and plays through ``bases[i % len(bases)]``."""
     stats = Stats()
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        tokens = []
-        for _ in range(clients):
-            r = await http.post("/api/v1/guests")
+    plan = []
+    async with httpx.AsyncClient(timeout=30) as http:
+        for i in range(clients):
+            base = bases[i % len(bases)]
+            r = await http.post(base + "/api/v1/guests")
             r.raise_for_status()
-            tokens.append(r.json()["token"])
-    ws_url = base.replace("http", "ws", 1) + "/ws"
+            plan.append((base.replace("http", "ws", 1) + "/ws", r.json()["token"]))
     stop = time.monotonic() + seconds
-    results = await asyncio.gather(*(client(ws_url, t, stats, stop) for t in tokens),
+    results = await asyncio.gather(*(client(ws, t, stats, stop) for ws, t in plan),
                                    return_exceptions=True)
     for r in results:
         if isinstance(r, Exception):
@@ -141,22 +147,26 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=40)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--url", help="an already running server, e.g. http://127.0.0.1:8000")
+    ap.add_argument("--urls", help="several running server processes, comma-separated "
+                                   "(one game world behind one Redis); clients round-robin")
     args = ap.parse_args()
     clients = max(1, min(args.clients, MAX_CLIENTS))
     seconds = max(1.0, min(args.seconds, MAX_SECONDS))
     server = thread = None
-    base = args.url
-    if base is None:
+    bases = [u.strip().rstrip("/") for u in (args.urls or args.url or "").split(",") if u.strip()]
+    if not bases:
         server, thread, base = start_local_server()
+        bases = [base]
     try:
         t0 = time.monotonic()
-        stats = asyncio.run(run(base, clients, seconds))
+        stats = asyncio.run(run(bases, clients, seconds))
         elapsed = time.monotonic() - t0
     finally:
         if server is not None:
             server.should_exit = True
             thread.join(timeout=30)
     lat = [x * 1000 for x in stats.latencies]
+    print(f"processes        {len(bases)}")
     print(f"connections      {stats.connected} of {clients} (seated {stats.seated})")
     print(f"duration         {elapsed:.1f} s")
     print(f"messages         {stats.received} received, {stats.sent} sent "

@@ -7,10 +7,13 @@ server, exactly as the game server serves them. Screenshots of each step go to
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
+import socket
 import threading
+import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -133,3 +136,31 @@ def make_page(browser, shot_dir, request):
         errors = p.errors
         p.context.close()
         assert not errors, f"script errors in the page: {errors}"
+
+
+@contextlib.contextmanager
+def game_server(data_dir, **settings):
+    """The real game server (twmahjong.server) on a free port, in a thread; its URL."""
+    import uvicorn
+
+    from twmahjong.server.app import create_app
+    from twmahjong.server.settings import Settings
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    settings = Settings.from_env({}, data_dir=data_dir, port=port, **settings)
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive(), "the game server failed to start"
+        assert time.monotonic() < deadline, "the game server did not start within 30 s"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)

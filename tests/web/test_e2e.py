@@ -8,12 +8,11 @@ fixed sleep.
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 
 import pytest
 
+from .conftest import game_server
 
 # What the player does when offered a decision, in order of preference.
 CLAIM_ORDER = ("win", "flower_win", "chi", "pon", "kong")
@@ -21,30 +20,11 @@ CLAIM_ORDER = ("win", "flower_win", "chi", "pon", "kong")
 
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory):
-    import uvicorn
-
-    from twmahjong.server.app import create_app
-    from twmahjong.server.settings import Settings
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    settings = Settings.from_env(
-        {}, data_dir=tmp_path_factory.mktemp("server"), port=port,
-        bot_delay=0.02, hand_pause=0.5, bot_fill_wait=0.2, turn_base=30.0,
-    )
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive(), "the game server failed to start"
-        assert time.monotonic() < deadline, "the game server did not start within 30 s"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    # hand_pause: the result stays up that long before the next deal hides it; the
+    # checks below read it, so it must outlast a loaded machine's screenshot.
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, hand_pause=2.0,
+                     bot_fill_wait=0.2, turn_base=30.0) as url:
+        yield url
 
 
 def _swipe(page, locator, dy=-90):
@@ -123,6 +103,8 @@ def _guest_game(p, server_url: str):
     page.wait_for_selector(".account-coins")
     assert page.inner_text(".account-coins") == "籌碼 10,000"   # the new player's 新人禮包
     p.shot("signed-in")
+    # A match of 4 圈, so the few hands played here never reach the match's end.
+    page.select_option("#opt-rounds", "4")
     page.click(".bots-btn")
     page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
     p.shot("table")
@@ -146,11 +128,14 @@ def _check_result(page):
         assert page.inner_text(".draw-game") == "流局 — 無人胡牌"
     else:
         block = page.locator(".win-block").first
+        # (no rows is a 0-台 win, 屁胡: the standard profile's 起胡 is 0 台)
         rows = block.locator(".patterns tr.pattern")
-        assert rows.count() >= 1
         total = sum(int(rows.nth(i).locator("td").inner_text().split()[0]) for i in range(rows.count()))
         assert block.locator(".total-tai").inner_text() == f"{total} 台"
     assert page.locator(".score-table tr").count() == 4
+    # Every hand is turned up at the end (攤牌), the winner's with its winning tile.
+    assert page.locator(".all-hands .hand-row").count() == 4
+    assert page.locator(".all-hands .hand-row .revealed .tile").count() >= 4 * 10
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -14,7 +14,7 @@ def _serve(page, fixtures):
         {"observation": states["end"], "events": [],
          "result": {"type": "win", "winners": [0], "payer": 3, "net": [220, 0, 0, -220], "fee": 0,
                     "wins": [{"type": "win", "seat": 0, "from": 3, "tile": "4m", "self_drawn": False,
-                              **{"score": fixtures["result"]["wins"][0]["score"]}}]}},
+                              "score": fixtures["result"]["wins"][0]["score"]}]}},
     ]
     bodies = {
         "/api/v1/profiles": {"profiles": ["standard"], "default": "standard", "stakes": {"low": 1}, "modes": []},

@@ -2,7 +2,10 @@
 
 With no options it keeps everything in ``./data`` (SQLite in WAL mode) and
 listens on 127.0.0.1:8000; ``--database postgresql+asyncpg://…`` moves storage
-to PostgreSQL. Settings also come from env ``TWMJ_*`` (see server/settings.py).
+to PostgreSQL. ``--redis redis://…`` lets several processes (on one or more
+machines, same database, same secret key) serve one game world: start one
+``twmj serve --port N --redis URL`` per worker. Settings also come from env
+``TWMJ_*`` (see server/settings.py).
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ def serve_command(
         help="postgresql+asyncpg://user:pw@host/db (default: SQLite in the data folder).")] = None,
     redis: Annotated[str | None, typer.Option(
         "--redis", metavar="URL",
-        help="Redis for presence/queues across processes (not yet available).")] = None,
+        help="redis://host:6379/0 shared by several server processes: presence, "
+             "quick-match queue, table owners, events (default: one process).")] = None,
     data_dir: Annotated[Path | None, typer.Option(
         "--data-dir", help="Data folder (default: ./data, env TWMJ_DATA_DIR).")] = None,
 ) -> None:
@@ -43,6 +47,8 @@ def serve_command(
     settings = Settings.from_env(host=host, port=port, database_url=database, redis_url=redis,
                                  data_dir=data_dir)
     _check_port(settings.host, settings.port)
+    if settings.redis_url:
+        _check_redis(settings.redis_url)
     app = create_app(settings)
     config = uvicorn.Config(app, host=settings.host, port=settings.port, loop=_loop(),
                             ws_max_size=max(65536, 4 * settings.max_frame_bytes),
@@ -61,6 +67,8 @@ class _Server:
                 await super().startup(sockets)
                 if self.started:
                     where = settings.database_url or f"SQLite in {settings.data_dir.resolve()}"
+                    if settings.redis_url:
+                        where += f"; cluster via {settings.redis_url}"
                     print(f"twmj: serving on http://{_shown(settings.host)}:{settings.port}/ "
                           f"— open it in a browser (storage: {where}; Ctrl-C stops)",
                           flush=True)
@@ -89,3 +97,17 @@ def _check_port(host: str, port: int) -> None:
         except OSError as e:
             raise UserError(f"cannot listen on {host}:{port}: {e.strerror}; "
                             "choose another --port") from None
+
+
+def _check_redis(url: str) -> None:
+    """Say "Redis unreachable" in one line before serving, instead of a failed start-up."""
+    import redis
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3)
+        client.ping()
+        client.close()
+    except ValueError as e:
+        raise UserError(f"--redis {url!r}: {e} (expected redis://host:6379/0)") from None
+    except redis.RedisError as e:
+        raise UserError(f"cannot reach Redis at {url}: {str(e).rstrip('.')}; start redis-server "
+                        "or fix --redis") from None

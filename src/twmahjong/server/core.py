@@ -21,7 +21,7 @@ from .lobby import LocalMatchQueue, Player, QueueKey, Rooms
 from .ranking import elo_update
 from .repository import SqlRepository
 from .seams import LocalBus, LocalDirectory, LocalPresence
-from .settings import STAKE_LEVELS, Settings, SettingsError
+from .settings import STAKE_LEVELS, Settings
 from .table import SeatState, Table, TableServices
 from .timers import TokenBucket, TurnClock
 
@@ -45,20 +45,26 @@ def _default_make_bot(name: str, seed: int) -> Any:
 
 class Server:
     def __init__(self, settings: Settings, *, game_factory=None, make_bot=None):
-        if settings.redis_url:
-            raise SettingsError("Redis is not supported yet: this server runs its presence, "
-                                "queue and tables in-process; start it without --redis")
         self.settings = settings
         self.engine = create_engine(settings.effective_database_url)
         self.repo = SqlRepository(self.engine)
         self.tokens = Tokens(settings.resolved_secret(), session_ttl=settings.session_ttl,
                              ticket_ttl=settings.ticket_ttl)
         self.accounts = Accounts(self.repo, starting_coins=settings.starting_coins)
-        self.presence = LocalPresence()
-        self.tables = LocalDirectory()
-        self.bus = LocalBus()
         self.rooms = Rooms()
-        self.queue = LocalMatchQueue(settings.bot_fill_wait, self._start_from_queue)
+        self.cluster = None
+        if settings.redis_url:           # several processes, one game world (cluster.py)
+            from .cluster import Cluster
+            self.cluster = Cluster(self, settings)
+            self.presence = self.cluster.presence
+            self.tables = self.cluster.directory
+            self.bus = self.cluster.bus
+            self.queue = self.cluster.queue
+        else:
+            self.presence = LocalPresence()
+            self.tables = LocalDirectory()
+            self.bus = LocalBus()
+            self.queue = LocalMatchQueue(settings.bot_fill_wait, self._start_from_queue)
         self.game_factory = game_factory or _default_game_factory
         self.make_bot = make_bot or _default_make_bot
         self.connections = 0
@@ -69,29 +75,48 @@ class Server:
     async def start(self) -> None:
         await migrate(self.engine)
         await self.repo.house_id()
-        await self.resume_all()
+        if self.cluster is not None:
+            await self.cluster.start()       # adopts the games no live process runs
+        else:
+            await self.resume_all()
 
     async def stop(self) -> None:
         for t in self.tables.all():
             await t.stop()
+        if self.cluster is not None:
+            await self.repo.flush()          # stored before another process adopts them
+            await self.cluster.release_all()
         await self.repo.close()
         await self.engine.dispose()
+        if self.cluster is not None:
+            await self.cluster.close()
 
     async def resume_all(self) -> int:
         """Rebuild every unfinished table from its stored seed + actions."""
         n = 0
         for row in await self.repo.active_games():
-            try:
-                rows = await self.repo.game_actions(row["id"])
-                table = self._make_table(row["id"], row, row["seats"])
-                table.replay(rows)
-            except Exception:
-                log.exception("could not resume game %s; left as it is", row["id"])
-                continue
-            self.tables.add(table)
-            table.start()
-            n += 1
+            if await self.resume_game(row) is not None:
+                n += 1
         return n
+
+    async def resume_game(self, row: dict) -> Table | None:
+        """One unfinished game rebuilt from its stored rows and started (None: it cannot be)."""
+        try:
+            rows = await self.repo.game_actions(row["id"])
+            table = self._make_table(row["id"], row, row["seats"])
+            table.replay(rows)
+        except Exception:
+            log.exception("could not resume game %s; left as it is", row["id"])
+            return None
+        self.tables.add(table)
+        table.start()
+        return table
+
+    async def find_table(self, game_id: str) -> Any:
+        """The table a ticket's game is played at: here, or (cluster) a RemoteTable."""
+        if self.cluster is not None:
+            return await self.cluster.find(game_id)
+        return self.tables.get(game_id)
 
     def account_bucket(self, account_id: int) -> TokenBucket:
         """Flood control per account, shared by all of its connections."""
@@ -158,7 +183,13 @@ class Server:
         options = {**(options or {}), "seed": secrets.randbits(63), "carried": carried}
         meta = {"mode": mode, "profile": profile, "stake": stake, "rounds": rounds,
                 "options": options}
-        await self.repo.create_game({"id": game_id, **meta, "seats": seats})
+        if not await self.tables.claim(game_id):
+            raise UserError("this game is already being played")
+        try:
+            await self.repo.create_game({"id": game_id, **meta, "seats": seats})
+        except Exception:
+            await self.tables.release(game_id)
+            raise
         table = self._make_table(game_id, meta, seats)
         self.tables.add(table)
         table.start()

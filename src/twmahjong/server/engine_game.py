@@ -13,11 +13,12 @@ table's own stakes and 防以小博大 caps.
 from __future__ import annotations
 
 from ..engine.match import Match
-from ..engine.observe import event_view
+from ..engine.observe import event_view, observation
 from ..profiles import load_profile
+from ..tiles import format_tiles, parse_tiles
 from .settings import STAKE_LEVELS
 
-__all__ = ["BOT_CARRY", "EngineGame", "table_profile"]
+__all__ = ["BOT_CARRY", "EngineGame", "revealed_hands", "table_profile"]
 
 BOT_CARRY = 10**12     # bots play for the house, which never runs out of coins
 
@@ -86,6 +87,7 @@ class EngineGame:
         outcome = {k: v for k, v in res.items() if k not in ("tai", "patterns")}
         outcome["wins"] = [ev for ev in self.match.events[self._hand_events:]
                            if ev["type"] == "win"]        # the winners' hands, shown to all
+        outcome["hands"] = revealed_hands(self.hand, outcome["wins"])
         outcome["net"], outcome["fee"] = net, fee
         return {"result": outcome, "net": net, "fee": fee}
 
@@ -98,3 +100,25 @@ class EngineGame:
     def record(self) -> dict:
         """The engine's game record (formats.md): give it out only when the game is over."""
         return self.match.record()
+
+
+def revealed_hands(hand, wins: list[dict]) -> list[dict]:
+    """Every seat's tiles once the hand is over (攤牌): all four hands are turned up.
+
+    ``concealed`` leaves out a winner's winning tile (the result shows it apart,
+    as the win event's hand does); a 暗槓 shows its tiles, since nothing is secret
+    any more. Only for a finished hand: before that, a seat sees its own tiles only.
+    """
+    win_tile = {w["seat"]: w.get("tile") for w in wins}
+    out = []
+    for s in range(4):
+        obs = observation(hand, s)
+        kinds = parse_tiles(obs["hand"] + (obs["drawn"] or ""))
+        tile = win_tile.get(s)
+        if tile:
+            kind = parse_tiles(tile)[0]
+            if kind in kinds:
+                kinds.remove(kind)
+        out.append({"concealed": format_tiles(kinds), "melds": obs["melds"][s],
+                    "flowers": obs["flowers"][s]})
+    return out

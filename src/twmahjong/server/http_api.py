@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import UserError
-from . import challenge
+from . import challenge, opponents
 from .auth import AuthError, public_account
 from .lobby import LobbyError
 from .settings import STAKE_LEVELS
@@ -35,6 +35,8 @@ def error_response(e: Exception) -> JSONResponse:
         status, code = e.status, e.code
     elif isinstance(e, AuthError):
         status, code = 401, "auth"
+    elif isinstance(e, opponents.BadOpponent):
+        status, code = 422, "bad_request"
     elif isinstance(e, LobbyError):
         status = {"not_found": 404, "conflict": 409}.get(e.code, 400)
         code = e.code if e.code in ("not_found", "conflict") else "bad_request"
@@ -54,6 +56,8 @@ class RoomRequest(BaseModel):
     profile: str | None = Field(None, max_length=64)
     stake: Literal["low", "mid", "high"] = "low"
     rounds: int = Field(1, ge=1, le=4)
+    # who fills the empty chairs: L1-L5, a personality id, or "adaptive" (server.opponents)
+    bots: str | None = Field(None, max_length=40)
 
 
 def server_of(request: Request):
@@ -132,6 +136,24 @@ async def profiles(request: Request) -> dict:
             "stakes": STAKE_LEVELS, "modes": ["casual", "ranked", "challenge"]}
 
 
+@router.get("/profiles/{name}/patterns")
+async def profile_patterns(name: str) -> dict:
+    """Every pattern of the profile with its 台 and an example hand the scorer
+    valued (詳細台型圖文說明): the help page's data, ``web.help.help_data``."""
+    from ..profiles import load_profile, profile_names
+    from ..web.help import help_data
+    if name not in profile_names():        # never a path: only the shipped profiles
+        raise ApiError(404, "not_found", f"no rule profile {name!r}; the profiles are "
+                                         f"{', '.join(profile_names())}")
+    return help_data(load_profile(name))
+
+
+@router.get("/bots")
+async def bots() -> dict:
+    """The opponents a player may choose for a game against the computer."""
+    return opponents.catalogue()
+
+
 # -- private rooms -----------------------------------------------------------------------------
 def _room_seat(server, room, seat: int, acc: dict) -> dict:
     return {"code": room.code, "game_id": room.game_id, "seat": seat,
@@ -144,8 +166,9 @@ async def open_room(body: RoomRequest, request: Request,
     from .core import new_game_id
     server = server_of(request)
     profile = server.check_profile(body.profile)
+    bots_choice = opponents.check_choice(body.bots) if body.bots else None
     room = server.rooms.open((acc["id"], acc["name"]), profile, body.stake, body.rounds,
-                             new_game_id())
+                             new_game_id(), bots=bots_choice)
     return _room_seat(server, room, 0, acc)
 
 
@@ -158,9 +181,12 @@ async def room_state(code: str, request: Request,
 async def _start_room(server, room) -> None:
     room.started = True
     try:
+        names, options = None, None
+        if room.bots:       # adaptive reads the host's own record
+            names, options = await opponents.choose_bots(server.repo, room.host[0], room.bots)
         await server.create_table(mode="casual", profile=room.profile, stake=room.stake,
                                   rounds=room.rounds, players=list(room.players),
-                                  game_id=room.game_id)
+                                  bots=names, game_id=room.game_id, options=options)
     except Exception:
         room.started = False
         raise
@@ -228,6 +254,30 @@ async def game_record(game_id: str, request: Request) -> dict:
             "stake": row["stake"], "rounds": row["rounds"], "players": _players(row["seats"]),
             "seed": str(opts.get("seed")), "carried": opts.get("carried"),
             "hands": hands, "result": row["result"], "record": game.record()}
+
+
+@router.get("/games/{game_id}/replay")
+async def game_replay(game_id: str, request: Request,
+                      hand: Annotated[int, Query(ge=1, le=400)] = 1,
+                      seat: Annotated[int, Query(ge=0, le=3)] = 0) -> dict:
+    """One hand of a finished game, step by step, as ``seat`` saw it (牌譜重播).
+
+    Any seat may be watched: the game is over, so nothing is secret any more."""
+    from .engine_game import EngineGame
+    from .replay import NoSuchHand, replay_hand
+    repo = server_of(request).repo
+    row = await repo.game(game_id)
+    if row is None:
+        raise ApiError(404, "not_found", "no such game")
+    if row["status"] != "finished":
+        raise ApiError(409, "conflict", "this game is still being played; "
+                                        "its replay opens when it is over")
+    meta = {k: row[k] for k in ("mode", "profile", "stake", "rounds")}
+    meta["options"] = row["options"] or {}
+    try:
+        return replay_hand(EngineGame(meta), await repo.game_actions(game_id), hand, seat)
+    except NoSuchHand as e:
+        raise ApiError(404, "not_found", str(e)) from None
 
 
 @router.get("/leaderboard")

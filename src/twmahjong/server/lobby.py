@@ -144,10 +144,11 @@ class Room:
     game_id: str
     players: list[Player | None] = field(default_factory=lambda: [None] * 4)
     started: bool = False
+    bots: str | None = None         # who fills empty chairs (server.opponents); None: stake's tier
 
     def public(self) -> dict:
         return {"code": self.code, "host": self.host[1], "profile": self.profile,
-                "stake": self.stake, "rounds": self.rounds,
+                "stake": self.stake, "rounds": self.rounds, "bots": self.bots,
                 "players": [p[1] if p else None for p in self.players], "started": self.started}
 
     def seat_of(self, account_id: int) -> int | None:
@@ -161,12 +162,13 @@ class Rooms:
     def __init__(self) -> None:
         self._rooms: dict[str, Room] = {}
 
-    def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str) -> Room:
+    def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
+             bots: str | None = None) -> Room:
         while True:
             code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
             if code not in self._rooms:
                 break
-        room = Room(code, host, profile, stake, rounds, game_id)
+        room = Room(code, host, profile, stake, rounds, game_id, bots=bots)
         room.players[0] = host
         self._rooms[code] = room
         return room

@@ -162,6 +162,7 @@ class Snapshot(_Out):
     observation: dict[str, Any] | None
     turn: int
     timer: dict[str, Any] | None
+    clocks: list[dict[str, Any] | None] | None = None   # every seat's, as this seat may see
     ticket: str
 
 
@@ -171,6 +172,7 @@ class Update(_Out):
     events: list[dict[str, Any]]
     observation: dict[str, Any]
     timer: dict[str, Any] | None
+    clocks: list[dict[str, Any] | None] | None = None
 
 
 class Presence(_Out):

@@ -41,7 +41,9 @@ class Settings(BaseModel):
     port: int = Field(8000, ge=0, le=65535)
     data_dir: Path = Path("data")
     database_url: str | None = None      # None: SQLite file in data_dir
-    redis_url: str | None = None
+    redis_url: str | None = None         # None: one process; else the cluster's Redis
+    redis_prefix: str = Field("twmj", min_length=1, max_length=64)  # keys of one deployment
+    cluster_lease: float = Field(10.0, ge=0.5)  # s a silent process keeps its tables
     secret_key: str | None = None        # None: generated once, kept in data_dir
     default_profile: str = "standard"
 

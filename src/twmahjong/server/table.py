@@ -2,8 +2,10 @@
 
 Everything reaches the table through its inbox — a player's action, a connection
 arriving or leaving, a bot's turn, a timer — and everything leaves it as
-per-seat messages. Each seat is sent only its own observation, and a seat that is
-deciding sees its own timer only, so nobody learns who could claim a discard.
+per-seat messages. Each seat is sent only its own observation. Every seat sees
+every seat's clock (``clocks``), but another seat's clock runs only while it is
+that seat's turn to discard — public at any table — and its bank shows only
+what it spent on such turns, so nobody learns who could claim a discard.
 
 A seat with nobody connected, or whose timer ran out, is on auto-play (托管): a
 bot plays it and the other seats see that. The player who (re)connects with the
@@ -51,11 +53,40 @@ class SeatState:
     player: Any = None              # the bot object, made on first use
     last_obs: dict | None = None
     ev_sent: int = 0                # events of this hand already sent to this seat
+    public_decision: bool = False   # the running decision is a turn (everyone knows it)
+    shown_bank: float = 0.0         # the bank as the other seats see it (turn time only)
     epoch: int = 0                  # bumps on every (re)attach; stale grace timers see it
 
     def public(self) -> dict:
         return {"name": self.name, "bot": self.bot is not None,
                 "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+
+    def new_hand(self) -> None:
+        self.clock.new_hand()
+        self.shown_bank = self.clock.bank
+        self.public_decision = False
+
+    def stop_clock(self, now: float) -> None:
+        """Charge the bank; the others see the charge only for a turn of this seat."""
+        before = self.clock.bank
+        self.clock.stop(now)
+        if self.public_decision:
+            self.shown_bank = max(0.0, self.shown_bank - (before - self.clock.bank))
+        self.public_decision = False
+
+    def clock_for(self, viewer_is_me: bool, now: float) -> dict | None:
+        """This seat's clock as one viewer may see it (None for a bot's seat)."""
+        if self.bot is not None:
+            return None
+        view = self.clock.view(now)
+        running = self.clock.running
+        if viewer_is_me:
+            return {**view, "running": running}
+        if running and self.public_decision:
+            spent = self.clock.bank - view["bank"]
+            return {"base": view["base"], "bank": round(max(0.0, self.shown_bank - spent), 2),
+                    "running": True}
+        return {"base": self.clock.base, "bank": round(self.shown_bank, 2), "running": False}
 
 
 @dataclass
@@ -121,7 +152,7 @@ class Table:
                                        "another wall than the stored one")
                 self.hand_open = True
                 for s in self.seats:
-                    s.clock.new_hand()
+                    s.new_hand()
             elif r["kind"] == "action":
                 self.game.act(r["seat"], data["action"])
                 self.turn += 1
@@ -158,7 +189,7 @@ class Table:
         self.hand_seed = seed
         self.hand_open = True
         for s in self.seats:
-            s.clock.new_hand()
+            s.new_hand()
             s.decision_turn = None
         self._broadcast(P.out(P.HandStart(hand_no=self.game.hand_no,
                                           commitment=commitment(seed))))
@@ -219,13 +250,14 @@ class Table:
                 if self._human_plays(s):
                     if not s.clock.running:
                         s.clock.start(now)
+                        s.public_decision = _is_turn(self.pending[i])
                 elif s.bot_scheduled != s.decision_turn:
                     s.bot_scheduled = s.decision_turn
                     loop.call_later(self.sv.settings.bot_delay, self.inbox.put_nowait,
                                     ("bot", i, s.decision_turn))
             elif s.decision_turn is not None:
                 s.decision_turn = None
-                s.clock.stop(now)
+                s.stop_clock(now)
 
     async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
         s = self.seats[seat]
@@ -279,7 +311,7 @@ class Table:
     async def _apply(self, seat: int, action: dict) -> None:
         self.game.act(seat, action)          # raises UserError and changes nothing
         s = self.seats[seat]
-        s.clock.stop(self.sv.clock())
+        s.stop_clock(self.sv.clock())
         s.decision_turn = None
         self.turn += 1
         self._persist("action", seat, {"action": action})
@@ -345,6 +377,7 @@ class Table:
             s.auto = False
             if seat in self.pending and not s.clock.running:
                 s.clock.start(self.sv.clock())
+                s.public_decision = _is_turn(self.pending[seat])
         self._presence(seat)
         conn.push(self.snapshot(seat))
 
@@ -392,11 +425,16 @@ class Table:
         if dealt:
             hand = {"hand_no": self.game.hand_no, "open": self.hand_open,
                     "commitment": commitment(self.hand_seed or 0)}
-        timer = s.clock.view(self.sv.clock()) if seat in self.pending else None
+        now = self.sv.clock()
+        timer = s.clock.view(now) if seat in self.pending else None
         ticket = self.sv.tokens.ticket(self.id, seat, s.account_id)
         return P.out(P.Snapshot(table=self.table_info(), hand=hand, observation=obs,
                                 turn=s.decision_turn if s.decision_turn is not None else self.turn,
-                                timer=timer, ticket=ticket))
+                                timer=timer, clocks=self.clocks(seat, now), ticket=ticket))
+
+    def clocks(self, viewer: int, now: float) -> list[dict | None]:
+        """Every seat's clock as ``viewer`` may see it (see the module docstring)."""
+        return [s.clock_for(i == viewer, now) for i, s in enumerate(self.seats)]
 
     def _send_updates(self) -> None:
         now = self.sv.clock()
@@ -411,7 +449,8 @@ class Table:
             s.ev_sent += len(events)
             timer = s.clock.view(now) if i in self.pending else None
             turn = s.decision_turn if s.decision_turn is not None else self.turn
-            text = P.out(P.Update(turn=turn, events=events, observation=obs, timer=timer))
+            text = P.out(P.Update(turn=turn, events=events, observation=obs, timer=timer,
+                                  clocks=self.clocks(i, now)))
             for c in s.conns:
                 c.push(text)
 
@@ -419,6 +458,12 @@ class Table:
         for s in self.seats:
             for c in s.conns:
                 c.push(text)
+
+
+def _is_turn(legal: list[dict]) -> bool:
+    """A decision with a discard in it is the seat's turn, which every seat sees;
+    claims, 搶槓 and 天聽 windows are not (who may claim is secret)."""
+    return any(a["type"] == "discard" for a in legal)
 
 
 def _as_json(action: Any) -> dict | None:

@@ -225,7 +225,7 @@ class Connection:
         ticket = self.server.tokens.read_ticket(ticket_text)
         if ticket.account_id != self.account["id"]:
             raise AuthError("this ticket belongs to another player")
-        table = self.server.tables.get(ticket.game_id)
+        table = await self.server.find_table(ticket.game_id)
         if table is None:
             room = self.server.rooms.by_game(ticket.game_id)
             if room is not None and not room.started:

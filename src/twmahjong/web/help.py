@@ -18,7 +18,7 @@ from typing import Any
 from ..profiles import Profile
 from ..scoring import HandSpec, score
 
-__all__ = ["EXAMPLES", "EACH", "help_data", "example_spec"]
+__all__ = ["EACH", "EXAMPLES", "example_spec", "help_data"]
 
 # Patterns whose 台 count once per occurrence (each 箭字刻, each 花, each 連).
 EACH = frozenset({"dealer_streak", "dragon_pung", "seat_flower"})

@@ -15,6 +15,7 @@ const GROUPS = [
   ["declare", ["declare"]],
   ["flower_win", ["flower_win"]],
   ["win", ["win"]],
+  ["draw", ["draw"]],
   ["pass", ["pass"]],
 ];
 

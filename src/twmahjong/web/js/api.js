@@ -69,6 +69,7 @@ export const register = (name, password) => session("/accounts", { name, passwor
 export const logout = () => setToken(null);
 export const me = () => api("/me");
 export const profiles = () => api("/profiles");
+export const bots = () => api("/bots");
 export const profileHelp = (name) => api(`/profiles/${encodeURIComponent(name)}/patterns`);
 export const createRoom = (opts) => api("/rooms", { method: "POST", body: opts });
 export const room = (code) => api(`/rooms/${encodeURIComponent(code)}`);

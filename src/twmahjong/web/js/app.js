@@ -27,7 +27,8 @@ const state = {
   queue: null,
   room: null,
   busy: false,
-  options: { profile: "standard", stake: "low", rounds: 1 },
+  bots: null,
+  options: { profile: "standard", stake: "low", rounds: 1, bots: "" },
 };
 let socket = null;
 let game = null;
@@ -179,6 +180,12 @@ function pollRoom(seat) {
   }, 2000);
 }
 
+/** The room request: the lobby's options, `bots` only when the player chose one. */
+function roomOptions() {
+  const { bots, ...rest } = state.options;
+  return bots ? { ...rest, bots } : rest;
+}
+
 const actions = {
   guest: () => session(api.guest),
   login: (name, pw) => session(() => api.login(name, pw)),
@@ -210,7 +217,7 @@ const actions = {
     state.busy = true;
     render();
     try {
-      const seat = await api.createRoom(state.options);
+      const seat = await api.createRoom(roomOptions());
       await api.startRoom(seat.code);
       state.busy = false;
       await sitDown(seat);
@@ -220,7 +227,7 @@ const actions = {
   },
   createRoom: async () => {
     try {
-      const seat = await api.createRoom(state.options);
+      const seat = await api.createRoom(roomOptions());
       state.room = seat.room;
       render();
       pollRoom(seat);
@@ -259,6 +266,7 @@ async function refreshLobby() {
       if (!p.profiles.includes(state.options.profile)) state.options.profile = p.default;
     }),
     api.leaderboard().then((l) => (state.leaderboard = l.players)),
+    api.bots().then((b) => (state.bots = b)),
   ];
   if (api.getToken()) {
     jobs.push(api.me().then((a) => (state.account = a)));

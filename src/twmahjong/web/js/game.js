@@ -90,7 +90,7 @@ export class GameController {
         if (this.account && msg.observation) this.coins[msg.observation.seat] = this.account.coins;
         if (table.seats) this.setPlayers(table.seats);
         this.turn = msg.turn ?? null;
-        if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null });
+        if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
         return true;
       }
       case "update":
@@ -100,7 +100,7 @@ export class GameController {
           if (ev.type === "win") this.view.event({ type: "win", seat: ev.seat, self_drawn: ev.self_drawn });
           if (ev.type === "draw_game") this.view.event({ type: "draw_game" });
         }
-        if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null });
+        if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
         return true;
       case "presence":
         if (this.players?.[msg.seat]) {
@@ -121,11 +121,13 @@ export class GameController {
         });
         if (this.players) this.players.forEach((p, i) => (p.coins = this.coins[i] ?? undefined));
         this.view.setPlayers(this.players);
-        this.view.showResult(result, { scores: this.scores, onNext: () => this.view.hideResult() });
+        this.view.showResult(result, { scores: this.scores, onNext: () => this.nextHand() });
         return true;
       }
       case "game_end":
-        this.view.showSummary(msg, { onLeave: this.onLeave });
+        // The last hand's result stays up until the player has read it (下一局).
+        if (this.view.lastResult) this.summary = msg;
+        else this.view.showSummary(msg, { onLeave: this.onLeave });
         return true;
       case "error":
         // Refused: nothing changed on the server, so the same choices stand.
@@ -134,6 +136,15 @@ export class GameController {
         return true;
       default:
         return false;
+    }
+  }
+
+  /** 下一局: close the hand's result; after the last hand, the match summary. */
+  nextHand() {
+    this.view.hideResult();
+    if (this.summary) {
+      this.view.showSummary(this.summary, { onLeave: this.onLeave });
+      this.summary = null;
     }
   }
 

@@ -4,7 +4,7 @@
 // holds (account, profiles, queue, room) and wires buttons to `actions`, which
 // talk to the server. Re-rendering after each change keeps it simple.
 
-import { t } from "./i18n.js";
+import { pick, t } from "./i18n.js";
 import { h } from "./dom.js";
 
 function accountPanel(state, actions) {
@@ -37,6 +37,30 @@ function select(id, label, options, value, onchange) {
   return h("label", { class: "field", for: id }, h("span", {}, label), s);
 }
 
+/** The opponent selector: stake default, adaptive, levels L1-L5, then the
+ * personalities grouped by tier (GET /api/v1/bots). */
+function botsSelect(state, actions) {
+  const cat = state.bots;
+  const value = state.options.bots || "";
+  const opt = (v, text, title) => h("option", { value: v, selected: v === value, title }, text);
+  const groups = [];
+  if (cat?.levels?.length) {
+    groups.push(h("optgroup", { label: t("bots.levels") }, ...cat.levels.map((l) => opt(l.id, t(`bots.level.${l.id}`)))));
+  }
+  for (let tier = 1; tier <= 5; tier++) {
+    const ps = (cat?.personalities || []).filter((p) => p.tier === tier);
+    if (ps.length) {
+      groups.push(h("optgroup", { label: t("bots.tier", { n: tier }) },
+        ...ps.map((p) => opt(p.id, pick(p), p.description))));
+    }
+  }
+  const s = h("select", { id: "opt-bots", onchange: (e) => actions.option("bots", e.target.value) },
+    opt("", t("bots.default")),
+    cat?.adaptive ? opt("adaptive", t("bots.adaptive")) : null,
+    ...groups);
+  return h("label", { class: "field field-wide", for: "opt-bots" }, h("span", {}, t("play.bots.who")), s);
+}
+
 function playPanel(state, actions) {
   const p = state.profiles || { profiles: ["standard"], stakes: { low: 1 }, default: "standard" };
   const opts = state.options;
@@ -50,7 +74,8 @@ function playPanel(state, actions) {
     h("div", { class: "fields" },
       select("opt-profile", t("play.profile"), p.profiles.map((id) => [id, profileLabel(id)]), opts.profile, (v) => actions.option("profile", v)),
       select("opt-stake", t("play.stake"), Object.keys(p.stakes).map((id) => [id, stakeLabel(id)]), opts.stake, (v) => actions.option("stake", v)),
-      select("opt-rounds", t("play.rounds"), [1, 2, 3, 4].map((n) => [String(n), t("play.rounds.n", { n })]), String(opts.rounds), (v) => actions.option("rounds", Number(v)))),
+      select("opt-rounds", t("play.rounds"), [1, 2, 3, 4].map((n) => [String(n), t("play.rounds.n", { n })]), String(opts.rounds), (v) => actions.option("rounds", Number(v))),
+      botsSelect(state, actions)),
     h("div", { class: "play-buttons" },
       h("button", { type: "button", class: "btn big primary quick-btn", disabled, onclick: () => actions.quick("casual") }, t("play.quick")),
       h("button", { type: "button", class: "btn big bots-btn", disabled, onclick: actions.bots }, t("play.bots")),

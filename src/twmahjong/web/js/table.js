@@ -118,14 +118,16 @@ export class TableView {
 
   /**
    * Show a new observation. `timer` is the server's {base, bank} for this seat's
-   * decision, if it is deciding.
+   * decision, if it is deciding; `clocks` every seat's {base, bank, running} as
+   * this seat may see them (null for a bot), which the badges count down.
    */
-  setObservation(obs, { timer = null } = {}) {
+  setObservation(obs, { timer = null, clocks = null } = {}) {
     this.prev = this.obs;
     this.obs = obs;
     this.timer = timer;
+    this.clocks = clocks;
     this.timerAt = this.now();
-    if (timer && !this.ticker && typeof setInterval === "function") {
+    if ((timer || clocks?.some((c) => c?.running)) && !this.ticker && typeof setInterval === "function") {
       this.ticker = setInterval(() => this.paintTimer(), 500);
     }
     this.declareTiles = null;
@@ -153,31 +155,40 @@ export class TableView {
   }
 
   renderBoard() {
-    const clock = this.timer ? { seat: this.obs.seat } : null;
+    const running = this.clocks?.findIndex((c, i) => c?.running && i !== this.obs.seat) ?? -1;
+    const clock = this.timer ? { seat: this.obs.seat } : running >= 0 ? { seat: running } : null;
     const shown = { ...this.obs, last_discard: this.mark ? { seat: this.mark.seat, tile: this.mark.tile } : null };
     renderBoard(this.q(".board-wrap"), shown, { players: this.players, clock });
     this.paintTimer();
   }
 
   /** Seconds left of the base, then of the bank (時間 + 備用時間), as the server counts. */
-  timeLeft() {
-    if (!this.timer) return null;
+  timeLeft(timer = this.timer) {
+    if (!timer) return null;
     const spent = (this.now() - this.timerAt) / 1000;
-    const base = this.timer.base - spent;
-    if (base > 0) return { base, bank: this.timer.bank };
-    return { base: 0, bank: Math.max(0, this.timer.bank + base) };
+    const base = timer.base - spent;
+    if (base > 0) return { base, bank: timer.bank };
+    return { base: 0, bank: Math.max(0, timer.bank + base) };
   }
 
+  /** Every badge's clock: a countdown while that seat decides, else its spare bank. */
   paintTimer() {
-    const mine = this.q(`.badge-timer[data-seat="${this.obs?.seat}"]`);
-    const left = this.timeLeft();
-    if (!mine) return;
-    if (!left) {
-      mine.textContent = "";
-      return;
+    if (!this.obs) return;
+    for (let seat = 0; seat < 4; seat++) {
+      const el = this.q(`.badge-timer[data-seat="${seat}"]`);
+      if (!el) continue;
+      const mine = seat === this.obs.seat;
+      const clock = this.clocks?.[seat] ?? null;
+      const ticking = mine ? this.timer : clock?.running ? clock : null;
+      const left = this.timeLeft(ticking);
+      el.classList.toggle("ticking", Boolean(left));
+      if (left) {
+        el.textContent = t("timer", { n: Math.ceil(left.base) }) +
+          (left.bank ? ` ${t("timer.bank", { n: Math.ceil(left.bank) })}` : "");
+      } else if (clock && !mine) {
+        el.textContent = t("timer.idle", { n: Math.ceil(clock.bank) });
+      } else el.textContent = "";
     }
-    mine.textContent = t("timer", { n: Math.ceil(left.base) }) +
-      (left.bank ? ` ${t("timer.bank", { n: Math.ceil(left.bank) })}` : "");
   }
 
   renderHand() {
@@ -226,14 +237,16 @@ export class TableView {
     this.bar.update(legal, { ownTurn: this.ownTurn(), seconds: left ? left.base : null });
   }
 
-  /** Auto-win takes any win offered; auto-pass passes claims, but never passes a win. */
+  /** Auto-win takes any win offered; auto-pass passes claims, but never a win or 海底. */
   autoAct() {
     const legal = this.obs?.legal || [];
     if (!legal.length || this.hand.locked) return;
     const win = legal.find((a) => a.type === "win" || a.type === "flower_win");
     if (win && getPref("autoWin")) return this.send(win);
     const pass = legal.find((a) => a.type === "pass");
-    if (pass && !win && getPref("autoPass")) this.send(pass);
+    // 海底: passing would decline the last tile, which is the player's own choice.
+    const lastTile = legal.some((a) => a.type === "draw");
+    if (pass && !win && !lastTile && getPref("autoPass")) this.send(pass);
   }
 
   /** Live-region lines and spoken calls for what changed since the last observation. */

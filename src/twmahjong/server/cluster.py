@@ -1,0 +1,334 @@
+"""Several server processes, one game world (``twmj serve --redis URL``).
+
+Each table still has exactly one owner — the process whose actor runs it — and
+every process can seat a player at any table. A connection on process A whose
+table lives on process B talks to a ``RemoteTable``: the same outside API as a
+``Table`` (``attach``, ``detach``, ``submit``), forwarded to B over B's inbox
+channel. B seats a ``Relay`` for it, an Outbox that sends every message the table
+pushes to that seat back over A's inbox — the seat's own view, never the state.
+
+Ownership is a lease (``redis_seams.RedisDirectory``), renewed by the heartbeat.
+When a process stops, or dies and its leases run out, another process adopts each
+ownerless active game: it claims the lease, replays the stored seed + actions
+(``Server.resume_game``, as a restart does) and announces ``table_moved``, on
+which every process re-attaches the connections it relays to the new owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from types import SimpleNamespace
+from typing import Any
+
+from pydantic import ValidationError
+
+from . import protocol as P
+from .redis_queue import RedisMatchQueue
+from .redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence
+
+__all__ = ["TOPICS", "Cluster", "Relay", "RemoteTable"]
+
+log = logging.getLogger("twmahjong.server.cluster")
+
+TOPICS = ("table_started", "game_finished", "table_moved")
+
+
+class Relay:
+    """On the owner: a seat's connection that lives in another process."""
+
+    def __init__(self, cluster: Cluster, via: str, conn: str, game_id: str, seat: int):
+        self.cluster, self.via, self.conn = cluster, via, conn
+        self.game_id, self.seat = game_id, seat
+        self.gone = False
+
+    def push(self, text: str) -> None:
+        if not self.gone:
+            self.cluster.link.publish(self.cluster.link.inbox(self.via),
+                                      {"op": "out", "conn": self.conn, "text": text},
+                                      on_nobody=self._nobody)
+
+    def _nobody(self) -> None:
+        """The relaying process is gone: the seat lost its connection."""
+        if not self.gone:
+            self.gone = True
+            self.cluster.drop_relay(self)
+
+
+class RemoteTable:
+    """On a relaying process: a table owned elsewhere (or adopted here since)."""
+
+    def __init__(self, cluster: Cluster, game_id: str, seats: list[dict], owner: str | None):
+        self.cluster = cluster
+        self.id = game_id
+        self.seats = [SimpleNamespace(account_id=s.get("account_id"), name=s.get("name"))
+                      for s in seats]
+        self.owner = owner
+        self.local: Any = None           # the table itself, once this process adopted it
+        self._finished = False
+        self.attached: dict[str, tuple[int, Any]] = {}     # conn id -> (seat, connection)
+
+    @property
+    def finished(self) -> bool:
+        return self.local.finished if self.local is not None else self._finished
+
+    def attach(self, seat: int, conn: Any) -> None:
+        cid = self.cluster.register_conn(conn, self)
+        self.attached[cid] = (seat, conn)
+        if self.local is not None:
+            self.local.attach(seat, conn)
+        else:
+            self._send({"op": "attach", "seat": seat, "conn": cid})
+
+    def detach(self, seat: int, conn: Any) -> None:
+        cid = self.cluster.conn_key(conn)
+        self.attached.pop(cid, None)
+        self.cluster.forget_conn(cid, self)
+        if self.local is not None:
+            self.local.detach(seat, conn)
+        else:
+            self._send({"op": "detach", "seat": seat, "conn": cid})
+
+    def submit(self, seat: int, msg: P.ActionMsg, conn: Any) -> None:
+        if self.local is not None:
+            self.local.submit(seat, msg, conn)
+        else:
+            self._send({"op": "action", "seat": seat, "conn": self.cluster.conn_key(conn),
+                        "msg": msg.model_dump(mode="json", exclude_none=True)})
+
+    def _send(self, msg: dict) -> None:
+        if self.owner is not None:      # no owner: wait for table_moved, then re-attach
+            self.cluster.link.publish(self.cluster.link.inbox(self.owner),
+                                      {**msg, "game": self.id,
+                                       "via": self.cluster.process_id})
+
+    def moved(self, owner: str | None, local: Any = None) -> None:
+        """The table has a new owner: take every relayed seat there (a new snapshot)."""
+        self.owner, self.local = owner, local
+        if owner is None:
+            return
+        for cid, (seat, conn) in list(self.attached.items()):
+            if local is not None:
+                local.attach(seat, conn)
+            else:
+                self._send({"op": "attach", "seat": seat, "conn": cid})
+
+    def seen(self, text: str) -> None:
+        if '"type":"game_end"' in text:
+            self._finished = True
+
+
+class Cluster:
+    """The Redis seams of one process, its heartbeat, adoption and relaying."""
+
+    def __init__(self, server: Any, settings: Any):
+        self.server = server
+        self.process_id = secrets.token_hex(6)
+        self.link = RedisLink(settings.redis_url, settings.redis_prefix, self.process_id,
+                              settings.cluster_lease)
+        self.interval = settings.cluster_lease / 3
+        self.presence = RedisPresence(self.link)
+        self.directory = RedisDirectory(self.link)
+        self.bus = RedisBus(self.link, TOPICS)
+        self.queue = RedisMatchQueue(self.link, settings.bot_fill_wait,
+                                     server._start_from_queue)
+        self.link.on(self.link.inbox(self.process_id), self._inbox)
+        self.bus.subscribe("table_moved", self._moved)
+        self._relays: dict[tuple[str, str], Relay] = {}     # owner side: (via, conn id)
+        self._conns: dict[str, tuple[Any, RemoteTable]] = {}  # relay side: id -> conn, table
+        self._remote: dict[str, RemoteTable] = {}
+        self._adopting: set[str] = set()
+        self._wake = asyncio.Event()
+        self._heart: asyncio.Task | None = None
+
+    # -- life cycle ------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Join the cluster and adopt whatever nobody runs (this is the restart resume)."""
+        self._wake = asyncio.Event()
+        await self.link.start()
+        await self.link.beat()
+        await self.scan()
+        self._heart = asyncio.create_task(self._heartbeat(), name="twmj-heartbeat")
+
+    async def release_all(self) -> None:
+        """A graceful stop, after the tables stopped and their actions are stored:
+        give every game up at once so another process adopts it without waiting."""
+        if self._heart is not None:
+            self._heart.cancel()
+        await self.queue.close()
+        for gid in sorted(self.directory._claimed):
+            await self.directory.release(gid)
+            self.bus.publish("table_moved", {"game_id": gid, "owner": None})
+
+    async def close(self) -> None:
+        await self.presence.close()
+        await self.link.r.delete(self.link.key("proc", self.process_id))
+        await self.link.close()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.interval)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+            try:
+                await self.link.beat()
+                for gid in await self.directory.renew():
+                    await self._lost(gid)
+                await self.presence.sync()
+                await self.scan()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster heartbeat failed; retrying")
+
+    async def _lost(self, game_id: str) -> None:
+        """This process stalled past its lease and another one adopted the game: stop
+        the table here (two owners must never write one game) and let its connections
+        follow the game to the new owner through a RemoteTable."""
+        log.warning("game %s is owned by another process now; stopping it here", game_id)
+        table = self.directory._tables.pop(game_id, None)
+        if table is None:
+            return
+        await table.stop()
+        proxy = RemoteTable(self, game_id, [{"account_id": s.account_id, "name": s.name}
+                                            for s in table.seats], None)
+        for seat, s in enumerate(table.seats):
+            for conn in s.conns:
+                if not isinstance(conn, Relay):     # relayed seats follow table_moved
+                    proxy.attached[self.register_conn(conn, proxy)] = (seat, conn)
+        if proxy.attached:
+            self._remote[game_id] = proxy
+            # connections still hold the old table object: it forwards from now on
+            table.attach, table.detach, table.submit = proxy.attach, proxy.detach, proxy.submit
+            proxy.moved(await self.directory.owner(game_id))
+
+    # -- adoption ---------------------------------------------------------------------------
+    async def scan(self) -> int:
+        """Adopt every active game without an owner; returns how many."""
+        n = 0
+        games = [row["id"] for row in await self.server.repo.active_games()
+                 if self.directory.get(row["id"]) is None and row["id"] not in self._adopting]
+        if not games:
+            return 0
+        owners = await self.directory.owners(games)
+        for gid, owner in zip(games, owners):
+            if owner is None and await self.adopt(gid):
+                n += 1
+        return n
+
+    async def adopt(self, game_id: str) -> Any:
+        """Claim an ownerless game and resume it here from the repository."""
+        if game_id in self._adopting or not await self.directory.claim(game_id):
+            return None
+        self._adopting.add(game_id)
+        try:
+            row = await self.server.repo.game(game_id)
+            table = None
+            if row is not None and row["status"] == "active":
+                table = await self.server.resume_game(row)
+            if table is None:
+                await self.directory.release(game_id)
+                return None
+            log.info("process %s adopted game %s", self.process_id, game_id)
+            self.bus.publish("table_moved", {"game_id": game_id, "owner": self.process_id})
+            return table
+        finally:
+            self._adopting.discard(game_id)
+
+    def _moved(self, msg: dict) -> None:
+        gid, owner = msg["game_id"], msg.get("owner")
+        if owner is None:
+            self._wake.set()            # adopt now rather than at the next beat
+        proxy = self._remote.get(gid)
+        if proxy is not None:
+            proxy.moved(owner, self.directory.get(gid) if owner == self.process_id else None)
+
+    # -- finding a table -----------------------------------------------------------------
+    async def find(self, game_id: str) -> Any:
+        """The table to seat a connection at: this process's own, or a RemoteTable."""
+        table = self.directory.get(game_id)
+        if table is not None:
+            return table
+        proxy = self._remote.get(game_id)
+        if proxy is not None and not proxy.finished:
+            return proxy
+        row = await self.server.repo.game(game_id)
+        if row is None or row["status"] != "active":
+            return None
+        owner = await self.directory.owner(game_id)
+        if owner is None:
+            table = await self.adopt(game_id)
+            if table is not None:
+                return table
+            owner = await self.directory.owner(game_id)
+        if owner == self.process_id:
+            return self.directory.get(game_id)
+        proxy = self._remote[game_id] = RemoteTable(self, game_id, row["seats"], owner)
+        return proxy
+
+    # -- relaying ----------------------------------------------------------------------------
+    @staticmethod
+    def conn_key(conn: Any) -> str:
+        return f"{id(conn):x}"
+
+    def register_conn(self, conn: Any, proxy: RemoteTable) -> str:
+        """A connection seated through ``proxy`` (a connection sits at one table at a time)."""
+        cid = self.conn_key(conn)
+        self._conns[cid] = (conn, proxy)
+        return cid
+
+    def forget_conn(self, cid: str, proxy: RemoteTable) -> None:
+        if cid in self._conns and self._conns[cid][1] is proxy:
+            del self._conns[cid]
+        if not proxy.attached and self._remote.get(proxy.id) is proxy:
+            del self._remote[proxy.id]
+
+    def drop_relay(self, relay: Relay) -> None:
+        self._relays.pop((relay.via, relay.conn), None)
+        table = self.directory.get(relay.game_id)
+        if table is not None:
+            table.detach(relay.seat, relay)
+
+    def _inbox(self, m: dict) -> None:
+        op = m.get("op")
+        if op in ("matched", "match_failed"):
+            self.queue.handle(m)
+        elif op == "out":
+            item = self._conns.get(m["conn"])
+            if item is not None:
+                conn, proxy = item
+                conn.push(m["text"])
+                proxy.seen(m["text"])
+        elif op in ("attach", "detach", "action"):
+            self._for_owner(op, m)
+
+    def _for_owner(self, op: str, m: dict) -> None:
+        table = self.directory.get(m["game"])
+        key = (m["via"], m["conn"])
+        seat = int(m["seat"])
+        if table is None:               # not (or no longer) ours: the relaying side re-finds
+            self._wake.set()
+            return
+        if op == "attach":
+            relay = self._relays.get(key)
+            if relay is None or relay.game_id != table.id:
+                relay = self._relays[key] = Relay(self, m["via"], m["conn"], table.id, seat)
+            relay.seat = seat
+            table.attach(seat, relay)
+        elif op == "detach":
+            relay = self._relays.pop(key, None)
+            if relay is not None:
+                table.detach(seat, relay)
+        else:
+            relay = self._relays.get(key)
+            if relay is None:
+                return
+            try:
+                msg = P.ActionMsg.model_validate(m["msg"])
+            except ValidationError:
+                log.warning("dropping a malformed relayed action")
+                return
+            table.submit(seat, msg, relay)

@@ -1,0 +1,259 @@
+"""The quick-match queue (一鍵匹配) on Redis: one queue for every process.
+
+Same rules as ``lobby.LocalMatchQueue``: one queue per (mode, profile, stake);
+four waiting players start a table at once; ``fill_wait`` seconds after the
+queue's first arrival whoever waits gets a table and bots take the empty seats;
+the seating order is shuffled with the OS CSPRNG.
+
+Every change to a queue is one Lua script, so Redis runs it alone: two processes
+popping at the same moment can never take the same player, and a player can wait
+in one queue only (``queued`` maps an account to its entry; an entry left behind
+by a process that died no longer counts). The process that pops a group starts
+the table (it becomes the owner) and tells each player's process which seat is
+theirs over that process's inbox channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+
+from ..errors import UserError
+from .lobby import LobbyError, Player, QueueKey, StartTable, Waiting
+from .redis_seams import RedisLink
+
+__all__ = ["RedisMatchQueue"]
+
+log = logging.getLogger("twmahjong.server.queue")
+
+_NOW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+"""
+
+# pop up to n entries from KEYS[1], clearing their marks in KEYS[2]
+_POP = """
+local function pop(n)
+  local out = {}
+  for i = 1, n do
+    local e = redis.call('LPOP', KEYS[1])
+    if not e then break end
+    local acc = tostring(cjson.decode(e).acc)
+    if redis.call('HGET', KEYS[2], acc) == e then redis.call('HDEL', KEYS[2], acc) end
+    table.insert(out, e)
+  end
+  return out
+end
+"""
+
+# KEYS queue list, queued hash, timer; ARGV entry, account, proc key prefix, queue key prefix
+_PUSH = _NOW + _POP + """
+local prev = redis.call('HGET', KEYS[2], ARGV[2])
+if prev then
+  local old = cjson.decode(prev)
+  if redis.call('EXISTS', ARGV[3] .. old.proc) == 1 then return {-1} end
+  redis.call('LREM', ARGV[4] .. old.key, 0, prev)
+end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
+local n = redis.call('LLEN', KEYS[1])
+if n == 1 then redis.call('SET', KEYS[3], now) end
+if n >= 4 then
+  local group = pop(4)
+  if redis.call('LLEN', KEYS[1]) == 0 then redis.call('DEL', KEYS[3]) end
+  table.insert(group, 1, 1)
+  return group
+end
+return {0, n}
+"""
+
+# KEYS queue list, queued hash, timer; ARGV fill wait (ms). {0, n, ms left} or {1, entries…}
+_FILL = _NOW + _POP + """
+local n = redis.call('LLEN', KEYS[1])
+if n == 0 then redis.call('DEL', KEYS[3]) return {0, 0, -1} end
+local since = tonumber(redis.call('GET', KEYS[3]))
+if not since then since = now redis.call('SET', KEYS[3], now) end
+local left = since + tonumber(ARGV[1]) - now
+if left > 0 then return {0, n, left} end
+local group = pop(4)
+if redis.call('LLEN', KEYS[1]) > 0 then redis.call('SET', KEYS[3], now)
+else redis.call('DEL', KEYS[3]) end
+table.insert(group, 1, 1)
+return group
+"""
+
+# KEYS queue list, queued hash, timer; ARGV entry, account
+_CANCEL = """
+local removed = redis.call('LREM', KEYS[1], 0, ARGV[1])
+if redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[1] then redis.call('HDEL', KEYS[2], ARGV[2]) end
+if redis.call('LLEN', KEYS[1]) == 0 then redis.call('DEL', KEYS[3]) end
+return removed
+"""
+
+
+def _qname(key: QueueKey) -> str:
+    return "|".join(key)
+
+
+class RedisMatchQueue:
+    """``join`` answers at once (the seam is synchronous); the Redis work follows in
+    order, and a refusal only Redis can see (the account waits in another process)
+    arrives through the entry's future as ``LobbyError("already_queued")``."""
+
+    def __init__(self, link: RedisLink, fill_wait: float, start_table: StartTable):
+        self.link = link
+        self.fill_wait = fill_wait
+        self.start_table = start_table
+        self._entries: dict[str, tuple[str, Waiting]] = {}     # entry id -> (json, waiting)
+        self._counts: dict[QueueKey, int] = {}
+        self._lock = asyncio.Lock()                             # this process's queue ops in order
+        self._rng = secrets.SystemRandom()
+        self._tasks: set[asyncio.Task] = set()
+        self._poller: asyncio.Task | None = None
+        self._scripts: dict[str, object] = {}
+
+    def _keys(self, key: QueueKey) -> list[str]:
+        q = _qname(key)
+        return [self.link.key("queue", q), self.link.key("queued"), self.link.key("qtimer", q)]
+
+    def _script(self, name: str, text: str):
+        s = self._scripts.get(name)
+        if s is None:
+            s = self._scripts[name] = self.link.r.register_script(text)
+        return s
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- the seam ---------------------------------------------------------------------------
+    def join(self, key: QueueKey, player: Player) -> Waiting:
+        if any(w.player[0] == player[0] for _, w in self._entries.values()):
+            raise LobbyError("already_queued", "you are already waiting for a table")
+        entry = Waiting(key, player, asyncio.get_running_loop().create_future())
+        eid = secrets.token_hex(8)
+        text = json.dumps({"id": eid, "acc": player[0], "name": player[1],
+                           "proc": self.link.process_id, "key": _qname(key)},
+                          separators=(",", ":"), ensure_ascii=False)
+        self._entries[eid] = (text, entry)
+        self._counts[key] = self._counts.get(key, 0) + 1
+        self._spawn(self._push(eid, text, entry))
+        return entry
+
+    def cancel(self, entry: Waiting) -> None:
+        for eid, (text, w) in list(self._entries.items()):
+            if w is entry:
+                del self._entries[eid]
+                if not entry.future.done():
+                    entry.future.cancel()
+                self._spawn(self._cancel(text, entry))
+
+    def waiting(self, key: QueueKey | None = None) -> int:
+        """Players waiting (all processes), as last seen by this process."""
+        if key is not None:
+            return self._counts.get(key, 0)
+        return sum(self._counts.values())
+
+    async def close(self) -> None:
+        for eid, (text, w) in list(self._entries.items()):
+            self.cancel(w)
+        if self._poller is not None:
+            self._poller.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # -- Redis work -------------------------------------------------------------------------
+    async def _push(self, eid: str, text: str, entry: Waiting) -> None:
+        async with self._lock:
+            if eid not in self._entries:        # cancelled before it reached Redis
+                return
+            res = await self._script("push", _PUSH)(
+                keys=self._keys(entry.key),
+                args=[text, str(entry.player[0]), self.link.key("proc", ""),
+                      self.link.key("queue", "")])
+        if res[0] == -1:
+            self._entries.pop(eid, None)
+            self._counts[entry.key] = max(0, self._counts.get(entry.key, 1) - 1)
+            if not entry.future.done():
+                entry.future.set_exception(LobbyError(
+                    "already_queued", "you are already waiting for a table in another window"))
+            return
+        if res[0] == 1:
+            self._counts[entry.key] = 0
+            await self._form(entry.key, res[1:])
+        else:
+            self._counts[entry.key] = int(res[1])
+        self._ensure_poller()
+
+    async def _cancel(self, text: str, entry: Waiting) -> None:
+        async with self._lock:
+            await self._script("cancel", _CANCEL)(keys=self._keys(entry.key),
+                                                  args=[text, str(entry.player[0])])
+        self._counts[entry.key] = max(0, self._counts.get(entry.key, 1) - 1)
+
+    def _ensure_poller(self) -> None:
+        if self._entries and (self._poller is None or self._poller.done()):
+            self._poller = asyncio.create_task(self._poll(), name="twmj-queue-fill")
+
+    async def _poll(self) -> None:
+        """While players of this process wait: bot-fill each queue when its time comes.
+
+        Any process may pop a due queue; the script lets exactly one of them have it."""
+        while self._entries:
+            sleep = 0.25
+            for key in {w.key for _, w in self._entries.values()}:
+                async with self._lock:
+                    res = await self._script("fill", _FILL)(
+                        keys=self._keys(key), args=[int(self.fill_wait * 1000)])
+                if res[0] == 1:
+                    self._counts[key] = 0
+                    await self._form(key, res[1:])
+                else:
+                    self._counts[key] = int(res[1])
+                    if res[2] >= 0:
+                        sleep = min(sleep, res[2] / 1000)
+            await asyncio.sleep(max(0.01, sleep))
+
+    async def _form(self, key: QueueKey, raw: list[str]) -> None:
+        group = [json.loads(e) for e in raw]
+        slots: list[dict | None] = [*group, *([None] * (4 - len(group)))]
+        self._rng.shuffle(slots)
+        self._spawn(self._start(key, slots))
+
+    async def _start(self, key: QueueKey, slots: list[dict | None]) -> None:
+        try:
+            game_id = await self.start_table(
+                key, [(e["acc"], e["name"]) if e else None for e in slots])
+        except Exception as e:  # handed to every waiting player
+            if not isinstance(e, UserError):
+                log.exception("could not start a table from the queue")
+            reason = str(e) if isinstance(e, UserError) else "please try again"
+            for s in slots:
+                if s:
+                    self._tell(s, {"op": "match_failed", "entry": s["id"], "message": reason})
+            return
+        for seat, s in enumerate(slots):
+            if s:
+                self._tell(s, {"op": "matched", "entry": s["id"], "game_id": game_id,
+                               "seat": seat})
+
+    def _tell(self, entry: dict, msg: dict) -> None:
+        if entry["proc"] == self.link.process_id:
+            self.handle(msg)
+        else:
+            self.link.publish(self.link.inbox(entry["proc"]), msg)
+
+    def handle(self, msg: dict) -> None:
+        """A group this process's player was in has formed (or failed)."""
+        item = self._entries.pop(msg["entry"], None)
+        if item is None:
+            return
+        w = item[1]
+        if w.future.done():
+            return
+        if msg["op"] == "matched":
+            w.future.set_result((msg["game_id"], int(msg["seat"])))
+        else:
+            w.future.set_exception(LobbyError("bad_request", msg["message"]))

@@ -1,0 +1,324 @@
+"""Presence, the table directory and the event bus on Redis (``--redis URL``).
+
+Every process shares one Redis; its keys start with ``settings.redis_prefix``.
+``RedisLink`` is the one connection a process keeps: an ordered writer (the
+seams' synchronous calls — a connection arriving, a notice, a message relayed to
+a seat — are queued and sent in order, pipelined) and one pub/sub listener for
+the process's own inbox channel and the bus.
+
+Liveness is a lease: a process keeps ``proc:<id>`` alive and owns each of its
+tables through ``owner:<game>``, both expiring after ``cluster_lease`` seconds
+unless renewed. A process that dies stops renewing; its tables become ownerless
+and another process adopts them from the repository (see ``cluster.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from .settings import SettingsError
+
+__all__ = ["RedisBus", "RedisDirectory", "RedisLink", "RedisPresence"]
+
+log = logging.getLogger("twmahjong.server.redis")
+
+Handler = Callable[[dict], Any]
+
+# renew every owned game still ours; re-take one whose lease ran out unclaimed;
+# return the ones another process holds now
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('GET', key)
+  if v == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2])
+  elseif not v then redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  else table.insert(lost, i) end
+end
+return lost
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class RedisLink:
+    """One process's connection to Redis: keys, ordered writes, one listener."""
+
+    def __init__(self, url: str, prefix: str, process_id: str, lease: float):
+        self.url = url
+        self.prefix = prefix
+        self.process_id = process_id
+        self.lease_ms = max(100, int(lease * 1000))
+        self.r: Any = None
+        self._pubsub: Any = None
+        self._out: asyncio.Queue | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._handlers: dict[str, Handler] = {}
+        self._closing = False
+
+    def key(self, *parts: str) -> str:
+        return ":".join((self.prefix, *parts))
+
+    def inbox(self, process_id: str) -> str:
+        """The channel a process listens on for messages addressed to it."""
+        return self.key("to", process_id)
+
+    def on(self, channel: str, handler: Handler) -> None:
+        """Call ``handler(message)`` for each JSON message on ``channel`` (set before start)."""
+        self._handlers[channel] = handler
+
+    async def start(self) -> None:
+        import redis.asyncio as redis
+        from redis.exceptions import RedisError
+        self.r = redis.from_url(self.url, decode_responses=True)
+        try:
+            await self.r.ping()
+        except (RedisError, OSError) as e:
+            raise SettingsError(f"cannot reach Redis at {self.url}: {e}; start redis-server "
+                                "or fix --redis") from None
+        self._renew = self.r.register_script(_RENEW)
+        self._release = self.r.register_script(_RELEASE)
+        self._pubsub = self.r.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(*self._handlers)
+        self._out = asyncio.Queue()
+        self._tasks = [asyncio.create_task(self._writer(), name="twmj-redis-writer"),
+                       asyncio.create_task(self._listener(), name="twmj-redis-listener")]
+
+    async def close(self) -> None:
+        await self.drain()
+        self._closing = True
+        for t in self._tasks:
+            t.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):     # its connection may be gone already
+                await self._pubsub.aclose()
+        if self.r is not None:
+            await self.r.aclose()
+
+    # -- ordered writes ------------------------------------------------------------------------
+    def command(self, *args: Any, then: Callable[[Any], None] | None = None) -> None:
+        """Queue one Redis command; ``then(result)`` runs once it is done."""
+        if self._out is None or self._closing:
+            return
+        self._out.put_nowait((args, then))
+
+    def publish(self, channel: str, message: dict,
+                on_nobody: Callable[[], None] | None = None) -> None:
+        """Send ``message`` to ``channel`` in order; ``on_nobody()`` if no one listened."""
+        then = None if on_nobody is None else (lambda n: on_nobody() if n == 0 else None)
+        self.command("PUBLISH", channel, json.dumps(message, separators=(",", ":")), then=then)
+
+    async def drain(self) -> None:
+        """Wait until everything queued so far has been sent."""
+        if self._out is None or self._closing:
+            return
+        done = asyncio.get_running_loop().create_future()
+        self._out.put_nowait(((), lambda _: done.done() or done.set_result(None)))
+        await asyncio.wait_for(done, 10)
+
+    async def _writer(self) -> None:
+        assert self._out is not None
+        while True:
+            batch = [await self._out.get()]
+            while not self._out.empty() and len(batch) < 512:
+                batch.append(self._out.get_nowait())
+            cmds = [b for b in batch if b[0]]
+            results: list[Any] = []
+            if cmds:
+                try:
+                    pipe = self.r.pipeline(transaction=False)
+                    for args, _ in cmds:
+                        pipe.execute_command(*args)
+                    results = await pipe.execute(raise_on_error=False)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("Redis writes failed; %d dropped", len(cmds))
+                    results = [None] * len(cmds)
+            it = iter(results)
+            for args, then in batch:
+                res = next(it) if args else None
+                if then is not None:
+                    try:
+                        then(res)
+                    except Exception:
+                        log.exception("after a Redis write")
+
+    # -- listening -------------------------------------------------------------------------------
+    async def _listener(self) -> None:
+        while True:
+            try:
+                async for msg in self._pubsub.listen():
+                    if msg.get("type") != "message":
+                        continue
+                    handler = self._handlers.get(msg["channel"])
+                    if handler is None:
+                        continue
+                    try:
+                        res = handler(json.loads(msg["data"]))
+                        if asyncio.iscoroutine(res):
+                            await res
+                    except Exception:
+                        log.exception("handling a message on %s", msg["channel"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                if self._closing:
+                    return
+                log.exception("Redis listener lost its connection; retrying")
+                await asyncio.sleep(0.5)
+
+    # -- liveness -------------------------------------------------------------------------------
+    async def beat(self) -> None:
+        """Keep this process alive for one more lease."""
+        await self.r.set(self.key("proc", self.process_id), "1", px=self.lease_ms)
+
+    async def alive(self, process_id: str) -> bool:
+        return bool(await self.r.exists(self.key("proc", process_id)))
+
+
+class RedisPresence:
+    """Each process keeps its own hash ``presence:<process>`` (account -> connections),
+    expiring with its lease; ``online``/``count`` read this process's counts at once
+    and the others' as of the last ``sync`` (every heartbeat)."""
+
+    def __init__(self, link: RedisLink):
+        self.link = link
+        self._n: dict[int, int] = defaultdict(int)
+        self._others: set[int] = set()
+
+    @property
+    def _key(self) -> str:
+        return self.link.key("presence", self.link.process_id)
+
+    def connected(self, account_id: int) -> None:
+        self._n[account_id] += 1
+        self.link.command("HSET", self._key, str(account_id), self._n[account_id])
+        self.link.command("PEXPIRE", self._key, self.link.lease_ms)
+
+    def disconnected(self, account_id: int) -> None:
+        self._n[account_id] -= 1
+        if self._n[account_id] <= 0:
+            del self._n[account_id]
+            self.link.command("HDEL", self._key, str(account_id))
+        else:
+            self.link.command("HSET", self._key, str(account_id), self._n[account_id])
+
+    def online(self, account_id: int) -> bool:
+        return account_id in self._n or account_id in self._others
+
+    def count(self) -> int:
+        return len(self._others | set(self._n))
+
+    async def sync(self) -> None:
+        r = self.link.r
+        await self.link.drain()
+        if self._n:
+            await r.pexpire(self._key, self.link.lease_ms)
+        others: set[int] = set()
+        async for key in r.scan_iter(match=self.link.key("presence", "*"), count=200):
+            if key != self._key:
+                others.update(int(a) for a in await r.hkeys(key))
+        self._others = others
+
+    async def close(self) -> None:
+        await self.link.r.delete(self._key)
+
+
+class RedisDirectory:
+    """``owner:<game>`` names the process running the game, under a lease."""
+
+    def __init__(self, link: RedisLink):
+        self.link = link
+        self._tables: dict[str, Any] = {}
+        self._claimed: set[str] = set()
+
+    @property
+    def process_id(self) -> str:
+        return self.link.process_id
+
+    def _owner_key(self, game_id: str) -> str:
+        return self.link.key("owner", game_id)
+
+    def add(self, table: Any) -> None:
+        self._tables[table.id] = table
+        self._claimed.add(table.id)
+
+    def get(self, game_id: str) -> Any | None:
+        return self._tables.get(game_id)
+
+    def remove(self, game_id: str) -> None:
+        """The game is over (or lost) here: give its claim up in the write order."""
+        self._tables.pop(game_id, None)
+        if game_id in self._claimed:
+            self._claimed.discard(game_id)
+            self.link.command("EVAL", _RELEASE, 1, self._owner_key(game_id), self.process_id)
+
+    def all(self) -> list[Any]:
+        return list(self._tables.values())
+
+    async def claim(self, game_id: str) -> bool:
+        """True only if this call made the claim (a game is started or adopted once)."""
+        ok = await self.link.r.set(self._owner_key(game_id), self.process_id, nx=True,
+                                   px=self.link.lease_ms)
+        if ok:
+            self._claimed.add(game_id)
+        return bool(ok)
+
+    async def owner(self, game_id: str) -> str | None:
+        return await self.link.r.get(self._owner_key(game_id))
+
+    async def owners(self, game_ids: list[str]) -> list[str | None]:
+        """``owner`` of many games in one round trip (the heartbeat's adoption scan)."""
+        return await self.link.r.mget([self._owner_key(g) for g in game_ids])
+
+    async def renew(self) -> list[str]:
+        games = sorted(self._claimed)
+        if not games:
+            return []
+        lost_idx = await self.link._renew(keys=[self._owner_key(g) for g in games],
+                                          args=[self.process_id, self.link.lease_ms])
+        lost = [games[i - 1] for i in lost_idx]
+        self._claimed.difference_update(lost)
+        return lost
+
+    async def release(self, game_id: str) -> None:
+        self._claimed.discard(game_id)
+        await self.link._release(keys=[self._owner_key(game_id)], args=[self.process_id])
+
+
+class RedisBus:
+    """Topics are channels ``bus:<topic>``; every process subscribed gets each notice,
+    the publisher's own subscribers included (so delivery is the same everywhere)."""
+
+    def __init__(self, link: RedisLink, topics: tuple[str, ...]):
+        self.link = link
+        self._subs: dict[str, list[Callable[[dict], None]]] = defaultdict(list)
+        for topic in topics:
+            link.on(link.key("bus", topic), lambda m, t=topic: self._deliver(t, m))
+
+    def publish(self, topic: str, payload: dict) -> None:
+        if self.link.key("bus", topic) not in self.link._handlers:
+            raise ValueError(f"bus topic {topic!r} is not one of the cluster's topics")
+        self.link.publish(self.link.key("bus", topic), payload)
+
+    def subscribe(self, topic: str, fn: Callable[[dict], None]) -> None:
+        if self.link.key("bus", topic) not in self.link._handlers:
+            raise ValueError(f"bus topic {topic!r} is not one of the cluster's topics")
+        self._subs[topic].append(fn)
+
+    def _deliver(self, topic: str, payload: dict) -> None:
+        for fn in list(self._subs[topic]):
+            try:
+                fn(payload)
+            except Exception:
+                log.exception("bus subscriber for %s failed", topic)

@@ -1,0 +1,177 @@
+"""Two server processes behind one Redis and one database: one game world.
+
+Each "process" is the real app under its own uvicorn on its own loopback port,
+with its own event loop, engine, Redis connection and process id — sharing only
+the database, the secret key and Redis, exactly as two ``twmj serve --redis``
+workers do. Players connected to different processes meet at one table; a table
+whose process stops is adopted by the other and resumed from the stored actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from redis_helpers import fresh_prefix, need_redis, purge
+from server_helpers import Client, Live
+
+from twmahjong.server.db import create_engine
+from twmahjong.server.repository import SqlRepository
+from twmahjong.server.settings import Settings
+
+FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "turn_base": 8.0,
+        "turn_bank": 4.0, "starting_coins": 10_000}
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+@pytest.fixture
+def cluster(tmp_path, db_url):
+    """Start server processes on one database and one Redis key space."""
+    url, prefix = need_redis(), fresh_prefix()
+    started: list[Live] = []
+
+    def factory(**over) -> Live:
+        settings = Settings(data_dir=tmp_path / "data", database_url=db_url,
+                            secret_key="test-secret", redis_url=url, redis_prefix=prefix,
+                            cluster_lease=5.0, **{**FAST, **over})
+        live = Live(settings).start()
+        started.append(live)
+        return live
+
+    yield factory
+    for live in started:
+        live.stop()
+    purge(url, prefix)
+
+
+def owner_of(lives: list[Live], game_id: str) -> list[Live]:
+    return [lv for lv in lives if lv.server.tables.get(game_id) is not None]
+
+
+def assert_own_view_only(client: Client) -> None:
+    """Relayed or not, a seat sees its own tiles and '?' for the others' hidden ones."""
+    for m in client.seen:
+        for ev in m.get("events", []):
+            if ev["type"] == "deal":
+                assert [h == "?" for h in ev["hands"]] == [i != client.seat for i in range(4)]
+            if ev["type"] == "draw" and ev["seat"] != client.seat:
+                assert ev["tile"] == "?"
+        obs = m.get("observation")
+        if obs:
+            assert obs["seat"] == client.seat
+
+
+async def stored(db_url, fn):
+    engine = create_engine(db_url)
+    try:
+        return await fn(SqlRepository(engine))
+    finally:
+        await engine.dispose()
+
+
+def test_players_on_two_processes_play_one_table_to_settlement(cluster, db_url):
+    p1 = cluster(bot_fill_wait=30.0)      # only four humans may start this table
+    p2 = cluster(bot_fill_wait=30.0)
+
+    async def go():
+        clients = [await Client.open(lv, lv.guest(), f"c{i}")
+                   for i, lv in enumerate([p1, p1, p2, p2])]
+        for c in clients:
+            await c.send({"type": "quick_match", "mode": "casual", "stake": "low"})
+        for c in clients:
+            await c.expect("matched")
+            await c.expect("snapshot")
+        ends = await asyncio.gather(*(c.play_hand(timeout=90) for c in clients))
+        for c in clients:
+            await c.close()
+        return clients, ends
+    clients, ends = run(go())
+    game_ids = {c.game_id for c in clients}
+    assert len(game_ids) == 1
+    (gid,) = game_ids
+    assert sorted(c.seat for c in clients) == [0, 1, 2, 3]
+    assert len(owner_of([p1, p2], gid)) <= 1          # never run twice (it may be over)
+    first = ends[0]
+    for end in ends:
+        assert end["hand_no"] == 1 and end["result"] == first["result"]
+        assert end["coins"] == first["coins"]
+    net, fee = first["result"]["net"], first["result"].get("fee", 0)
+    assert sum(net) + fee == 0                        # 錢不會憑空出現
+    assert first["coins"] == [10_000 + n for n in net]   # four humans, nobody capped
+    for c in clients:
+        assert_own_view_only(c)
+
+    async def ledgers(repo):
+        game = await repo.game(gid)
+        return [await repo.ledger_sum(s["account_id"]) for s in game["seats"]]
+    assert run(stored(db_url, ledgers)) == first["coins"]
+
+
+def crash_on_stop(live: Live) -> None:
+    """Make ``live.stop()`` leave its leases behind, as a killed process does: the
+    other process may adopt its tables only once the leases run out."""
+    cl = live.server.cluster
+
+    async def keep_leases() -> None:
+        cl._heart.cancel()
+        await cl.queue.close()
+    cl.release_all = keep_leases
+
+
+@pytest.mark.parametrize("how", ["graceful", "crash"])
+def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
+    p1 = cluster(bot_fill_wait=1.0, disconnect_grace=30.0)
+    p2 = cluster(bot_fill_wait=1.0, disconnect_grace=30.0)
+
+    async def go():
+        a = await Client.open(p1, p1.guest(), "a")
+        b = await Client.open(p2, p2.guest(), "b")
+        for c in (a, b):
+            await c.send({"type": "quick_match", "mode": "casual", "stake": "low"})
+        for c in (a, b):
+            await c.expect("matched")
+            await c.expect("snapshot")
+        assert a.game_id == b.game_id
+        owners = owner_of([p1, p2], a.game_id)
+        assert len(owners) == 1
+        owner = owners[0]
+        survivor = p2 if owner is p1 else p1
+        near, far = (a, b) if owner is p1 else (b, a)     # near: connected to the owner
+        halts = [a.answer_in_background(), b.answer_in_background()]
+        end = time.monotonic() + 30
+        while (near.turn or 0) < 8 and (far.turn or 0) < 8:
+            assert time.monotonic() < end, "the hand did not move"
+            await asyncio.sleep(0.05)
+        for h in halts:
+            await h()
+        if how == "crash":
+            crash_on_stop(owner)
+        await asyncio.to_thread(owner.stop)            # its tables stop
+        while True:                     # read what far was sent until the table moved
+            last_far = far.obs
+            snap = await far.recv(timeout=30)
+            if snap["type"] == "snapshot":   # far's own process adopted the table
+                break
+        assert survivor.server.tables.get(a.game_id) is not None
+        assert snap["hand"]["hand_no"] == 1
+        assert snap["observation"] == last_far         # exactly where it stopped
+        near2 = await Client.open(survivor)
+        near2.seat = near.seat
+        await near2.send({"type": "hello", "ticket": near.ticket})
+        await near2.expect("welcome")
+        snap2 = await near2.expect("snapshot")
+        assert snap2["table"]["game_id"] == a.game_id and snap2["hand"]["hand_no"] == 1
+        ends = await asyncio.gather(far.play_hand(timeout=90), near2.play_hand(timeout=90))
+        for c in (far, near2):
+            await c.close()
+        await near.close()
+        return ends, far, near2
+    (e1, e2), far, near2 = run(go())
+    assert e1["hand_no"] == e2["hand_no"] == 1 and e1["result"] == e2["result"]
+    assert sum(e1["result"]["net"]) + e1["result"].get("fee", 0) == 0
+    assert_own_view_only(far)
+    assert_own_view_only(near2)

@@ -1,0 +1,353 @@
+"""The seams' contract, against the in-process and the Redis implementation alike,
+and what only several processes can get wrong: two of them popping one queue,
+one player queued twice, a dead owner's lease."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from typing import Self
+
+import pytest
+from redis_helpers import fresh_prefix, need_redis, purge
+
+from twmahjong.server.lobby import LobbyError, LocalMatchQueue
+from twmahjong.server.redis_queue import RedisMatchQueue
+from twmahjong.server.redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence
+from twmahjong.server.seams import LocalBus, LocalDirectory, LocalPresence
+
+KEY = ("casual", "standard", "low")
+TOPICS = ("table_started", "game_finished", "table_moved")
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+class Starts:
+    """start_table for a queue: records every table it is asked for."""
+
+    def __init__(self, name: str, log: list):
+        self.name, self.log = name, log
+
+    async def __call__(self, key, players):
+        game_id = f"{self.name}-{len(self.log)}"
+        self.log.append((game_id, key, list(players)))
+        return game_id
+
+
+class Proc:
+    """One "process": the seams as ``server.core`` wires them (in-process or Redis)."""
+
+    def __init__(self, kind: str, url: str | None, prefix: str, log: list,
+                 fill_wait: float = 0.3, lease: float = 10.0):
+        self.kind = kind
+        self.starts = Starts(secrets.token_hex(3), log)
+        if kind == "local":
+            self.presence, self.directory, self.bus = LocalPresence(), LocalDirectory(), LocalBus()
+            self.queue = LocalMatchQueue(fill_wait, self.starts)
+            self.link = None
+        else:
+            self.link = RedisLink(url, prefix, secrets.token_hex(6), lease)
+            self.presence = RedisPresence(self.link)
+            self.directory = RedisDirectory(self.link)
+            self.bus = RedisBus(self.link, TOPICS)
+            self.queue = RedisMatchQueue(self.link, fill_wait, self.starts)
+            self.link.on(self.link.inbox(self.link.process_id), self.queue.handle)
+
+    async def __aenter__(self) -> Self:
+        if self.link is not None:
+            await self.link.start()
+            await self.link.beat()
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        if self.link is not None:
+            await self.queue.close()
+            await self.presence.close()
+            await self.link.close()
+
+    async def settle(self) -> None:
+        """Let write-behind calls reach Redis (a no-op in-process)."""
+        if self.link is not None:
+            await self.link.drain()
+
+
+@pytest.fixture(params=["local", "redis"])
+def kind(request) -> str:
+    if request.param == "redis":
+        need_redis()
+    return request.param
+
+
+@pytest.fixture
+def space():
+    """(url, prefix) of a Redis key space of this test's own; emptied afterwards."""
+    url, prefix = need_redis(), fresh_prefix()
+    yield url, prefix
+    purge(url, prefix)
+
+
+@pytest.fixture
+def proc(kind):
+    """Make processes of this test's kind sharing one key space."""
+    url = prefix = None
+    if kind == "redis":
+        url, prefix = need_redis(), fresh_prefix()
+    log: list = []
+    yield lambda **kw: Proc(kind, url, prefix, log, **kw), log
+    if url:
+        purge(url, prefix)
+
+
+class FakeTable:
+    def __init__(self, game_id: str):
+        self.id = game_id
+
+
+async def until(cond, timeout: float = 10.0) -> None:
+    """Wait for an asynchronous delivery; fail (not hang) if it never comes."""
+    end = asyncio.get_running_loop().time() + timeout
+    while not cond():
+        if asyncio.get_running_loop().time() > end:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.01)
+
+
+# -- presence ------------------------------------------------------------------------------------
+def test_presence_counts_accounts_not_connections(proc):
+    make, _ = proc
+
+    async def go():
+        async with make() as p:
+            p.presence.connected(7)
+            p.presence.connected(7)        # a second tab of the same player
+            p.presence.connected(9)
+            assert p.presence.count() == 2
+            p.presence.disconnected(7)
+            assert p.presence.online(7)    # one tab still open
+            p.presence.disconnected(7)
+            assert not p.presence.online(7) and p.presence.online(9)
+            await p.settle()
+            await p.presence.sync()
+            assert p.presence.count() == 1
+    run(go())
+
+
+def test_presence_is_seen_by_every_process(space):
+    url, prefix = space
+
+    async def go():
+        async with Proc("redis", url, prefix, []) as a, Proc("redis", url, prefix, []) as b:
+            a.presence.connected(11)
+            b.presence.connected(12)
+            await a.settle()
+            await b.settle()
+            await b.presence.sync()
+            assert b.presence.online(11) and b.presence.count() == 2
+            a.presence.disconnected(11)
+            await a.settle()
+            await b.presence.sync()
+            assert not b.presence.online(11) and b.presence.count() == 1
+    run(go())
+
+
+# -- table directory -------------------------------------------------------------------------------
+def test_directory_claims_a_game_once_and_releases_it(proc):
+    make, _ = proc
+
+    async def go():
+        async with make() as p:
+            d = p.directory
+            assert await d.owner("g1") is None
+            assert await d.claim("g1") is True
+            assert await d.claim("g1") is False          # never started twice
+            assert await d.owner("g1") == d.process_id
+            d.add(FakeTable("g1"))
+            assert d.get("g1").id == "g1" and [t.id for t in d.all()] == ["g1"]
+            d.remove("g1")                                # the game ended here
+            await p.settle()
+            assert d.get("g1") is None and d.all() == []
+            assert await d.owner("g1") is None
+            assert await d.claim("g1") is True
+            await d.release("g1")
+            assert await d.owner("g1") is None
+    run(go())
+
+
+def test_a_lease_keeps_a_game_until_its_owner_stops_renewing(space):
+    url, prefix = space
+
+    async def go():
+        async with Proc("redis", url, prefix, [], lease=0.6) as a, \
+                Proc("redis", url, prefix, [], lease=0.6) as b:
+            assert await a.directory.claim("g7")
+            assert not await b.directory.claim("g7")
+            assert await b.directory.owner("g7") == a.link.process_id
+            for _ in range(4):                         # renewed: outlives its lease
+                await asyncio.sleep(0.3)
+                assert await a.directory.renew() == []
+            assert await b.directory.owner("g7") == a.link.process_id
+            # a stops renewing (as a dead process does): the game becomes adoptable
+            end = asyncio.get_running_loop().time() + 5
+            while not await b.directory.claim("g7"):
+                assert asyncio.get_running_loop().time() < end, "lease never lapsed"
+                await asyncio.sleep(0.1)
+            assert await b.directory.owner("g7") == b.link.process_id
+            assert await a.directory.renew() == ["g7"]    # a learns it lost the game
+            assert await b.directory.owner("g7") == b.link.process_id
+    run(go())
+
+
+# -- event bus ----------------------------------------------------------------------------------------
+def test_bus_delivers_each_notice_once_to_its_topic(proc):
+    make, _ = proc
+
+    async def go():
+        async with make() as p:
+            finished, started = [], []
+            p.bus.subscribe("game_finished", finished.append)
+            p.bus.subscribe("table_started", started.append)
+            p.bus.publish("game_finished", {"game_id": "g1", "scores": [1, -1, 0, 0]})
+            p.bus.publish("game_finished", {"game_id": "g2", "scores": [0, 0, 0, 0]})
+            await until(lambda: len(finished) >= 2)
+            await asyncio.sleep(0.05)                  # a duplicate would show by now
+            assert finished == [{"game_id": "g1", "scores": [1, -1, 0, 0]},
+                                {"game_id": "g2", "scores": [0, 0, 0, 0]}]
+            assert started == []
+    run(go())
+
+
+def test_bus_reaches_the_other_process(space):
+    url, prefix = space
+
+    async def go():
+        async with Proc("redis", url, prefix, []) as a, Proc("redis", url, prefix, []) as b:
+            got: list = []
+            b.bus.subscribe("table_started", got.append)
+            a.bus.publish("table_started", {"game_id": "gX"})
+            await until(lambda: got)
+            assert got == [{"game_id": "gX"}]
+    run(go())
+
+
+# -- match queue ----------------------------------------------------------------------------------------
+def test_four_players_start_a_table_at_once(proc):
+    make, log = proc
+
+    async def go():
+        async with make(fill_wait=30.0) as p:
+            players = [(100 + i, f"p{i}") for i in range(4)]
+            entries = [p.queue.join(KEY, players[0])]
+            with pytest.raises(LobbyError) as e:
+                p.queue.join(KEY, players[0])         # the same player again
+            assert e.value.code == "already_queued"
+            entries += [p.queue.join(KEY, pl) for pl in players[1:]]
+            seats = await asyncio.wait_for(asyncio.gather(*(w.future for w in entries)), 10)
+            assert len(log) == 1
+            game_id, key, seated = log[0]
+            assert key == KEY and None not in seated
+            assert sorted(seated) == players
+            for pl, (gid, seat) in zip(players, seats):
+                assert gid == game_id and seated[seat] == pl
+    run(go())
+
+
+def test_bots_fill_the_table_after_the_wait(proc):
+    make, log = proc
+
+    async def go():
+        async with make(fill_wait=0.5) as p:
+            a = p.queue.join(KEY, (1, "a"))
+            b = p.queue.join(KEY, (2, "b"))
+            await asyncio.sleep(0.05)
+            assert log == []                    # not before the wait
+            (ga, sa), (gb, sb) = await asyncio.wait_for(asyncio.gather(a.future, b.future), 10)
+            assert len(log) == 1 and ga == gb == log[0][0]
+            seated = log[0][2]
+            assert seated.count(None) == 2      # two bots
+            assert seated[sa] == (1, "a") and seated[sb] == (2, "b")
+    run(go())
+
+
+def test_a_cancelled_player_is_not_seated(proc):
+    make, log = proc
+
+    async def go():
+        async with make(fill_wait=0.3) as p:
+            a = p.queue.join(KEY, (1, "a"))
+            await p.settle()
+            p.queue.cancel(a)
+            assert a.future.cancelled()
+            await asyncio.sleep(0.8)            # past the fill wait
+            assert log == []
+            assert p.queue.waiting(KEY) == 0
+            b = p.queue.join(KEY, (1, "a"))     # and may queue again
+            _gid, seat = await asyncio.wait_for(b.future, 10)
+            assert log[0][2][seat] == (1, "a")
+    run(go())
+
+
+def test_concurrent_processes_never_seat_a_player_twice(space):
+    url, prefix = space
+    log: list = []
+
+    async def go():
+        procs = [Proc("redis", url, prefix, log, fill_wait=0.2) for _ in range(3)]
+        async with contextlib.AsyncExitStack() as stack:
+            for p in procs:
+                await stack.enter_async_context(p)
+            players = [(1000 + i, f"p{i}") for i in range(45)]
+            entries = {}
+
+            async def arrive(i, pl):
+                await asyncio.sleep((i % 7) * 0.01)
+                entries[pl] = procs[i % 3].queue.join(KEY, pl)
+            await asyncio.gather(*(arrive(i, pl) for i, pl in enumerate(players)))
+            results = await asyncio.wait_for(
+                asyncio.gather(*(w.future for w in entries.values())), 20)
+            seated = [pl for _, _, seats in log for pl in seats if pl is not None]
+            assert sorted(seated) == players            # everyone once, nobody twice
+            by_game = {gid: seats for gid, _, seats in log}
+            for pl, (gid, seat) in zip(entries, results):
+                assert by_game[gid][seat] == pl
+            assert all(1 <= 4 - seats.count(None) <= 4 for seats in by_game.values())
+    run(go())
+
+
+def test_one_account_waits_in_one_queue_across_processes(space):
+    url, prefix = space
+    log: list = []
+
+    async def go():
+        async with Proc("redis", url, prefix, log, fill_wait=0.3) as a, \
+                Proc("redis", url, prefix, log, fill_wait=0.3) as b:
+            first = a.queue.join(KEY, (5, "five"))
+            await a.settle()
+            await asyncio.sleep(0.05)
+            second = b.queue.join(KEY, (5, "five"))    # another window, another process
+            with pytest.raises(LobbyError) as e:
+                await asyncio.wait_for(second.future, 10)
+            assert e.value.code == "already_queued"
+            _gid, seat = await asyncio.wait_for(first.future, 10)
+            assert len(log) == 1 and log[0][2][seat] == (5, "five")
+            assert [pl for pl in log[0][2] if pl] == [(5, "five")]
+    run(go())
+
+
+# -- the command line ------------------------------------------------------------------------------
+def test_serve_with_an_unreachable_redis_says_so_in_one_line(tmp_path):
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as s:                  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = subprocess.run([sys.executable, "-c", "from twmahjong.cli import main; main()", "serve",
+                        "--port", "0", "--data-dir", str(tmp_path),
+                        "--redis", f"redis://127.0.0.1:{port}/0"],
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode != 0
+    assert f"cannot reach Redis at redis://127.0.0.1:{port}/0" in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout

@@ -1,0 +1,212 @@
+"""The client's pages against the real game server: the 台 help from
+``GET /profiles/{id}/patterns``, the opponent selector from ``GET /bots``, the
+replay viewer over a game the server really played, and every seat's clock.
+
+The server's turn timer is short here, so a seat nobody sits at times out at
+once and plays itself (托管): a whole game finishes without a player, which is
+what the replay test needs. Waits are for something on screen or a stored game,
+never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from twmahjong.profiles import load_profile
+from twmahjong.tiles import parse_tiles
+from twmahjong.web.help import EACH
+
+from .conftest import game_server
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory):
+    # bots think a little, so a match lasts a few seconds: the browser sits down first
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, hand_pause=0.2,
+                     bot_fill_wait=0.2, turn_base=0.2, turn_bank=0.0) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def table_url(tmp_path_factory):
+    """A server with live-play timers, for a player who sits down and looks."""
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, hand_pause=0.5,
+                     bot_fill_wait=0.2, turn_base=30.0) as url:
+        yield url
+
+
+def _guest_token(url: str) -> str:
+    r = httpx.post(url + "/api/v1/guests", timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()["token"]
+
+
+def _signed_in(p, url: str, token: str):
+    """A page whose player is already logged in (the token the app keeps)."""
+    p.page.add_init_script(f"localStorage.setItem('twmj.token', {token!r})")
+    return p.page
+
+
+@pytest.mark.parametrize("name", ["standard", "casual"])
+def test_help_page_from_the_real_endpoint_lists_every_pattern(make_page, server_url, name):
+    p = make_page(server_url, "desktop")
+    page = p.page
+    page.goto(f"{server_url}/#/help/{name}")
+    page.wait_for_selector(".help-pattern")
+    profile = load_profile(name)
+    items = page.locator(".help-pattern")
+    ids = [items.nth(i).get_attribute("data-pattern") for i in range(items.count())]
+    assert ids == list(profile.patterns)
+    shown = page.eval_on_selector_all(
+        ".help-pattern", "els => els.map(e => e.querySelector('.help-tai').textContent)")
+    want = [f"每組 {pat.tai} 台" if pid in EACH else f"{pat.tai} 台"
+            for pid, pat in profile.patterns.items()]
+    assert shown == want
+    p.shot(f"help-live-{name}")
+
+
+def test_the_lobby_offers_levels_personalities_and_adaptive_and_starts_that_game(make_page, table_url):
+    p = make_page(table_url, "desktop")
+    page = _signed_in(p, table_url, _guest_token(table_url))
+    page.goto(table_url + "/")
+    page.wait_for_selector("#opt-bots optgroup", state="attached")
+    values = page.eval_on_selector_all("#opt-bots option", "els => els.map(e => e.value)")
+    assert values[:7] == ["", "adaptive", "L1", "L2", "L3", "L4", "L5"]
+    assert len(values) == 7 + 16
+    groups = page.eval_on_selector_all("#opt-bots optgroup", "els => els.map(e => e.label)")
+    assert groups == ["等級", "第 1 級角色", "第 2 級角色", "第 3 級角色", "第 4 級角色", "第 5 級角色"]
+    assert page.inner_text('#opt-bots option[value="shark"]') == "老鯊"
+    assert page.inner_text('#opt-bots option[value="L2"]') == "L2 入門"
+    p.shot("lobby-bots")
+    page.select_option("#opt-bots", "L2")
+    page.click(".bots-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    players = page.evaluate("""async () => {
+        const r = await fetch('/api/v1/games', {headers: {Authorization: 'Bearer ' + localStorage.getItem('twmj.token')}});
+        return (await r.json()).games[0].players; }""")
+    assert players[1:] == ["bot:L2", "bot:L2", "bot:L2"]
+
+
+def _finished_game(url: str, token: str) -> str:
+    """A 1-round game against L1 bots that plays itself; its id once it is over."""
+    auth = {"Authorization": f"Bearer {token}"}
+    seat = httpx.post(url + "/api/v1/rooms", headers=auth, timeout=10,
+                      json={"bots": "L1", "rounds": 1}).json()
+    httpx.post(url + f"/api/v1/rooms/{seat['code']}/start", headers=auth, timeout=10)
+    deadline = time.monotonic() + 180
+    while httpx.get(url + f"/api/v1/games/{seat['game_id']}", timeout=10).status_code != 200:
+        assert time.monotonic() < deadline, "the game did not finish"
+        time.sleep(0.2)
+    return seat["game_id"]
+
+
+def _hand_size(obs: dict) -> int:
+    return len(parse_tiles(obs["hand"])) + (1 if obs.get("drawn") else 0)
+
+
+def test_replay_of_a_real_finished_game_steps_forward_and_back(make_page, server_url):
+    token = _guest_token(server_url)
+    gid = _finished_game(server_url, token)
+    frames = httpx.get(f"{server_url}/api/v1/games/{gid}/replay?hand=1&seat=0",
+                       timeout=30).json()["frames"]
+    n = len(frames)
+    p = make_page(server_url, "desktop")
+    page = _signed_in(p, server_url, token)
+    page.goto(f"{server_url}/#/replay/{gid}")
+    page.wait_for_selector(".replay-step")
+    assert page.inner_text(".replay-step") == f"第 1 / {n} 步"
+    assert page.locator(".hand .hand-tile").count() == _hand_size(frames[0]["observation"])
+    assert page.locator(".replay-hands .chip-btn").count() >= 4     # one 圈: four hands or more
+    page.click(".replay-next")
+    assert page.inner_text(".replay-step") == f"第 2 / {n} 步"
+    assert page.locator(".hand .hand-tile").count() == _hand_size(frames[1]["observation"])
+    # the river of every seat as the frame has it
+    page.click(".replay-next")
+    obs = frames[2]["observation"]
+    for s in range(4):
+        assert page.locator(f'.river[data-seat="{s}"] .tile').count() == len(obs["discards"][s])
+    page.click(".replay-prev")
+    assert page.inner_text(".replay-step") == f"第 2 / {n} 步"
+    page.click(".replay-last")
+    assert page.inner_text(".replay-step") == f"第 {n} / {n} 步"
+    page.wait_for_selector(".result-panel")
+    # the end of the hand: every hand turned up, as the server revealed them
+    result = frames[-1]["result"]
+    rows = page.locator(".all-hands .hand-row")
+    assert rows.count() == 4
+    for s in range(4):
+        h = result["hands"][s]
+        want = len(parse_tiles(h["concealed"])) + sum(len(parse_tiles(m["tiles"])) for m in h["melds"]) \
+            + len(h["flowers"]) + (1 if any(w["seat"] == s and w.get("tile") for w in result.get("wins", [])) else 0)
+        assert rows.nth(s).locator(".revealed .tile").count() == want
+    p.shot("replay-live-end")
+    page.click(".replay-prev")
+    assert page.inner_text(".replay-step") == f"第 {n - 1} / {n} 步"
+    assert page.locator(".result-wrap").is_hidden()
+    page.click(".replay-first")
+    assert page.inner_text(".replay-step") == f"第 1 / {n} 步"
+
+
+def test_every_seats_clock_is_on_its_badge(web):
+    page = web.open("dev/table.html?state=waiting&clean&clocks&frozen")
+    # 下家 (seat 1) is thinking: its base and bank count down, and its badge is lit
+    t1 = page.locator('.badge-timer[data-seat="1"]')
+    assert t1.inner_text() == "3 秒 ＋12"
+    assert "ticking" in t1.get_attribute("class")
+    assert "active" in page.locator('.badge[data-seat="1"]').get_attribute("class")
+    # an idle player shows the spare bank; a bot has no clock; nobody else is lit
+    assert page.inner_text('.badge-timer[data-seat="3"]') == "備用 20 秒"
+    assert page.inner_text('.badge-timer[data-seat="2"]') == ""
+    assert page.locator(".badge.active").count() == 1
+    web.shot("clocks")
+
+
+def test_the_last_hands_result_stays_until_read_then_the_match_summary(make_page, server_url):
+    """A seat that does not answer goes on auto-play (托管) and the 1-圈 match plays
+    itself; the last hand's result is not swept away by the match's end."""
+    p = make_page(server_url, "desktop")
+    token = _guest_token(server_url)
+    page = _signed_in(p, server_url, token)
+    page.goto(server_url + "/")
+    page.wait_for_selector("#opt-bots optgroup", state="attached")
+    page.select_option("#opt-bots", "L1")
+    page.click(".bots-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    auth = {"Authorization": f"Bearer {token}"}
+    gid = httpx.get(server_url + "/api/v1/games", headers=auth, timeout=10).json()["games"][0]["game_id"]
+    deadline = time.monotonic() + 180
+    while (r := httpx.get(f"{server_url}/api/v1/games/{gid}", timeout=10)).status_code != 200:
+        assert time.monotonic() < deadline, "the match did not finish"
+        time.sleep(0.2)
+    scores = r.json()["result"]["scores"]
+    # the last hand's panel: its running totals are the match's final scores
+    page.wait_for_function(
+        """(want) => { const cells = [...document.querySelectorAll('.result-panel .score-table .running')];
+                       return cells.length === 4 && cells.every((c, i) => c.textContent === String(want[i])); }""",
+        arg=scores, timeout=30_000)
+    assert page.locator(".summary-panel").count() == 0
+    assert page.locator(".all-hands .hand-row").count() == 4
+    p.shot("last-hand")
+    page.click(".next-hand")
+    page.wait_for_selector(".summary-panel")
+    assert page.locator(".summary-table tr").count() == 4
+    p.shot("summary")
+
+
+def test_the_last_tile_is_offered_as_a_button_and_never_auto_passed(web):
+    """海底牌得棄摸 (rules/001 item 25): the seat due to draw the last tile may take it
+    or decline it; the view offers both and 自動過 does not decide for the player."""
+    page = web.open("dev/table.html?state=waiting&clean")
+    page.click('.pref-btn[data-pref="autoPass"]')
+    page.evaluate("""() => window.__view.setObservation({...window.__fixtures.states.waiting,
+        phase: "last_tile", legal: [{type: "draw"}, {type: "pass"}]})""")
+    calls = page.locator(".calls .call")
+    assert [calls.nth(i).get_attribute("data-call") for i in range(calls.count())] == ["draw", "pass"]
+    assert page.inner_text(".calls .call-draw") == "摸海底"
+    assert page.inner_text(".prompt") == "可以鳴牌：摸海底"
+    assert web.sent() == []
+    page.click(".calls .call-draw")
+    assert web.sent() == [{"type": "draw"}]
