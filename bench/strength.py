@@ -40,7 +40,12 @@ def run(seats: str, deals: int, seed: int) -> None:
 
 def report(seats: str, seed: int) -> dict:
     specs = seats.split(",")
-    rows = [json.loads(line) for line in path_for(seats, seed).open()]
+    rows = []
+    for line in path_for(seats, seed).open():
+        try:
+            rows.append(json.loads(line))
+        except ValueError:
+            break                      # a run stopped mid-line: keep the whole deals
     deals = [[[tuple(x) for x in row] for row in r["plays"]] for r in rows]
     rep = summarise(specs, deals)
     rep.update(seed=seed, deals=len(deals), duplicate=True, profile="standard", seats=specs)

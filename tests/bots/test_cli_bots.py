@@ -51,7 +51,7 @@ def test_arena_with_the_example_pipe_bot(twmj):
 
 
 def test_unknown_seat_is_one_line_not_a_traceback(twmj):
-    code, out, err = twmj("arena", "--hands", "1", "--seats", "L1,L1,L1,grandmaster")
+    code, _, err = twmj("arena", "--hands", "1", "--seats", "L1,L1,L1,grandmaster")
     assert code == 2
     assert "unknown seat 'grandmaster'" in err and "Traceback" not in err
 

@@ -1,10 +1,10 @@
 """What a seat can see (docs/architecture.md, "Observation") read into counts."""
 
+from botobs import make_obs
+
 from twmahjong.bots.outlook import win_chance
 from twmahjong.bots.view import View
 from twmahjong.tiles import parse_tile
-
-from botobs import make_obs
 
 
 def test_a_claimed_discard_is_counted_once():

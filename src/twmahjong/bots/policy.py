@@ -15,8 +15,9 @@ L3     L2 + hand value: honor pairs that score, flush odds, 門清 weighed
 L4     L3 + lookahead at 1-shanten (一向聽): each useful draw followed
        to the best ready hand, weighed by its winning tiles; folds (棄胡)
        against a declared player when two or more from ready.
-L5     L4 + search: sampled futures of the unseen tiles, played out
-       greedily, re-rank the closest candidates within ``search_ms``.
+L5     L4 + search: sampled futures of the unseen tiles; the closest
+       candidates are re-ranked by how many futures complete them, within
+       ``search_ms``.
 ====== ==================================================================
 
 Efficiency is scored in units: -10 a shanten, +3·ln(1 + 有效牌). Safety and
@@ -244,6 +245,7 @@ class PolicyBot:
             return
         c = v.counts
         unseen = list(v.unseen)
+        weights = []
         for d in cands:
             c[d.kind] -= 1
             q = 0.0
@@ -259,8 +261,8 @@ class PolicyBot:
                 c[t] -= 1
                 q += n * waits
             c[d.kind] += 1
-            # same scale as 3·ln(1+有效牌): a typical ready hand waits on ~6 tiles
-            scores[d.kind] += 3.0 * (math.log1p(q / 6.0) - math.log1p(d.useful))
+            weights.append((d, q))
+        _rescale(weights, scores)
 
     def _step_quality(self, v: View, live, scores: dict[int, float]) -> None:
         """Two steps out (二向聽, L5): each useful draw is followed to the best
@@ -270,6 +272,7 @@ class PolicyBot:
             return
         c = v.counts
         unseen = list(v.unseen)
+        weights = []
         for d in cands:
             c[d.kind] -= 1
             q = 0.0
@@ -285,8 +288,8 @@ class PolicyBot:
                 c[t] -= 1
                 q += n * nxt
             c[d.kind] += 1
-            # a typical 1-shanten hand has ~20 useful tiles: q / 20 is on the 有效牌 scale
-            scores[d.kind] += 3.0 * (math.log1p(q / 20.0) - math.log1p(d.useful))
+            weights.append((d, q))
+        _rescale(weights, scores)
 
     def _min_threat(self) -> float:
         """Opponents below this chance of being ready are not defended against:
@@ -404,10 +407,9 @@ class PolicyBot:
     # ---- L5: sampled search -----------------------------------------------------------
 
     def _search(self, v: View, ranked: list[tuple[int, float]], table) -> int:
-        """Re-rank the closest candidates by sampled futures (search.py): the
-        sampled win rate, paired across candidates, adds to each one's score at
-        ``_SAMPLE_W`` units per 1.0 of win rate (a shanten, 10 units, is worth about
-        0.12 of win rate mid-hand in self-play)."""
+        """Break near-ties by sampled completions (search.py): the share of the
+        same sampled futures that complete each candidate's hand adds to its
+        score at ``_SAMPLE_W`` units per 1.0."""
         p = self.params
         if getattr(self, "_folding", False):
             return ranked[0][0]
@@ -425,6 +427,18 @@ class PolicyBot:
             return ranked[0][0]
         base = dict(ranked)
         return max(top, key=lambda k: (base[k] + _SAMPLE_W * rates[k], -k))
+
+
+def _rescale(weights, scores: dict[int, float]) -> None:
+    """Put lookahead weights on the 有效牌 scale of the candidates they rank: the
+    candidates' total of useful tiles is shared out in proportion to the weights,
+    so the looked-at few neither gain nor lose against the others as a group."""
+    total_q = sum(q for _, q in weights)
+    total_u = sum(d.useful for d, _ in weights)
+    if total_q <= 0 or total_u <= 0:
+        return
+    for d, q in weights:
+        scores[d.kind] += 3.0 * (math.log1p(q * total_u / total_q) - math.log1p(d.useful))
 
 
 def _flush_odds(reach: float) -> float:

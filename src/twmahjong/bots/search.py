@@ -1,12 +1,15 @@
-"""Level 5's search (模擬): sampled futures from the unseen tiles.
+"""Level 5's search (模擬): sampled completions of the unseen tiles.
 
 For each candidate discard the unseen tiles (未見牌: the wall and the other
 hands, which this seat cannot tell apart) are shuffled into a possible future:
-every round the seat draws one tile and the three others throw one each. The
-hand is played greedily by shanten; it wins on its own draw (自摸) or, once
-ready, on any of the three discards (胡). Every candidate sees the same sampled
-futures, so the comparison between them is paired and a few dozen samples
-separate them. A deadline (``budget_s``) bounds the work per decision.
+every round the three others throw one tile each, then the seat draws one. A
+future *completes* the hand in round r when the tiles kept so far plus the
+seat's own draws contain five sets and a pair — on its own draw (自摸) or with
+one of that round's discards as the last tile (胡). The seat is allowed to know
+the future (the tiles it draws are the ones it keeps), so this measures how
+many futures the hand can use, not how a particular strategy plays them; the
+same futures are dealt to every candidate, so the comparison is paired. A
+deadline (``budget_s``) bounds the work per decision.
 """
 
 from __future__ import annotations
@@ -16,41 +19,25 @@ import time
 
 from .efficiency import shanten
 
-__all__ = ["playout", "sampled_win_rates"]
+__all__ = ["completion_round", "sampled_win_rates"]
 
 
-def playout(counts: list[int], future: list[int], rounds: int) -> int | None:
-    """Greedy play of a 3k+1 hand through ``future`` (4 tiles a round: three
-    discards by others, then the own draw). The round it wins in, or None.
+def completion_round(counts: list[int], future: list[int], rounds: int) -> int | None:
+    """The first round in which ``future`` (4 tiles a round: three discards by
+    others, then the own draw) completes the 3k+1 hand ``counts``, or None.
     ``counts`` is changed."""
-    s = shanten(counts)
+    k = sum(counts) // 3
     for r in range(rounds):
         base = 4 * r
-        if s == 0:
-            for t in future[base:base + 3]:
-                counts[t] += 1
-                done = shanten(counts) < 0
-                counts[t] -= 1
-                if done:
-                    return r
-        t = future[base + 3]
-        counts[t] += 1
-        s_new = shanten(counts)
-        if s_new < 0:
-            return r
-        if s_new < s:
-            for k in range(34):
-                if counts[k] and k != t:
-                    counts[k] -= 1
-                    if shanten(counts) == s_new:
-                        break
-                    counts[k] += 1
-            else:
-                counts[t] -= 1
-                continue
-            s = s_new
-        else:
+        for t in future[base:base + 3]:
+            counts[t] += 1
+            done = shanten(counts, k) < 0
             counts[t] -= 1
+            if done:
+                return r
+        counts[future[base + 3]] += 1
+        if shanten(counts, k) < 0:
+            return r
     return None
 
 
@@ -73,7 +60,7 @@ def sampled_win_rates(counts: list[int], unseen: list[int], candidates: list[int
         for k in candidates:
             c = list(counts)
             c[k] -= 1
-            r = playout(c, future, rounds)
+            r = completion_round(c, future, rounds)
             if r is not None:
                 score[k] += (rounds - r) / rounds
         done += 1
