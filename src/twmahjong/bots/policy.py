@@ -211,9 +211,9 @@ class PolicyBot:
             s = -10.0 * d.shanten + (3.0 * math.log1p(d.useful) if p.useful else 0.0)
             scores[d.kind] = s + (0.01 if v.drawn == d.kind else 0.0)
         if p.lookahead and best_s == 1:
-            self._wait_quality(v, live, scores)
+            self._lookahead(v, live, scores, shanten=1, keep=5)
         elif p.lookahead_far and best_s == 2:
-            self._step_quality(v, live, scores)
+            self._lookahead(v, live, scores, shanten=2, keep=4)
         if not self._weighs_points():
             return scores
         if p.value > 0:
@@ -235,12 +235,15 @@ class PolicyBot:
                 out[k] = sc
         return out
 
-    def _wait_quality(self, v: View, live, scores: dict[int, float]) -> None:
-        """One step further (一向聽): a discard is worth the waits it leads to, not
-        only the tiles that make the hand ready. Each useful draw is followed to
-        the best ready hand, and its unseen copies weigh that hand's winning
-        tiles (有效牌 × 聽牌張數). The best few candidates only."""
-        cands = sorted((d for d in live if d.shanten == 1), key=lambda d: -scores[d.kind])[:5]
+    def _lookahead(self, v: View, live, scores: dict[int, float], *, shanten: int,
+                   keep: int) -> None:
+        """Look one step further than the count of useful tiles. From 一向聽
+        (``shanten=1``) each useful draw is followed to the best ready hand and its
+        unseen copies weigh that hand's winning tiles (有效牌 × 聽牌張數); from
+        二向聽 (``shanten=2``, L5) to the best 1-shanten hand and its 有效牌.
+        Only the ``keep`` best candidates are re-weighed: it is the costly part."""
+        cands = sorted((d for d in live if d.shanten == shanten),
+                       key=lambda d: -scores[d.kind])[:keep]
         if len(cands) < 2:
             return
         c = v.counts
@@ -256,34 +259,7 @@ class PolicyBot:
                 c[t] += 1
                 unseen[t] -= 1
                 tab = discard_table(c, unseen, slack=0)
-                waits = max((x.useful for x in tab if x.shanten == 0), default=0)
-                unseen[t] += 1
-                c[t] -= 1
-                q += n * waits
-            c[d.kind] += 1
-            weights.append((d, q))
-        _rescale(weights, scores)
-
-    def _step_quality(self, v: View, live, scores: dict[int, float]) -> None:
-        """Two steps out (二向聽, L5): each useful draw is followed to the best
-        1-shanten hand, and its unseen copies weigh that hand's 有效牌."""
-        cands = sorted((d for d in live if d.shanten == 2), key=lambda d: -scores[d.kind])[:4]
-        if len(cands) < 2:
-            return
-        c = v.counts
-        unseen = list(v.unseen)
-        weights = []
-        for d in cands:
-            c[d.kind] -= 1
-            q = 0.0
-            for t in d.useful_kinds:
-                n = unseen[t]
-                if n <= 0:
-                    continue
-                c[t] += 1
-                unseen[t] -= 1
-                tab = discard_table(c, unseen, slack=0)
-                nxt = max((x.useful for x in tab if x.shanten == 1), default=0)
+                nxt = max((x.useful for x in tab if x.shanten == shanten - 1), default=0)
                 unseen[t] += 1
                 c[t] -= 1
                 q += n * nxt
