@@ -25,7 +25,8 @@ from . import _tables
 from . import hand_reference as _ref
 
 __all__ = [
-    "Set", "Split", "is_complete", "is_lilgu", "shanten", "splits", "wait_shapes", "waits",
+    "Set", "Split", "is_complete", "is_lilgu", "placement_shape", "shanten", "splits",
+    "wait_shapes", "waits",
     "KEY_STEP", "hand_key", "is_complete_key", "shanten_key", "waits_key",
 ]
 
@@ -300,6 +301,20 @@ def splits(counts) -> list[Split]:
     return sorted(found)
 
 
+def placement_shape(kind: str, low: int, tile: int) -> str:
+    """The wait a winning ``tile`` placed in one set shows: 對碰 double_pung in a
+    pung; in the chow starting at ``low``, 中洞 closed in the middle, 邊張 edge for
+    12+3 and 89+7, else 兩面 open. The scorer reads casual's shape 台 from this."""
+    if kind == "pung":
+        return "double_pung"
+    pos, rank = tile - low, low % 9
+    if pos == 1:
+        return "closed"
+    if (pos == 2 and rank == 0) or (pos == 0 and rank == 6):
+        return "edge"
+    return "open"
+
+
 def wait_shapes(counts, tile: int) -> frozenset[str]:
     """How ``tile`` completes 3k+1 tiles, one entry per placement in any split:
     邊張 edge, 中洞 closed, 單吊 single, 兩面 open, 對碰 double_pung.
@@ -312,15 +327,7 @@ def wait_shapes(counts, tile: int) -> frozenset[str]:
         if sp.pair == tile:
             shapes.add("single")
         for kind, k in sp.sets:
-            if kind == "pung":
-                if k == tile:
-                    shapes.add("double_pung")
-            elif k <= tile <= k + 2:
-                pos, rank = tile - k, k % 9
-                if pos == 1:
-                    shapes.add("closed")
-                elif (pos == 2 and rank == 0) or (pos == 0 and rank == 6):
-                    shapes.add("edge")
-                else:
-                    shapes.add("open")
+            holds_tile = (k == tile) if kind == "pung" else (k <= tile <= k + 2)
+            if holds_tile:
+                shapes.add(placement_shape(kind, k, tile))
     return frozenset(shapes)

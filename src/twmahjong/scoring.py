@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import UserError
-from .hand import is_lilgu, splits, waits
+from .hand import is_lilgu, placement_shape, splits, waits
 from .patterns import CATALOGUE, CONDITIONS, PATTERN_IDS, REQUIREMENTS, Reading, SetInfo
 from .profiles import Profile, ProfileError
 from .tiles import (NotationError, check_limits, counts34, format_tiles, is_flower, parse_tiles,
@@ -236,18 +236,6 @@ def _meld_sets(spec: HandSpec) -> list[SetInfo]:
     return out
 
 
-def _shape(kind: str, low: int, tile: int) -> str:
-    """邊張 edge, 中洞 closed, 兩面 open for a chow; 對碰 for a pung (where the winning tile sat)."""
-    if kind == "pung":
-        return "double_pung"
-    pos, rank = tile - low, low % 9
-    if pos == 1:
-        return "closed"
-    if (pos == 2 and rank == 0) or (pos == 0 and rank == 6):
-        return "edge"
-    return "open"
-
-
 def _readings(spec: HandSpec, profile: Profile, base: dict) -> list[tuple[Reading, list[str]]]:
     """Every split of the 17 concealed tiles × every set the winning tile can sit in."""
     hand = list(spec.concealed) + ([spec.win_tile] if spec.win_tile is not None else [])
@@ -273,7 +261,8 @@ def _readings(spec: HandSpec, profile: Profile, base: dict) -> list[tuple[Readin
             sets += tuple(melds)
             shape = None
             if place is not None:
-                shape = "single" if place[0] == "pair" else _shape(place[0], place[1], win)
+                kind, low = place
+                shape = "single" if kind == "pair" else placement_shape(kind, low, win)
             text = [_set_text(s) for s in sets[:len(sp.sets)]] + meld_text
             text.append(format_tiles([sp.pair] * 2))
             reading = Reading(sets=sets, pair=sp.pair, pairs=(), shape=shape, complete=True, **base)
