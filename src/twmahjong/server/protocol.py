@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..engine.actions import ACTION_TYPES
 from ..errors import UserError
 
 __all__ = [
@@ -33,8 +34,8 @@ __all__ = [
 
 VERSION = 1
 MODES = ("casual", "ranked", "challenge")
-ACTION_TYPES = ("discard", "chi", "pon", "kong", "added_kong", "concealed_kong", "win",
-                "pass", "declare", "flower_win", "draw")
+# The engine's action vocabulary is the protocol's: one list, so a new action type
+# (as 海底's `draw` was) cannot reach the engine yet be refused at the door.
 
 
 class ProtocolError(UserError):
@@ -77,8 +78,7 @@ class Join(_In):
 
 class ActionBody(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    type: Literal["discard", "chi", "pon", "kong", "added_kong", "concealed_kong", "win",
-                  "pass", "declare", "flower_win", "draw"]
+    type: Literal[ACTION_TYPES]
     tile: str | None = Field(None, max_length=8)
     tiles: str | None = Field(None, max_length=16)
 
