@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..settlement import (
-    REASON_ZH, Settlement, SettlementError, Stakes, settle as settle_result,
+    REASON_ZH, SELF_DRAWN, SEVEN_ROB_ONE, Settlement, SettlementError, Stakes, settle as settle_result,
 )
 
 
@@ -128,10 +128,9 @@ def _check_discarder(hand: dict, payer: int | None, robbed: int | None) -> None:
     """The hand JSON says whether it was self-drawn; ``--from`` must agree, or the
     settlement would charge three seats for a deal-in (or one for a self-draw)."""
     conditions = set(hand.get("conditions") or ())
-    if "seven_rob_one" in conditions:
+    if SEVEN_ROB_ONE in conditions:
         return                      # the robbed seat pays: --from, or --robbed if it bloomed
-    drawn = hand.get("self_drawn") is True or bool(
-        {"kong_bloom", "last_tile", "eight_immortals", "heavenly_win"} & conditions)
+    drawn = hand.get("self_drawn") is True or bool(SELF_DRAWN & conditions)
     if drawn and payer is not None:
         raise SettlementError(f"the hand is self-drawn (自摸); drop --from {payer}")
     if not drawn and payer is None:
