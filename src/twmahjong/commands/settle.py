@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..settlement import (
-    REASON_ZH, SELF_DRAWN, SEVEN_ROB_ONE, Settlement, SettlementError, Stakes, settle as settle_result,
+    REASON_ZH, SELF_DRAWN, SEVEN_ROB_ONE, Settlement, SettlementError, Stakes,
+    settle as settle_result,
 )
 
 
