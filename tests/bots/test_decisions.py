@@ -1,5 +1,6 @@
 """Decisions the rule texts and sound play call for, on hand-made observations."""
 
+import pytest
 from botobs import make_obs
 
 from twmahjong.bots.defence import danger, danger_table, threat
@@ -38,7 +39,8 @@ def test_genbutsu_is_safer_than_an_unseen_terminal():
 def test_defence_prefers_the_declared_players_own_discard():
     genbutsu = ({"type": "discard", "tile": "5p"}, {"type": "discard", "tile": "9s"})
     assert act(2, DEF_OBS) not in genbutsu                 # efficiency alone
-    for level in (3, 4, 5):
+    assert act(3, DEF_OBS) not in genbutsu                 # value, no defence yet
+    for level in (4, 5):
         assert act(level, DEF_OBS) in genbutsu
 
 
@@ -66,6 +68,28 @@ CHI_OBS = make_obs(
 def test_concealed_value_declines_the_cheap_chow():
     for level in (3, 4, 5):
         assert act(level, CHI_OBS) == {"type": "pass"}
+
+
+def test_from_level_4_a_claim_pays_for_the_concealed_hand():
+    # 門清 is 1台 (and 不求自摸 one more): L4+ charge 0.15 × 1.4 台 at 3 units a 台
+    # for giving it up; L3 does not weigh it. Same chow, same hand, both levels.
+    from twmahjong.bots.view import View
+    v = View.from_observation(CHI_OBS)
+    chi = next(a for a in v.legal if a[0] == "chi")
+    scores = {}
+    for level in (3, 4):
+        bot = PolicyBot(LEVELS[level], seed=1)
+        scores[level] = bot._claim_score(v, "chi", chi[1], chi[2], 0)
+    assert scores[3] - scores[4] == pytest.approx(0.15 * 1.4 * 3.0)
+
+
+def test_level_2_takes_a_claim_that_gains_nothing_and_efficiency_does_not():
+    # The chow leaves the same wait on the same four 5p: worth nothing. The plain
+    # efficiency player wants a gain before it claims; L2's flaw is claiming
+    # whatever does not set the hand back (measured: -21.6 points a hand, docs/bots.md).
+    from twmahjong.bots.arena import EFFICIENCY
+    assert PolicyBot(EFFICIENCY, seed=1).act(CHI_OBS) == {"type": "pass"}
+    assert act(2, CHI_OBS)["type"] == "chi"
 
 
 def test_the_chow_lover_takes_it():
@@ -106,3 +130,31 @@ def test_default_move_passes_or_throws_the_drawn_tile():
                                      {"type": "pass"}]}) == {"type": "pass"}
     obs = make_obs("123m", drawn="9s")
     assert default_action(obs) == {"type": "discard", "tile": "9s"}
+
+
+# Ready either way after the draw: throw 4z and wait on 5s (three unseen), or
+# throw 5s and wait on 4z (two unseen: one is in seat 2's river). Counting
+# copies, 5s is the better wait; counting how often each comes out (牌流: the
+# others throw honors and keep middle tiles, 2.33 times as often per copy with
+# more than 30 tiles to draw), 4z is: 2 × 2.33 = 4.66 against 3.
+FLOW_OBS = make_obs("123m456m789m123p456p5s", drawn="4z",
+                    discards=[["9m"], ["1s"], ["4z"], ["9p"]], wall_remaining=50)
+
+
+def test_tile_flow_prefers_the_wait_that_comes_out():
+    from twmahjong.bots.arena import EFFICIENCY
+    from twmahjong.bots.policy import level_params
+    assert PolicyBot(EFFICIENCY, seed=1).act(FLOW_OBS) == {"type": "discard", "tile": "4z"}
+    assert act(4, FLOW_OBS) == {"type": "discard", "tile": "4z"}
+    no_search = PolicyBot(level_params(5, rollouts=0), seed=1)
+    assert no_search.act(FLOW_OBS) == {"type": "discard", "tile": "5s"}
+
+
+def test_flow_weights_follow_the_measured_classes():
+    from twmahjong.bots.policy import _flow_weighted
+    from twmahjong.tiles import parse_tiles
+    unseen = [2] * 34
+    # one copy each: an honor, a terminal, a 2, a middle tile; early, then late
+    kinds = parse_tiles("7z9s2m5p")
+    assert _flow_weighted(kinds, unseen, 50) == pytest.approx((2.33 + 1.53 + 1.14 + 1.0) * 2)
+    assert _flow_weighted(kinds, unseen, 30) == pytest.approx((1.84 + 2.04 + 1.47 + 1.0) * 2)

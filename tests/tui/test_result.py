@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 
 import pytest
 
@@ -50,9 +51,34 @@ async def test_a_hand_played_to_its_end_shows_the_tai_and_who_pays_whom(tmp_path
         assert not isinstance(app.screen, ResultScreen) and s.match.hand_no == 1
 
 
+def _hands_played(seed: int) -> int:
+    """Play the match as ``auto_play`` does (throw the selected tile — the drawn one,
+    else the last of the hand — pass every offer) and count its hands."""
+    from twmahjong.tiles import format_tiles, parse_tiles
+    s = session(seed=seed)
+    while not s.match.over:
+        s.start_hand()
+        while s.legal():
+            legal = s.legal()
+            discards = [a for a in legal if a.type == "discard"]
+            if discards:
+                obs = s.observation()
+                pick = obs.get("drawn") or format_tiles(parse_tiles(obs["hand"]))[-2:]
+                s.act(next((a for a in discards if a.to_json().get("tile") == pick), discards[-1]))
+            else:
+                s.act(next(a for a in legal if a.type == "pass"))
+    return s.match.hand_no
+
+
+@cache
+def _four_hand_seed() -> int:
+    """A seed whose one-round match has four hands (the deal passes once round the
+    table, no 連莊), searched when the test runs: it depends on how the bots play."""
+    return next(seed for seed in range(1, 200) if _hands_played(seed) == 4)
+
+
 async def test_a_whole_one_round_match_ends_with_the_summary():
-    # seed 35: four hands, the deal passing once round the table (no 連莊)
-    s = session(seed=35)
+    s = session(seed=_four_hand_seed())
     app = app_for(s, "en")
     async with app.run_test(size=SIZE) as pilot:
         await auto_play(pilot, app, until=SummaryScreen, limit=3000)

@@ -52,7 +52,7 @@ PERSONALITIES: tuple[Personality, ...] = (
     _p("dragon_lord", "三元公", "Dragon Lord", "Hoards 中發白 and pungs them for 台.", 3,
        honor_bias=2.0),
     _p("gambler", "賭神", "Gambler", "Pushes every hand to the end and ignores danger.", 3,
-       defence=0.0, fold=0.0, claim_bias=0.3, declare_waits=3),
+       defence=0.0, fold=0.0, claim_bias=0.1, declare_waits=3),
     _p("purist", "門清師", "Purist", "Keeps the hand concealed for 門清 and 不求.", 3,
        concealed_bias=2.0, claim_bias=-0.5),
     # tier 4 — full heuristics

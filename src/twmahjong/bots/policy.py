@@ -7,17 +7,20 @@ whether to take a flower win (花胡) — and differs only in what it weighs:
 ====== ==================================================================
 L1     shanten only, often careless (a random tile that keeps shanten);
        claims only 碰 that advance the hand; never declares.
-L2     shanten + useful tiles (有效牌) counted against unseen copies: the
-       plain efficiency player. Claims whatever advances the hand.
-L3     L2 + hand value: honor pairs that score, flush odds, 門清 weighed
-       in claims; among discards within half a unit of the best, the
-       safest (free defence).
-L4     L3 + lookahead at 1-shanten (一向聽): each useful draw followed
-       to the best ready hand, weighed by its winning tiles; folds (棄胡)
-       against a declared player when two or more from ready.
-L5     L4 + search: sampled futures of the unseen tiles; the closest
-       candidates are re-ranked by how many futures complete them, within
-       ``search_ms``.
+L2     shanten + useful tiles (有效牌) counted against unseen copies, but
+       careless with claims: takes any 吃 碰 that does not set the hand back.
+L3     L2's efficiency with disciplined claims (only when the hand gains),
+       plus hand value: scoring honor pairs kept and pung'd, flush odds
+       (湊一色/清一色) followed in discards and claims.
+L4     L3 + 門清 weighed in claims; defence: among discards within half a
+       unit of the best, the safest; folds (棄胡) against a declared player
+       when two or more from ready; lookahead at 1-shanten (一向聽): each
+       useful draw followed to the best ready hand, weighed by its winning
+       tiles.
+L5     L4 with value weighed as measured (門清 kept, flushes and honor
+       pairs no longer chased), winning tiles weighed by how often they come
+       out (牌流), lookahead at 2-shanten, and search: sampled futures of the
+       unseen tiles break near-ties (within 0.3 units) within ``search_ms``.
 ====== ==================================================================
 
 Efficiency is scored in units: -10 a shanten, +3·ln(1 + 有效牌). Safety and
@@ -58,32 +61,34 @@ class Params:
     min_tai_discard_win: int = 0  # pass a win on a discard worth fewer 台 (early only)
     rollouts: int = 0            # L5 search: sampled draw sequences per candidate
     search_ms: float = 40.0      # L5 search: time budget per decision
+    search_window: float = 1.0   # L5 search: only candidates this close to the best (units)
     tie_margin: float = 0.8      # efficiency units within which safety decides
     lookahead: bool = False      # at 1-shanten, weigh the waits each useful draw leads to
     lookahead_far: bool = False  # at 2-shanten, weigh the 1-shanten hands each draw leads to
     fold_threat: float = 1.01    # fold when an opponent is this likely ready ...
     fold_shanten: int = 2        # ... and the hand is this far from ready
     horizon: int = 8             # L5 search: own draws played out per sample
+    flow: bool = False           # weigh winning tiles by how often each kind comes out (牌流)
 
 
 LEVELS: dict[int, Params] = {
     1: Params(1, useful=False, noise=0.35, chi=False, claim_bias=-1.0),
-    2: Params(2),
-    3: Params(3, value=1.0, defence=1.0, fold=0.5, concealed_bias=0.15, declare_waits=6,
-              tie_margin=0.5),
+    2: Params(2, claim_bias=0.2),
+    3: Params(3, value=1.0, concealed_bias=0.0, declare_waits=6),
     4: Params(4, value=1.0, defence=1.0, fold=1.0, concealed_bias=0.15, declare_waits=5,
               tie_margin=0.5, fold_threat=1.0, lookahead=True),
-    5: Params(5, value=1.0, defence=1.0, fold=1.0, concealed_bias=0.15, declare_waits=5,
-              tie_margin=0.5, fold_threat=1.0, lookahead=True, lookahead_far=True,
-              rollouts=24),
+    5: Params(5, value=1.0, defence=1.0, fold=1.0, concealed_bias=0.15, flush_bias=0.0,
+              honor_bias=0.0, declare_waits=5, tie_margin=0.5, fold_threat=1.0,
+              lookahead=True, lookahead_far=True, flow=True, rollouts=24, search_window=0.3),
 }
 
 LEVEL_SUMMARY = {
     1: "shanten only, often careless; claims only pungs that advance the hand",
-    2: "tile efficiency: shanten + useful tiles (有效牌) against unseen copies",
-    3: "L2 + hand value (門清, flushes, honor pairs); safety picks among equal discards",
-    4: "L3 + one-step lookahead to the waits (一向聽), folds (棄胡) against declared players",
-    5: "L4 + search: sampled futures of the unseen tiles re-rank the closest discards",
+    2: "tile efficiency (shanten + useful tiles), but takes any claim that does not set it back",
+    3: "efficiency with disciplined claims + hand value (flushes, honor pairs)",
+    4: "L3 + 門清 in claims, defence (safest of the near-equal discards, 棄胡 against "
+       "declared players), lookahead to the waits (一向聽)",
+    5: "L4 with measured value, tile flow (牌流) weighing the waits, and sampled search",
 }
 
 
@@ -197,7 +202,7 @@ class PolicyBot:
     def _score_discards(self, v: View, table, best_s: int) -> dict[int, float]:
         """Efficiency units: -10 a shanten, +3·ln(1+有效牌) (L1 without the second).
 
-        L3+ keep efficiency first and let safety choose among the discards within
+        L4+ keep efficiency first and let safety choose among the discards within
         ``tie_margin`` units of the best — nearly free. When the hand is at least
         ``fold_shanten`` from ready and an opponent is at least ``fold_threat``
         likely ready, they fold (棄胡): the safest tile, efficiency breaking ties.
@@ -208,7 +213,10 @@ class PolicyBot:
         scores: dict[int, float] = {}
         live = [d for d in table if d.useful >= 0]
         for d in live:
-            s = -10.0 * d.shanten + (3.0 * math.log1p(d.useful) if p.useful else 0.0)
+            u = d.useful
+            if p.flow and d.shanten == 0:
+                u = _flow_weighted(d.useful_kinds, v.unseen, v.wall_remaining)
+            s = -10.0 * d.shanten + (3.0 * math.log1p(u) if p.useful else 0.0)
             scores[d.kind] = s + (0.01 if v.drawn == d.kind else 0.0)
         if p.lookahead and best_s == 1:
             self._lookahead(v, live, scores, shanten=1, keep=5)
@@ -259,7 +267,11 @@ class PolicyBot:
                 c[t] += 1
                 unseen[t] -= 1
                 tab = discard_table(c, unseen, slack=0)
-                nxt = max((x.useful for x in tab if x.shanten == shanten - 1), default=0)
+                if self.params.flow and shanten == 1:
+                    nxt = max((_flow_weighted(x.useful_kinds, unseen, v.wall_remaining)
+                               for x in tab if x.shanten == 0), default=0)
+                else:
+                    nxt = max((x.useful for x in tab if x.shanten == shanten - 1), default=0)
                 unseen[t] += 1
                 c[t] -= 1
                 q += n * nxt
@@ -390,7 +402,7 @@ class PolicyBot:
         if getattr(self, "_folding", False):
             return ranked[0][0]
         best = ranked[0][1]
-        top = [k for k, s in ranked[:4] if s >= best - 1.0]
+        top = [k for k, s in ranked[:4] if s >= best - p.search_window]
         if len(top) < 2:
             return ranked[0][0]
         info = {d.kind: d for d in table}
@@ -403,6 +415,31 @@ class PolicyBot:
             return ranked[0][0]
         base = dict(ranked)
         return max(top, key=lambda k: (base[k] + _SAMPLE_W * rates[k], -k))
+
+
+# 牌流 (tile flow): how often an unseen copy of a kind reaches a ready hand in a
+# round — three discards by the others, one own draw, a self-draw paid by three —
+# relative to a middle tile (3-7). Measured on 100 hands of L4 self-play
+# (docs/bots.md): players throw honors and terminals and keep middle tiles, so a
+# wait on 中 or 9s comes out more often than its unseen count says. Columns: more
+# than 30 tiles left to draw, 30 or fewer.
+_FLOW = {"honor": (2.33, 1.84), "19": (1.53, 2.04), "28": (1.14, 1.47), "mid": (1.0, 1.0)}
+
+
+def _flow_class(k: int) -> str:
+    if k >= 27:
+        return "honor"
+    r = k % 9
+    return "19" if r in (0, 8) else "28" if r in (1, 7) else "mid"
+
+
+_FLOW_BY_KIND = tuple(tuple(_FLOW[_flow_class(k)][col] for k in range(34)) for col in (0, 1))
+
+
+def _flow_weighted(kinds, unseen, wall_remaining: int) -> float:
+    """Winning tiles counted by how often they come out (see ``_FLOW``)."""
+    w = _FLOW_BY_KIND[0 if wall_remaining > 30 else 1]
+    return sum(unseen[k] * w[k] for k in kinds)
 
 
 def _rescale(weights, scores: dict[int, float]) -> None:

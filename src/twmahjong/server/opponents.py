@@ -22,7 +22,7 @@ __all__ = ["ADAPTIVE", "LEVELS", "BadOpponent", "catalogue", "check_choice", "ch
 
 ADAPTIVE = "adaptive"
 LEVELS = ("L1", "L2", "L3", "L4", "L5")
-START_LEVEL = 2          # a new player meets plain efficiency (L2) first, then adapts
+START_LEVEL = 2          # a new player meets L2 (efficiency, careless claims) first, then adapts
 _HISTORY_GAMES = 20      # newest games looked at; recommend() uses at most 24 hands
 
 

@@ -55,7 +55,7 @@ class Settings(BaseModel):
     turn_base: float = Field(5.0, gt=0)       # per decision
     turn_bank: float = Field(20.0, ge=0)      # per player per hand, spent after base
     bot_delay: float = Field(0.4, ge=0)       # bots "think" so humans can follow
-    autoplay_bot: str = "L3"                  # plays for an absent player (托管)
+    autoplay_bot: str = "L4"                  # plays for an absent player (托管): defends, no search delay
     hand_pause: float = Field(3.0, ge=0)      # between hands, to read the result
     disconnect_grace: float = Field(3.0, ge=0)  # a dropped link's seconds to come back
 
