@@ -62,4 +62,17 @@ def test_bots_lists_levels_and_personalities(twmj):
     r = json.loads(out)
     assert [lv["id"] for lv in r["levels"]] == ["L1", "L2", "L3", "L4", "L5"]
     assert len(r["personalities"]) == 16
-    assert {"id", "zh", "en", "tier", "description"} <= set(r["personalities"][0])
+    assert {"id", "zh", "en", "tier", "description", "description_zh"} <= set(r["personalities"][0])
+    # every personality has its one line in both languages: English, and zh-TW in CJK
+    for p in r["personalities"]:
+        assert p["description"].isascii() or "清一色" in p["description"] or "中發白" in p["description"] \
+            or "門清" in p["description"]
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in p["description_zh"])
+        assert p["description_zh"] != p["description"]
+
+
+def test_bots_table_shows_the_zh_style_column(twmj):
+    code, out, _ = twmj("bots")
+    assert code == 0
+    assert "風格" in out and "攻守平衡有" in out
+    assert "…" not in out            # a narrow terminal folds the zh-TW line, never cuts it

@@ -53,7 +53,8 @@ def test_bots_catalogue_lists_the_five_levels_and_sixteen_personalities(live):
     assert {p["id"] for p in ps} == {p.id for p in PERSONALITIES}
     shark = next(p for p in ps if p["id"] == "shark")
     assert (shark["zh"], shark["en"], shark["tier"]) == ("老鯊", "Shark", 4)
-    assert shark["description"]
+    assert shark["description"] == "Balanced and patient; punishes careless discards."
+    assert shark["description_zh"] == "攻守平衡有耐心，專抓亂打的牌。"
     assert body["adaptive"] is True
 
 

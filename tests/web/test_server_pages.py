@@ -79,6 +79,8 @@ def test_the_lobby_offers_levels_personalities_and_adaptive_and_starts_that_game
     groups = page.eval_on_selector_all("#opt-bots optgroup", "els => els.map(e => e.label)")
     assert groups == ["等級", "第 1 級角色", "第 2 級角色", "第 3 級角色", "第 4 級角色", "第 5 級角色"]
     assert page.inner_text('#opt-bots option[value="shark"]') == "老鯊"
+    # the style line is the hover text, in the page's language (zh-TW here)
+    assert page.get_attribute('#opt-bots option[value="shark"]', "title") == "攻守平衡有耐心，專抓亂打的牌。"
     assert page.inner_text('#opt-bots option[value="L2"]') == "L2 入門"
     p.shot("lobby-bots")
     page.select_option("#opt-bots", "L2")

@@ -15,8 +15,8 @@ from ..bots.policy import LEVEL_SUMMARY
 def bots_command(as_json: bool = typer.Option(False, "--json", help="JSON instead of tables")) -> None:
     """List bot levels and personalities (id, 名稱, name, tier, description)."""
     levels = [{"id": f"L{k}", "description": v} for k, v in LEVEL_SUMMARY.items()]
-    people = [{"id": p.id, "zh": p.zh, "en": p.en, "tier": p.tier, "description": p.description}
-              for p in PERSONALITIES]
+    people = [{"id": p.id, "zh": p.zh, "en": p.en, "tier": p.tier, "description": p.description,
+               "description_zh": p.description_zh} for p in PERSONALITIES]
     if as_json:
         typer.echo(json.dumps({"levels": levels, "personalities": people}, ensure_ascii=False))
         return
@@ -28,10 +28,10 @@ def bots_command(as_json: bool = typer.Option(False, "--json", help="JSON instea
         t.add_row(lv["id"], lv["description"])
     con.print(t)
     t = Table(title="Personalities (挑戰賽對手)")
-    for col in ("tier", "id", "名稱", "name", "style"):
-        t.add_column(col)
+    for col in ("tier", "id", "名稱", "name", "風格", "style"):
+        t.add_column(col, overflow="fold")      # zh-TW has no spaces to wrap at: fold it
     for p in people:
-        t.add_row(str(p["tier"]), p["id"], p["zh"], p["en"], p["description"])
+        t.add_row(str(p["tier"]), p["id"], p["zh"], p["en"], p["description_zh"], p["description"])
     con.print(t)
 
 

@@ -60,7 +60,8 @@ def catalogue() -> dict:
     known = set(_names())
     return {"levels": [{"id": lv, "level": int(lv[1])} for lv in LEVELS if lv in known],
             "personalities": [{"id": p.id, "zh": p.zh, "en": p.en,
-                               "description": p.description, "tier": p.tier}
+                               "description": p.description,
+                               "description_zh": p.description_zh, "tier": p.tier}
                               for p in PERSONALITIES if p.id in known],
             "adaptive": True}
 

@@ -51,7 +51,7 @@ function botsSelect(state, actions) {
     const ps = (cat?.personalities || []).filter((p) => p.tier === tier);
     if (ps.length) {
       groups.push(h("optgroup", { label: t("bots.tier", { n: tier }) },
-        ...ps.map((p) => opt(p.id, pick(p), p.description))));
+        ...ps.map((p) => opt(p.id, pick(p), pick({ zh: p.description_zh || p.description, en: p.description })))));
     }
   }
   const s = h("select", { id: "opt-bots", onchange: (e) => actions.option("bots", e.target.value) },
