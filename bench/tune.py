@@ -39,7 +39,7 @@ class _Seats:
         self.params = [parse(s) for s in specs]
 
     def bot(self, entrant, seed):
-        return PolicyBot(self.params[entrant], seed)
+        return PolicyBot(self.params[entrant], seed, exact=True)
 
     def close(self):
         pass

@@ -39,18 +39,19 @@ def seat_names() -> list[str]:
         ["pipe:COMMAND"]
 
 
-def make_seat_bot(spec: str, seed: int, *, pipe_timeout: float = 2.0):
-    """A bot for one arena seat name (``L4``, ``efficiency``, ``shark``, ``pipe:CMD`` …)."""
+def make_seat_bot(spec: str, seed: int, *, pipe_timeout: float = 2.0, exact: bool = False):
+    """A bot for one arena seat name (``L4``, ``efficiency``, ``shark``, ``pipe:CMD`` …);
+    ``exact`` policy bots search without a deadline (``PolicyBot``)."""
     if spec == "random":
         from .random_bot import RandomBot
         return RandomBot(seed)
     if spec == "efficiency":
-        return PolicyBot(EFFICIENCY, seed, name="efficiency")
+        return PolicyBot(EFFICIENCY, seed, name="efficiency", exact=exact)
     if len(spec) == 2 and spec[0] in "Ll" and spec[1].isdigit() and int(spec[1]) in LEVELS:
-        return PolicyBot(LEVELS[int(spec[1])], seed, name=spec.upper())
+        return PolicyBot(LEVELS[int(spec[1])], seed, name=spec.upper(), exact=exact)
     p = get_personality(spec)
     if p is not None:
-        return PolicyBot(p.params, seed, name=p.id)
+        return PolicyBot(p.params, seed, name=p.id, exact=exact)
     if spec.startswith("pipe:"):
         from .pipe import PipeBot
         return PipeBot(spec[5:], timeout=pipe_timeout, name=spec)
@@ -77,7 +78,7 @@ class _Seats:
             if entrant not in self.pipes:
                 self.pipes[entrant] = make_seat_bot(spec, seed, pipe_timeout=self.pipe_timeout)
             return self.pipes[entrant]
-        return make_seat_bot(spec, seed)
+        return make_seat_bot(spec, seed, exact=True)     # replays on any machine, any load
 
     def close(self):
         for b in self.pipes.values():

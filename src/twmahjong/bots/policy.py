@@ -114,12 +114,18 @@ def default_action(obs: dict) -> dict:
 
 
 class PolicyBot:
-    """A bot that plays by a ``Params`` set; seeded, so a game replays exactly."""
+    """A bot that plays by a ``Params`` set; seeded, so a game replays exactly.
 
-    def __init__(self, params: Params, seed: int = 0, name: str | None = None):
+    ``exact`` lifts L5's search deadline (``search_ms``): its decisions then
+    depend on the seed alone, never on how busy the machine is — what the arena
+    wants; a live table wants the deadline."""
+
+    def __init__(self, params: Params, seed: int = 0, name: str | None = None, *,
+                 exact: bool = False):
         self.params = params
         self.rng = random.Random(seed)
         self.name = name or f"L{params.level}"
+        self.exact = exact
 
     # ---- the Bot protocol -------------------------------------------------------------
 
@@ -409,8 +415,8 @@ class PolicyBot:
         if min(info[k].shanten for k in top) > 2:
             return ranked[0][0]
         rounds = int(min(p.horizon, max(1, v.wall_remaining // 4)))
-        rates = sampled_win_rates(v.counts, v.unseen, top, rounds, p.rollouts, self.rng,
-                                  p.search_ms / 1000.0)
+        budget = None if self.exact else p.search_ms / 1000.0
+        rates = sampled_win_rates(v.counts, v.unseen, top, rounds, p.rollouts, self.rng, budget)
         if not rates:
             return ranked[0][0]
         base = dict(ranked)

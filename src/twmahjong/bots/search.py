@@ -9,7 +9,8 @@ one of that round's discards as the last tile (胡). The seat is allowed to know
 the future (the tiles it draws are the ones it keeps), so this measures how
 many futures the hand can use, not how a particular strategy plays them; the
 same futures are dealt to every candidate, so the comparison is paired. A
-deadline (``budget_s``) bounds the work per decision.
+deadline (``budget_s``) bounds the work per decision at a live table; offline
+(the arena) it is ``None``, so a loaded machine plays the same game as an idle one.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ def completion_round(counts: list[int], future: list[int], rounds: int) -> int |
 
 
 def sampled_win_rates(counts: list[int], unseen: list[int], candidates: list[int], rounds: int,
-                      samples: int, rng: random.Random, budget_s: float) -> dict[int, float]:
+                      samples: int, rng: random.Random,
+                      budget_s: float | None) -> dict[int, float]:
     """For each candidate discard: the share of sampled futures in which the hand
     wins within ``rounds`` rounds, a win in round r counting (rounds - r) / rounds
     so that faster wins weigh more."""
@@ -50,11 +52,11 @@ def sampled_win_rates(counts: list[int], unseen: list[int], candidates: list[int
     need = 4 * rounds
     if len(pool) < need or not candidates or rounds < 1:
         return {}
-    deadline = time.perf_counter() + budget_s
+    deadline = None if budget_s is None else time.perf_counter() + budget_s
     score = {k: 0.0 for k in candidates}
     done = 0
     for _ in range(samples):
-        if done and time.perf_counter() > deadline:
+        if done and deadline is not None and time.perf_counter() > deadline:
             break
         future = rng.sample(pool, need)
         for k in candidates:
