@@ -20,7 +20,7 @@ L4     L3 + 門清 weighed in claims; defence: among discards within half a
 L5     L4 with value weighed as measured (門清 kept, flushes and honor
        pairs no longer chased), winning tiles weighed by how often they come
        out (牌流), lookahead at 2-shanten, and search: sampled futures of the
-       unseen tiles break near-ties (within 0.3 units) within ``search_ms``.
+       unseen tiles break ties (within 0.05 units) within ``search_ms``.
 ====== ==================================================================
 
 Efficiency is scored in units: -10 a shanten, +3·ln(1 + 有效牌). Safety and
@@ -79,7 +79,7 @@ LEVELS: dict[int, Params] = {
               tie_margin=0.5, fold_threat=1.0, lookahead=True),
     5: Params(5, value=1.0, defence=1.0, fold=1.0, concealed_bias=0.15, flush_bias=0.0,
               honor_bias=0.0, declare_waits=5, tie_margin=0.5, fold_threat=1.0,
-              lookahead=True, lookahead_far=True, flow=True, rollouts=24, search_window=0.3),
+              lookahead=True, lookahead_far=True, flow=True, rollouts=24, search_window=0.05),
 }
 
 LEVEL_SUMMARY = {
