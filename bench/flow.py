@@ -15,24 +15,13 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from twmahjong.bots.policy import _FLOW, LEVELS, PolicyBot
+from twmahjong.bots.policy import _FLOW, LEVELS, PolicyBot, _flow_class, _flow_column
 from twmahjong.bots.view import View
 from twmahjong.engine import HandState
 from twmahjong.profiles import load_profile
 from twmahjong.tiles import parse_tile
 
 CLASSES = ("honor", "19", "28", "mid")
-
-
-def klass(k: int) -> str:
-    if k >= 27:
-        return "honor"
-    r = k % 9
-    return "19" if r in (0, 8) else "28" if r in (1, 7) else "mid"
-
-
-def phase(wall: int) -> int:
-    return 0 if wall > 30 else 1
 
 
 def measure(hands: int, level: int, seed: int):
@@ -50,22 +39,22 @@ def measure(hands: int, level: int, seed: int):
                         v = View.from_observation(obs)
                         dk = parse_tile(obs["drawn"])
                         if dk < 34:
-                            ph = phase(v.wall_remaining)
+                            ph = _flow_column(v.wall_remaining)
                             for k in range(34):
                                 n = v.unseen[k] + (k == dk)
                                 if n:
-                                    w_exp[(klass(k), ph)] += n
-                            w_hit[(klass(dk), ph)] += 1
+                                    w_exp[(_flow_class(k), ph)] += n
+                            w_hit[(_flow_class(dk), ph)] += 1
                     t = parse_tile(a["tile"])
                     for o in range(4):
                         if o == s:
                             continue
                         v = View.from_observation(h.observation(o))
-                        ph = phase(v.wall_remaining)
+                        ph = _flow_column(v.wall_remaining)
                         for k in range(34):
                             if v.unseen[k]:
-                                d_exp[(klass(k), ph)] += v.unseen[k]
-                        d_hit[(klass(t), ph)] += 1
+                                d_exp[(_flow_class(k), ph)] += v.unseen[k]
+                        d_hit[(_flow_class(t), ph)] += 1
                 h.act(s, a)
     return d_exp, d_hit, w_exp, w_hit
 

@@ -442,9 +442,14 @@ def _flow_class(k: int) -> str:
 _FLOW_BY_KIND = tuple(tuple(_FLOW[_flow_class(k)][col] for k in range(34)) for col in (0, 1))
 
 
+def _flow_column(wall_remaining: int) -> int:
+    """Which ``_FLOW`` column applies: more than 30 tiles left to draw, or 30 or fewer."""
+    return 0 if wall_remaining > 30 else 1
+
+
 def _flow_weighted(kinds, unseen, wall_remaining: int) -> float:
     """Winning tiles counted by how often they come out (see ``_FLOW``)."""
-    w = _FLOW_BY_KIND[0 if wall_remaining > 30 else 1]
+    w = _FLOW_BY_KIND[_flow_column(wall_remaining)]
     return sum(unseen[k] * w[k] for k in kinds)
 
 
