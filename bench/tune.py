@@ -21,16 +21,25 @@ from twmahjong.profiles import load_profile
 
 
 def parse(spec: str) -> Params:
+    """A seat spec as parameters; a spec it cannot read is a ``ValueError`` naming it."""
     if spec == "efficiency":
         return EFFICIENCY
     base, _, rest = spec.partition(":")
-    p = LEVELS[int(base[1:])]
+    if len(base) != 2 or base[0] != "L" or not base[1].isdigit() or int(base[1]) not in LEVELS:
+        raise ValueError(f"unknown seat {spec!r}: use efficiency or L1-L5[:name=value,...]")
+    p = LEVELS[int(base[1])]
     types = {f.name: type(getattr(p, f.name)) for f in fields(Params)}
     changes = {}
     for kv in filter(None, rest.split(",")):
-        k, v = kv.split("=")
+        k, eq, v = kv.partition("=")
+        if not eq or k not in types or k == "level":
+            raise ValueError(f"{kv!r} in {spec!r} is not name=value for a Params weight "
+                             f"({', '.join(n for n in types if n != 'level')})")
         t = types[k]
-        changes[k] = v.lower() in ("1", "true") if t is bool else t(v)
+        try:
+            changes[k] = v.lower() in ("1", "true") if t is bool else t(v)
+        except ValueError:
+            raise ValueError(f"{k}={v!r} in {spec!r}: not a {t.__name__}") from None
     return replace(p, **changes)
 
 
@@ -66,6 +75,11 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     x = ap.parse_args()
     specs = [x.a, x.b, x.b, x.b]
+    try:
+        for spec in (x.a, x.b):
+            parse(spec)
+    except ValueError as e:
+        raise SystemExit(f"tune.py: {e}") from None
     res = {}
     with mp.get_context("spawn").Pool(x.workers, _init, (specs, x.seed)) as pool:
         for d, plays in pool.imap_unordered(_work, range(x.deals), chunksize=5):
