@@ -23,7 +23,8 @@ def _pg_database(url: str) -> str:
     """A database of our own per xdist worker, emptied for each test."""
     import asyncpg
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    name = f"twmj_test_{worker}"
+    # TWMJ_TEST_TAG keeps two checkouts' runs on one PostgreSQL out of each other's way
+    name = f"twmj_test_{os.environ.get('TWMJ_TEST_TAG', '')}{worker}"
     plain = url.replace("postgresql+asyncpg://", "postgresql://", 1)
     base, _, _db = plain.rpartition("/")
 
