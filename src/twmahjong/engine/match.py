@@ -25,8 +25,9 @@ class Match:
     """Runs hands one after another; seats are 0-3 (East seat of the match first)."""
 
     def __init__(self, profile, *, seed: int | None = None, rounds: int | None = None,
-                 carried: list[int] | None = None):
+                 carried: list[int] | None = None, open_windows: bool = False):
         self.profile = profile
+        self.open_windows = open_windows    # see HandState: uniform secret windows
         self.seed = new_seed() if seed is None else seed
         self.rng = random.Random(self.seed)
         self.rounds = rounds if rounds is not None else profile.play.rounds
@@ -60,7 +61,8 @@ class Match:
             carried = [c + s for c, s in zip(self.carried, self.scores)]
         h = HandState(self.profile, dealer=self.dealer, dealer_streak=self.dealer_streak,
                       round_wind=self.round_wind, seed=hand_seed, hand_no=self.hand_no,
-                      carried=carried, events=self.events, wall=wall)
+                      carried=carried, events=self.events, wall=wall,
+                      open_windows=self.open_windows)
         self.hand = h
         return h
 

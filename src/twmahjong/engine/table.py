@@ -17,6 +17,14 @@ move holds 3k+2 tiles), ``claim`` (after a discard), ``rob_kong`` (搶槓 after 
 加槓), ``rob_flower`` (七搶一 when another seat draws the eighth flower),
 ``last_tile`` (海底: draw the last drawable tile or decline it), ``over``.
 The rule readings are in docs/engine.md.
+
+``open_windows=True`` (what a server with people at it uses) makes the secret
+windows look the same whatever the hidden hands hold: every discard opens a
+``claim`` window for all three other seats, every 加槓 a ``rob_kong`` window, and
+the 天聽 ``declare`` window opens for every non-dealer. A seat with nothing to do
+there is pending with ``[pass]`` alone. Otherwise a seat would learn from the mere
+existence of a window that somebody holds a pair, a run or a wait on the tile.
+The events, and so the record, are the same either way: passes emit nothing.
 """
 
 from __future__ import annotations
@@ -43,8 +51,10 @@ class HandState(WinConditions):
 
     def __init__(self, profile, *, dealer: int = 0, dealer_streak: int = 0, round_wind: int = 0,
                  seed: int | None = None, wall: Wall | None = None, rules: TableRules | None = None,
-                 hand_no: int = 0, carried=None, events: list | None = None):
+                 hand_no: int = 0, carried=None, events: list | None = None,
+                 open_windows: bool = False):
         self.profile = profile
+        self.open_windows = open_windows
         self.rules = rules or TableRules.from_profile(profile)
         self._dead = self.rules.dead_wall
         self.dealer = dealer
@@ -195,7 +205,11 @@ class HandState(WinConditions):
         if self.rules.declare_ready == "heavenly_earthly":
             ready = [s for s in range(4) if s != self.dealer and self.seats[s].waits]
         self.drawn = last_dealer_tile
-        if ready:
+        if self.open_windows and self.rules.declare_ready == "heavenly_earthly":
+            self.phase = "declare"
+            self._pending = {s: [A.DECLARE, A.PASS] if s in ready else [A.PASS]
+                             for s in range(4) if s != self.dealer}
+        elif ready:
             self.phase = "declare"
             self._pending = {s: [A.DECLARE, A.PASS] for s in ready}
         else:
@@ -338,6 +352,8 @@ class HandState(WinConditions):
                 if o.may_win_on(k) and self._completes(o, k) and (
                         not self.rules.min_tai or self._reaches_min_tai(self._ron_info(s, seat, k, True))):
                     robbers[s] = [A.win(k), A.PASS]
+                elif self.open_windows:
+                    robbers[s] = [A.PASS]
             if robbers:
                 self.phase = "rob_kong"
                 self.claim_ctx = (seat, k)
@@ -416,6 +432,8 @@ class HandState(WinConditions):
                 opts = claim_options(self, s, d, k)
                 if opts:
                     pend[s] = opts
+            if self.open_windows and s not in pend:
+                pend[s] = [A.PASS]
         if pend:
             self.phase = "claim"
             self._pending = pend
