@@ -18,6 +18,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from twmahjong.web import STATIC_DIR
 
@@ -28,6 +29,7 @@ DESKTOP = {"width": 1280, "height": 800}
 # as a machine busy with other work needs, and fails only if it never comes.
 EVENT_WAIT_MS = 600_000
 ACTION_WAIT_MS = 120_000
+expect.set_options(timeout=ACTION_WAIT_MS)      # assertions that wait, e.g. to_have_text
 
 
 class _Quiet(SimpleHTTPRequestHandler):
