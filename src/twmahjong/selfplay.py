@@ -1,7 +1,8 @@
 """Self-play: bots at the table, hand after hand, and what the hands looked like.
 
 Used by ``twmj selfplay``, ``twmj demo``, the benchmark and the property tests.
-Bots receive only their seat's observation.
+Bots receive only their seat's observation. It sits above both the engine and the
+bots (not inside the engine) so that the engine never imports a bot.
 
     >>> from twmahjong.profiles import load_profile
     >>> m = play_match(load_profile("standard"), seed=1, rounds=1, max_hands=3)
@@ -14,11 +15,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ..bots import make_bot
-from .actions import legal_json
-from .match import Match
-from .observe import LazyObservation
-from .table import HandState
+from .bots import make_bot
+from .engine.actions import legal_json
+from .engine.match import Match
+from .engine.observe import LazyObservation
+from .engine.table import HandState
 
 __all__ = ["Summary", "make_bots", "play_hand", "play_match"]
 
