@@ -23,6 +23,7 @@ FORBIDDEN = {
     "scoring": ("engine", "bots", "server", "tui", "commands"),
     "settlement": ("engine", "bots", "server", "tui", "commands"),
     "profiles": ("engine", "bots", "server", "tui", "commands"),
+    "env": ("server", "tui", "web", "commands", "cli"),
 }
 
 
