@@ -43,6 +43,7 @@ __all__ = ["REWARDS", "EnvError", "TwmjEnv", "env", "tai_flow"]
 
 REWARDS = ("points", "tai")
 AGENTS = tuple(f"seat_{i}" for i in range(4))
+RENDER_MODES = ("ansi", "human")
 
 Obs = dict[str, npt.NDArray[np.int8]]
 
@@ -74,8 +75,8 @@ class TwmjEnv(AECEnv[str, Obs, int]):
     (``twmahjong.env.spaces`` documents every block and every action index).
     """
 
-    metadata = {"name": "twmahjong_v0", "render_modes": ["ansi", "human"],
-                "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "twmahjong_v0", "render_modes": list(RENDER_MODES),
+                                "is_parallelizable": False}
 
     def __init__(self, profile: str | Profile = "standard", *, reward: str = "points",
                  rounds: int | None = None, render_mode: str | None = None):
@@ -84,14 +85,14 @@ class TwmjEnv(AECEnv[str, Obs, int]):
             raise EnvError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if rounds is not None and not (isinstance(rounds, int) and 1 <= rounds <= 4):
             raise EnvError(f"rounds must be 1 to 4 (圈) or None for one hand, not {rounds!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise EnvError(f"render_mode must be ansi, human or None, not {render_mode!r}")
         self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
         self.reward_kind = reward
         self.rounds = rounds
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
-        self.agents = []
+        self.agents: list[str] = []
         obs_space = spaces.Dict({
             "observation": spaces.Box(0, OBS_HIGH, shape=(OBS_SIZE,), dtype=np.int8),
             "action_mask": spaces.Box(0, 1, shape=(ACTION_COUNT,), dtype=np.int8),
@@ -124,7 +125,7 @@ class TwmjEnv(AECEnv[str, Obs, int]):
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {a: {} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self._select()
 
     def observe(self, agent: str) -> Obs:
