@@ -3,55 +3,46 @@
 A learner needs the same numbers to mean the same move in every state, so every
 engine action maps to one index of a fixed ``Discrete(ACTION_COUNT)`` space:
 
-=========  =====================  ==============================================
-index      name                   move
-=========  =====================  ==============================================
-0-33       ``discard``            打牌: put out tile kind ``i`` (0 = 1m … 33 = 7z)
-34-67      ``declare_discard``    聽 (地聽/報聽) together with discarding ``i-34``
-68         ``chi_low``            吃 with the claimed tile lowest (3m on 45m)
-69         ``chi_mid``            吃 with the claimed tile in the middle (4m on 35m)
-70         ``chi_high``           吃 with the claimed tile highest (5m on 34m)
-71         ``pon``                碰 the tile on offer
-72         ``kong``               碰槓: an exposed kong from the discard
-73-106     ``concealed_kong``     暗槓 of kind ``i-73``
-107-140    ``added_kong``         加槓 of kind ``i-107`` onto an own pon
-141        ``win``                胡: 自摸, 放槍 or 搶槓 — whichever is on offer
-142        ``flower_win``         花胡: 八仙過海 / 七搶一
-143        ``declare``            天聽 before the first discard (no tile)
-144        ``pass``               過
-145        ``draw``               摸海底: draw the last drawable tile when asked
-=========  =====================  ==============================================
+| index   | name              | move                                                 |
+|---------|-------------------|------------------------------------------------------|
+| 0-33    | `discard`         | 打牌: put out tile kind `i` (0 = 1m … 33 = 7z)         |
+| 34-67   | `declare_discard` | 聽 (地聽/報聽) together with discarding `i-34`         |
+| 68      | `chi_low`         | 吃 with the claimed tile lowest (3m on 45m)           |
+| 69      | `chi_mid`         | 吃 with the claimed tile in the middle (4m on 35m)    |
+| 70      | `chi_high`        | 吃 with the claimed tile highest (5m on 34m)          |
+| 71      | `pon`             | 碰 the tile on offer                                  |
+| 72      | `kong`            | 碰槓: an exposed kong from the discard                |
+| 73-106  | `concealed_kong`  | 暗槓 of kind `i-73`                                   |
+| 107-140 | `added_kong`      | 加槓 of kind `i-107` onto an own pon                  |
+| 141     | `win`             | 胡: 自摸, 放槍 or 搶槓 — whichever is on offer          |
+| 142     | `flower_win`      | 花胡: 八仙過海 / 七搶一                                 |
+| 143     | `declare`         | 天聽 before the first discard (no tile)               |
+| 144     | `pass`            | 過                                                    |
+| 145     | `draw`            | 摸海底: draw the last drawable tile when asked         |
 
 The observation is one ``int8`` vector, always from the observer's chair: seat
 block ``r`` describes the seat ``r`` places after the observer in turn order
 (0 = the observer, 1 = 下家 who plays next, 2 = 對家, 3 = 上家). ``OBS_LAYOUT``
 names each block's slice; ``decode`` turns a vector back into named arrays.
 
-=====================  ======  ====================================================
-block                  size    contents
-=====================  ======  ====================================================
-``hand``               34      own concealed tiles by kind, the drawn tile included
-``drawn``              34      one-hot: the tile just drawn (own turn only)
-``melds``              4×34    tiles in each seat's melds by kind; another seat's
-                               暗槓 lies face down and is counted in ``hidden_kongs``
-``hidden_kongs``       4       face-down 暗槓 each seat holds (0 for the observer,
-                               whose own 暗槓 are in ``melds``)
-``discards``           4×32    each seat's river in order, kind + 1 (0 = empty);
-                               after 32 discards the latest 32
-``flowers``            4×8     花牌 each seat has exposed (春夏秋冬梅蘭菊竹)
-``seat_wind``          4       each seat's wind, 0-3 = 東南西北
-``round_wind``         1       the 圈風, 0-3
-``dealer``             4       one-hot: which seat deals (莊家)
-``dealer_streak``      1       N of 連N拉N (capped at 127)
-``tiles_left``         1       drawable tiles left before the dead wall
-``declared``           4       1 where a seat has declared ready (聽)
-``concealed_count``    4       tiles each seat holds concealed
-``offer``              34      one-hot: the tile on offer (a discard to claim, or
-                               the tile of a 加槓 that may be robbed)
-``offer_from``         4       one-hot: which seat put it up
-``phase``              7       one-hot: declare, turn, claim, rob_kong,
-                               rob_flower, last_tile, over
-=====================  ======  ====================================================
+| block             | size | contents |
+|-------------------|------|----------|
+| `hand`            | 34   | own concealed tiles by kind, the drawn tile included |
+| `drawn`           | 34   | one-hot: the tile just drawn (own turn only) |
+| `melds`           | 4×34 | tiles in each seat's melds by kind; another seat's 暗槓 lies face down and is counted in `hidden_kongs` |
+| `hidden_kongs`    | 4    | face-down 暗槓 each seat holds (0 for the observer, whose own 暗槓 are in `melds`) |
+| `discards`        | 4×32 | each seat's river in order, kind + 1 (0 = empty); after 32 discards the latest 32 |
+| `flowers`         | 4×8  | 花牌 each seat has exposed (春夏秋冬梅蘭菊竹) |
+| `seat_wind`       | 4    | each seat's wind, 0-3 = 東南西北 |
+| `round_wind`      | 1    | the 圈風, 0-3 |
+| `dealer`          | 4    | one-hot: which seat deals (莊家) |
+| `dealer_streak`   | 1    | N of 連N拉N (capped at 127) |
+| `tiles_left`      | 1    | drawable tiles left before the dead wall |
+| `declared`        | 4    | 1 where a seat has declared ready (聽) |
+| `concealed_count` | 4    | tiles each seat holds concealed |
+| `offer`           | 34   | one-hot: the tile on offer (a discard to claim, or the tile of a 加槓 that may be robbed) |
+| `offer_from`      | 4    | one-hot: which seat put it up |
+| `phase`           | 7    | one-hot: declare, turn, claim, rob_kong, rob_flower, last_tile, over |
 """
 
 from __future__ import annotations
