@@ -133,14 +133,16 @@ class TwmjEnv(AECEnv[str, Obs, int]):
         if self.hand is None:
             raise EnvError("call reset() before observe()")
         seat = _seat(agent)
-        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-        if agent == self.agent_selection and self._legal:
-            mask[list(self._legal)] = 1
+        if agent == self.agent_selection:
+            offered = self._legal
         else:
             legal = self.hand.pending().get(seat)
-            if legal:
-                mask[list(legal_indices(legal))] = 1
-        return {"observation": encode(self.hand, seat), "action_mask": mask}
+            offered = legal_indices(legal) if legal else {}
+        mask = bytearray(ACTION_COUNT)
+        for i in offered:
+            mask[i] = 1
+        return {"observation": encode(self.hand, seat),
+                "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     def step(self, action: int | None) -> None:
         """The selected agent plays ``action`` (an index the mask allows)."""
