@@ -175,12 +175,22 @@ def test_tai_rewards_move_the_winners_tai() -> None:
 
 
 def test_a_match_episode_sums_the_hands() -> None:
+    """A one-圈 match as one episode (efficiency bots choose): rewards arrive hand by hand
+    and add up to the match's scores."""
+    from twmahjong.bots import make_bot
+    from twmahjong.engine.actions import Action
+
     e = env(rounds=1, seed=4)
+    bots = [make_bot("efficiency", s) for s in range(4)]
     total = dict.fromkeys(e.possible_agents, 0.0)
     for agent in e.agent_iter(100000):
         obs, reward, term, _, _ = e.last()
         total[agent] += reward
-        e.step(None if term else int(np.flatnonzero(obs["action_mask"])[0]))
+        if term:
+            e.step(None)
+            continue
+        seat = int(agent[-1])
+        e.step(action_index(Action.from_json(bots[seat].act(observation(e.hand, seat)))))
     m = e.match
     assert m.over and m.hand_no >= 4
     assert [total[a] for a in e.possible_agents] == [float(x) for x in m.scores]
