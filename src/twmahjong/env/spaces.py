@@ -172,9 +172,28 @@ def action_name(i: int) -> str:
     return ACTION_NAMES[i]
 
 
+_BY_ID: dict[int, tuple[Action, int]] = {}
+
+
 def legal_indices(legal: list[Action]) -> dict[int, Action]:
-    """The offered engine actions by their index (one action per index)."""
-    return {action_index(a): a for a in legal}
+    """The offered engine actions by their index (one action per index).
+
+    The engine offers interned actions, so the index is looked up by the object's
+    identity (checked, so a recycled id can never give a wrong index) before
+    falling back to hashing the action."""
+    out: dict[int, Action] = {}
+    get = _BY_ID.get
+    for a in legal:
+        hit = get(id(a))
+        if hit is not None and hit[0] is a:
+            out[hit[1]] = a
+        else:
+            i = action_index(a)
+            if len(_BY_ID) > 4096:          # only if un-interned actions keep coming
+                _BY_ID.clear()
+            _BY_ID[id(a)] = (a, i)
+            out[i] = a
+    return out
 
 
 def encode(h: HandState, seat: int) -> npt.NDArray[np.int8]:
