@@ -218,3 +218,14 @@ def test_render_ansi_shows_the_table() -> None:
     e = env(render_mode="ansi", seed=2)
     text = e.render()
     assert "tiles left" in text and "legal" in text and text.count("seat ") >= 4
+
+
+def test_the_docstring_examples_run() -> None:
+    import doctest
+
+    import twmahjong.env as pkg
+    from twmahjong.env import aec, gym, spaces
+
+    for mod in (pkg, aec, gym, spaces):
+        r = doctest.testmod(mod)
+        assert r.failed == 0 and r.attempted > 0, mod.__name__
