@@ -44,7 +44,8 @@ def _build(tmp: Path) -> dict[str, Path]:
     src = tmp / "src" / "twmahjong"
     # build from a clean copy: a checkout's caches and venv never reach the sdist
     shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
-        ".venv", ".git", "__pycache__", "*.pyc", ".pytest_cache", ".hypothesis", "data", "dist",
+        ".venv", ".git", "__pycache__", "*.pyc", ".pytest_cache", ".hypothesis", ".mypy_cache",
+        "data", "dist", "policy.npz",
         "build", "site", "*.egg-info", "node_modules"))
     r = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(src)],
                        capture_output=True, text=True, timeout=300)
