@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import random
 
+from ..profiles import BUILTIN, load_profile
 from .table import HandState
 from .wall import choose_first_dealer, choose_seating, hand_seed, new_seed
 
-__all__ = ["Match"]
+__all__ = ["RECORD_FORMAT", "Match"]
+
+RECORD_FORMAT = "twmahjong-record"
 
 
 class Match:
@@ -90,5 +93,13 @@ class Match:
         return res
 
     def record(self) -> dict:
-        from .record import make_record
-        return make_record(self)
+        """The game record (formats.md); ``engine.record.replay`` reads it back.
+
+        Built here, not in ``record``, so that the match never imports the replayer."""
+        p = self.profile
+        builtin = p.id in BUILTIN and load_profile(p.id) == p
+        return {"format": RECORD_FORMAT, "version": 1,
+                "profile": p.id if builtin else p.model_dump(mode="json"),
+                "seed": self.seed, "seating": list(self.seating), "rounds": self.rounds,
+                "first_dealer": self.first_dealer, "hands": self.hand_no,
+                "scores": list(self.scores), "events": self.events}
