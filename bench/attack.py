@@ -147,8 +147,6 @@ class Player:
         self.hand = 0
         self.windows_missing = 0
         self.discards_seen = 0
-        self.tickets_resent = 0
-        self.snapshots = 0
 
     @classmethod
     async def open(cls, srv: Server, hello: dict) -> Player:
@@ -162,9 +160,7 @@ class Player:
         if m["type"] == "matched":
             self.seat, self.ticket = m["seat"], m["ticket"]
         if m["type"] == "snapshot":
-            self.snapshots += 1
             if m.get("ticket"):
-                self.tickets_resent += self.snapshots > 1
                 self.ticket = m["ticket"]
             if m.get("hand"):
                 self.hand = m["hand"]["hand_no"]
@@ -175,7 +171,7 @@ class Player:
             for ev in m.get("events", []):
                 if ev["type"] == "discard":
                     self.discards_seen += 1
-                    if self.obs["phase"] != "claim" and not self.obs.get("last_discard"):
+                    if self.obs["phase"] != "claim":     # nobody could claim: it shows
                         self.windows_missing += 1
         return m
 
@@ -216,19 +212,22 @@ async def fuzz(srv: Server, frames: int, seed: int) -> dict:
     internal = 0
     silent_run = 0
     for _ in range(frames):
-        if silent_run >= 20:         # the table stopped answering: it is dead
+        if silent_run >= 10:         # its actions go unanswered: the table is dead
             break
-        await p.ws.send(fuzz_frame(rng, p.turn))
+        frame = fuzz_frame(rng, p.turn)
+        is_action = frame.startswith('{"type": "action"')
+        await p.ws.send(frame)
         try:
             while True:             # updates may come first; the reply is an error
-                m = await p.recv(5.0)
+                m = await p.recv(3.0)
                 if m["type"] == "error":
                     internal += m["code"] in ("internal_error", "table_error")
-                    silent_run = 0
+                    if is_action:
+                        silent_run = 0
                     break
         except (TimeoutError, asyncio.TimeoutError):
             unanswered += 1
-            silent_run += 1
+            silent_run += is_action
         except Exception:           # the server closed on us: reconnect and go on
             unanswered += 1
             p2 = await Player.open(srv, {"type": "hello", "ticket": p.ticket})
@@ -243,9 +242,23 @@ async def fuzz(srv: Server, frames: int, seed: int) -> dict:
     health = httpx.get(srv.base + "/api/v1/health", timeout=HTTP).json()
     await p.ws.close()
     return {"frames": frames, "unanswered": unanswered, "internal_errors": internal,
-            "dead_tables": dead + int(health.get("aborted", 0)),
-            "windows_missing": p.windows_missing, "discards_seen": p.discards_seen,
-            "tickets_resent": p.tickets_resent}
+            "dead_tables": dead + int(health.get("aborted", 0))}
+
+
+async def leaks(srv: Server, hands: int) -> dict:
+    """Plays ``hands`` hands as a plain player: every discard must open a window."""
+    p, _ = await seat_player(srv)
+    for _ in range(hands):
+        await p.play_until(lambda m: m["type"] in ("hand_end", "game_end"))
+    await p.ws.close()
+    resent = 0
+    for _ in range(2):                   # a reconnect's snapshot should not carry it again
+        q = await Player.open(srv, {"type": "hello", "ticket": p.ticket})
+        snap = await q.until("snapshot")
+        resent += bool(snap.get("ticket"))
+        await q.ws.close()
+    return {"discards_seen": p.discards_seen, "discards_without_window": p.windows_missing,
+            "reconnect_snapshots_with_ticket_of_2": resent}
 
 
 async def kills(srv: Server, n: int) -> dict:
@@ -363,6 +376,7 @@ def main() -> None:
         srv = Server(a.pythonpath, Path(tmp) / "data").start()
         res: dict = {}
         phases = [("fuzz", lambda: asyncio.run(fuzz(srv, a.frames, a.seed))),
+                  ("leaks", lambda: asyncio.run(leaks(srv, 2))),
                   ("nested", lambda: {"nested_1500_reply": asyncio.run(nested(srv))}),
                   ("tables", lambda: {"challenge_tables_opened_of_25":
                                       asyncio.run(tables_per_account(srv))}),
