@@ -336,7 +336,8 @@ class TableScreen(Screen):
             return Text("! " + note, style="bold #ff8a80")
         if not self.settings.hints:
             return self.dealer_hint(obs)
-        if self.my_discards():
+        declared = obs["declared"][obs["seat"]]
+        if self.my_discards() and not declared:
             tiles = self.hand_tiles()
             if ready and self.sel is not None and self.sel < len(tiles):
                 from ..tiles import tile_str
@@ -346,8 +347,9 @@ class TableScreen(Screen):
                                    waits=waits_text(lang, ready[k])))
             if ready:
                 return Text(tr(lang, "hint_pick"))
-        else:
-            ws = ready_waits(obs, self.session.hand_events(), lilgu=self.session.profile.scoring.lilgu)
+        else:                     # between turns, or 聽 declared: the hand's waits (drawn tile aside)
+            ws = ready_waits({**obs, "drawn": None}, self.session.hand_events(),
+                             lilgu=self.session.profile.scoring.lilgu)
             if ws:
                 return Text(tr(lang, "waits_now", waits=waits_text(lang, ws)))
         return self.dealer_hint(obs)

@@ -1,0 +1,156 @@
+"""80×24, the classic terminal: every part of the table is on the screen (issue #19, item 1)."""
+
+from __future__ import annotations
+
+import pytest
+from rich.cells import cell_len
+
+from twmahjong.profiles import load_profile
+from twmahjong.tiles import parse_tiles
+from twmahjong.tui.glyphs import COMPACT
+from twmahjong.tui.render import hand_layout
+from twmahjong.tui.results import ResultScreen
+
+from .helpers import app_for, auto_play, content, session
+
+pytestmark = pytest.mark.asyncio
+
+SMALL = (80, 24)
+
+
+async def play_until(pilot, app, cond, limit=600):
+    """Throw the drawn tile, pass every offer, until ``cond(session)`` holds on the person's turn."""
+    s = app.session
+    for _ in range(limit):
+        await pilot.pause()
+        if isinstance(app.screen, ResultScreen):
+            await pilot.press("space")
+            continue
+        legal = s.legal()
+        if any(a.type == "discard" for a in legal):
+            if cond(s):
+                return
+            await pilot.press("enter")
+        elif legal:
+            await pilot.press("x")
+    raise AssertionError("the condition never held")
+
+
+def lines(app, selector):
+    return content(app, selector).rstrip("\n").splitlines()
+
+
+def fits(app, selector) -> bool:
+    """The widget's text is no wider and no taller than the space it has."""
+    w = app.screen.query_one(selector)
+    text = lines(app, selector)
+    region = w.content_region
+    return len(text) <= region.height and all(cell_len(x.rstrip()) <= region.width for x in text)
+
+
+async def test_the_seat_across_shows_its_melds_and_river_at_80x24():
+    # seed 8, L2 bots: the seat across (對家) has pung 八萬 and kong 四萬 by its eighth discard
+    s = session(seed=8)
+    app = app_for(s, "en")
+    across = (s.seat + 2) % 4
+    async with app.run_test(size=SMALL) as pilot:
+        await play_until(pilot, app, lambda s: len(s.observation()["melds"][across]) >= 1
+                         and len(s.observation()["discards"][across]) >= 6)
+        obs = s.observation()
+        shown = content(app, "#seat-2")
+        assert "8m×3" in shown                                  # its pung, in short notation
+        river = obs["discards"][across]
+        row = " ".join(shown.splitlines()[2:])
+        for tile in river:                                      # every discard of its river
+            assert tile.replace("1z", "E").replace("2z", "S").replace("3z", "W").replace(
+                "4z", "N").replace("5z", "Wh").replace("6z", "Gr").replace("7z", "Rd") in row
+        for sel in ("#seat-1", "#seat-2", "#seat-3", "#mine-river", "#hand", "#keys"):
+            assert fits(app, sel), sel
+
+
+async def test_the_hand_is_one_row_and_the_cursor_is_under_the_picked_tile():
+    s = session(seed=8)
+    app = app_for(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await play_until(pilot, app, lambda s: True)
+        obs = s.observation()
+        hand, drawn = parse_tiles(obs["hand"]), parse_tiles(obs["drawn"])[0]
+        assert len(hand) == 16
+        await pilot.press("left")                    # from the drawn tile to the hand's last
+        rows = lines(app, "#hand")
+        assert len(rows) == 3 and fits(app, "#hand")
+        cols = hand_layout(hand, drawn, COMPACT)
+        sel = app.table.sel
+        assert sel == 15
+        assert rows[2].index("▲") in range(cols[sel], cols[sel] + COMPACT)
+        assert len(rows[1].split()) == 17                        # all seventeen tiles on the row
+
+
+async def test_a_click_on_a_tile_picks_that_tile_at_80_columns():
+    s = session(seed=8)
+    app = app_for(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await play_until(pilot, app, lambda s: True)
+        obs = s.observation()
+        cols = hand_layout(parse_tiles(obs["hand"]), parse_tiles(obs["drawn"])[0], COMPACT)
+        for i in (0, 7, 15, 16):
+            # border and one column of padding before the content; the tile row is line 2
+            await pilot.click("#hand", offset=(2 + cols[i] + 1, 2))
+            assert app.table.sel == i
+        before = len([e for e in s.hand_events() if e["type"] == "discard" and e["seat"] == s.seat])
+        await pilot.click("#hand", offset=(2 + cols[16] + 1, 2))     # a second click throws it
+        await pilot.pause()
+        after = [e for e in s.hand_events() if e["type"] == "discard" and e["seat"] == s.seat]
+        assert len(after) == before + 1 and after[-1]["tile"] == obs["drawn"]
+
+
+@pytest.mark.parametrize("lang, quit_key, help_key", [("en", "q quit", "? help"), ("zh", "q離開", "?說明")])
+async def test_the_key_help_is_complete_at_80_columns(lang, quit_key, help_key):
+    s = session(seed=8)
+    app = app_for(s, lang)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        keys = content(app, "#keys")
+        assert quit_key in keys and help_key in keys and fits(app, "#keys")
+
+
+async def test_help_keys_follow_the_profile():
+    from twmahjong.tui.session import PlaySession
+    casual = PlaySession(load_profile("casual"), bot_names=["L1"] * 3, seed=8, rounds=1)
+    app = app_for(casual, "en")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        keys = content(app, "#keys")
+        assert "d last" not in keys and "t ready" in keys      # casual: 報聽 any time, no 棄摸
+    app = app_for(session(seed=8), "en")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert "d last" in content(app, "#keys")               # standard: 海底牌得棄摸
+
+
+async def test_the_result_screen_fits_and_its_prompt_is_visible(tmp_path):
+    s = session(seed=8)
+    app = app_for(s)
+    async with app.run_test(size=SMALL) as pilot:
+        await auto_play(pilot, app, until=ResultScreen)
+        prompt = app.screen.query_one("#prompt")
+        assert "按任意鍵開始下一盤" in content(app, "#prompt")
+        assert prompt.region.y + prompt.region.height <= SMALL[1] and prompt.region.height == 1
+        body = app.screen.query_one("#body")
+        for line in lines(app, "#body"):              # nothing wraps back to column 0
+            assert cell_len(line.rstrip()) <= body.content_region.width
+        assert "花 " in content(app, "#body")          # revealed flowers carry their 花 label
+
+
+async def test_below_80x24_the_screen_says_how_big_it_must_be():
+    s = session(seed=8)
+    app = app_for(s, "en")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        too = app.screen.query_one("#too-small")
+        assert too.display and not app.screen.query_one("#main").display
+        assert "Enlarge the terminal to at least 80×24 (it is 60×20 now)" in content(app, "#too-small")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not too.display and app.screen.query_one("#main").display
+        assert "Tiles left" in content(app, "#header")
