@@ -181,6 +181,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help_declare_any": ("任何時候都可以報聽", "declare ready at any time"),
     "help_declare_first": ("只有天聽／地聽（第一次打牌時）", "only heavenly/earthly ready, with your first discard"),
     "help_draw": ("d 摸海底牌；x 棄摸（流局）\n", "d draws the last tile; x declines it (drawn hand)\n"),
+    "plain_turn": ("輪到你打牌：輸入牌名（如 5萬），Enter 打摸到的牌", "Your turn: type a tile (e.g. 5m); Enter throws the drawn one"),
+    "plain_unknown": ("看不懂「{cmd}」：輸入 help 看指令", "Not understood: {cmd!r} — type help for the commands"),
+    "plain_help": ("指令：牌名（5萬、五萬、5m）或 Enter 打牌；c 吃 p 碰 k 槓 w 胡 t 聽 d 摸海底 x 過；"
+                   "數字選吃法；look 看牌桌；q 離開（會存檔）",
+                   "Commands: a tile (5m, 5萬) or Enter discards; c chow p pung k kong w win t ready "
+                   "d draw last x pass; a digit picks from a list; look reads the table; q leaves (saved)"),
     "press_any": ("按任意鍵回到牌桌", "Press any key to return"),
     # payments
     "tai_parts": ("{hand} 台", "{hand} tai"),
