@@ -1,0 +1,49 @@
+"""``twmj play --plain`` (issue #19, item 8): one plain line per change, commands as lines."""
+
+from __future__ import annotations
+
+import io
+
+from twmahjong.tui.plain import parse_tile_word, run_plain
+from twmahjong.tui.prefs import load_saved, saved_path
+
+from .helpers import session
+
+
+def play(lines: list[str], lang="en", seed=8):
+    s = session(seed=seed)
+    out = io.StringIO()
+    run_plain(s, lang, io.StringIO("".join(x + "\n" for x in lines)), out, save_path=saved_path())
+    return s, out.getvalue()
+
+
+def test_each_change_is_one_plain_line_and_enter_throws_the_drawn_tile(config_home):
+    s, text = play(["look", "", "q", "y"])
+    assert "\x1b" not in text                                # no colour codes, no cursor moves
+    lines = text.splitlines()
+    assert "East round, hand 1. Dealer Left" in lines
+    assert any(x.startswith("> You South; +0; River -") for x in lines)      # look
+    assert any(x.startswith("Your turn") or "Your turn: type a tile" in x for x in lines)
+    mine = [e for e in s.hand_events() if e["type"] == "discard" and e["seat"] == s.seat]
+    assert len(mine) == 1 and f"You discard {mine[0]['tile']}" in text
+    assert "Match saved" in text and load_saved()["seed"] == 8
+
+
+def test_bad_commands_are_answered_not_raised(config_home):
+    s, text = play(["5q", "p", "9z", "q", "n", "q", "y"])
+    assert "Not understood: '5q'" in text
+    assert "You cannot pung now" in text
+    assert "Not understood: '9z'" in text
+    assert not [e for e in s.hand_events() if e["type"] == "discard" and e["seat"] == s.seat]
+
+
+def test_an_end_of_input_saves_and_leaves(config_home):
+    s, text = play([], lang="zh")
+    assert "牌局已存檔" in text and load_saved() is not None
+
+
+def test_tiles_are_read_as_people_type_them():
+    assert parse_tile_word("5m") == parse_tile_word("5萬") == parse_tile_word("五萬") == 4
+    assert parse_tile_word("東") == parse_tile_word("E") == 27
+    assert parse_tile_word("Rd") == parse_tile_word("中") == 33
+    assert parse_tile_word("xyz") is None
