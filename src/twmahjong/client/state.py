@@ -34,7 +34,8 @@ class TableState:
         self.clocks: list | None = None
         self.events: list[dict] = []      # this hand's events, as this seat saw them
         self.fresh: list[dict] = []       # events not yet taken by ``take_events``
-        self.hand_end: dict | None = None
+        self.hand_end: dict | None = None         # this hand's result (None once the next is dealt)
+        self.last_hand_end: dict | None = None    # the latest result, kept
         self.game_end: dict | None = None
         self.queued: dict | None = None
         self.coins: list | None = None
@@ -75,7 +76,7 @@ class TableState:
             self.hand_end = None
             self.events = []
         elif t == "hand_end":
-            self.hand_end = m
+            self.hand_end = self.last_hand_end = m
             self.coins = m.get("coins")
             net = (m.get("result") or {}).get("net")
             if net and self.table.get("scores"):

@@ -66,9 +66,10 @@ def _parts_text(lang: str, parts: list[tuple[str, int]], total: int) -> str:
     return " + ".join(shown) + " " + tr(lang, "tai_sum", n=total)
 
 
-def result_text(session, lang: str, width: int = 120) -> Group:
-    """The hand's result: winners and their patterns, all hands, payments, scores."""
-    model = session.result_model()
+def result_text(session, lang: str, width: int = 120, model: dict | None = None) -> Group:
+    """The hand's result: winners and their patterns, all hands, payments, scores
+    (``model`` as ``session.result_model()`` gave it when the hand ended)."""
+    model = model or session.result_model()
     rows: list[Text] = [Text(tr(lang, "result_title", n=model["hand_no"] + 1), style="bold #ffd54f")]
     if model["draw_game"] is not None:
         reason = model["draw_game"]["reason"]
@@ -217,14 +218,18 @@ class _TextScreen(Screen):
 
 
 class ResultScreen(_TextScreen):
-    """結算 of one hand; any key (but the scroll keys) goes on to the next hand."""
+    """結算 of one hand; any key (but the scroll keys) goes on to the next hand. The
+    result is taken when the screen opens: online, the next hand may be dealt meanwhile."""
+
+    def __init__(self, session, lang: str):
+        self.model = session.result_model()
+        super().__init__(session, lang)
 
     def body(self):
-        return result_text(self.session, self.lang, self.app.size[0] - 2)
+        return result_text(self.session, self.lang, self.app.size[0] - 2, self.model)
 
     def prompt(self) -> str:
-        over = self.session.result_model()["match_over"]
-        return tr(self.lang, "to_summary" if over else "next_hand")
+        return tr(self.lang, "to_summary" if self.model["match_over"] else "next_hand")
 
     def on_key(self, event) -> None:
         if event.key in ("up", "down", "pageup", "pagedown"):

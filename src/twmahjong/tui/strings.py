@@ -187,6 +187,18 @@ STRINGS: dict[str, tuple[str, str]] = {
                    "數字選吃法；look 看牌桌；q 離開（會存檔）",
                    "Commands: a tile (5m, 5萬) or Enter discards; c chow p pung k kong w win t ready "
                    "d draw last x pass; a digit picks from a list; look reads the table; q leaves (saved)"),
+    # online (線上)
+    "online_header": ("線上 {profile}", "online {profile}"),
+    "online_queued": ("排隊中（{n} 人）… 空位會由電腦補上", "In the queue ({n} waiting)… bots fill empty seats"),
+    "online_back": ("已重新連線", "Reconnected"),
+    "online_lost": ("連線中斷：{why}", "Connection lost: {why}"),
+    "online_server_auto": ("伺服器託管中：輪到你時出手即收回座位", "The server plays your seat: act on your turn to take it back"),
+    "online_bot": ("電腦 {name}", "bot {name}"),
+    "online_offline": ("離線", "offline"),
+    "online_auto_mark": ("託管", "auto"),
+    "online_clock": ("⏱ {n} 秒", "⏱ {n}s"),
+    "online_auto_on": ("託管中（a 取消）", "Auto-play on (a cancels)"),
+    "online_connecting": ("連線中…", "Connecting…"),
     "press_any": ("按任意鍵回到牌桌", "Press any key to return"),
     # payments
     "tai_parts": ("{hand} 台", "{hand} tai"),

@@ -107,7 +107,7 @@ class TableScreen(Screen):
         self.log_lines: list[str] = []
         self.cell = COMPACT
         self.result_for: int | None = None        # the hand whose result screen was shown
-        self.stepping = False
+        self.hand_key = None                      # (hand, drawn, legal) last drawn: keep the cursor otherwise
 
     def compose(self):
         with Vertical(id="main"):
@@ -169,16 +169,30 @@ class TableScreen(Screen):
             line = event_line(self.lang, e, self.short_name, s.seat)
             if line:
                 self.log_lines.append(line)
-        self.menu = None
         obs = s.observation()
-        if obs is not None:
-            n = len(kinds(obs["hand"])) + (1 if obs.get("drawn") else 0)
-            self.sel = n - 1 if n else None
+        key = None if obs is None else (obs["hand"], obs.get("drawn"), str(obs.get("legal")))
+        if key != self.hand_key:                  # a new decision: pick the drawn tile again
+            self.hand_key = key
+            self.menu = None
+            if obs is not None:
+                n = len(kinds(obs["hand"])) + (1 if obs.get("drawn") else 0)
+                self.sel = n - 1 if n else None
         self.redraw()
         if s.hand_over and self.result_for != s.hand_no and self.app.screen is self:
             self.result_for = s.hand_no
             from .results import ResultScreen
             self.app.push_screen(ResultScreen(s, self.lang), self.after_result)
+
+    def on_server(self, m: dict) -> None:
+        """A server message arrived (online): redraw; the match's end shows the summary."""
+        if m["type"] == "game_end" and self.app.screen is self:
+            self.after_result()
+            return
+        self.after_move()
+
+    def refresh_status(self) -> None:
+        """The countdown ticks: redraw only the status line."""
+        self.query_one("#status", Static).update(self.status_markup(self.session.observation()))
 
     def after_result(self, _=None) -> None:
         from .results import SummaryScreen
