@@ -14,11 +14,11 @@ from twmahjong.tui.session import PlaySession
 from .helpers import app_for, content, session
 from .test_fit import play_until
 
-pytestmark = pytest.mark.asyncio
 
 SMALL = (80, 24)
 
 
+@pytest.mark.asyncio
 async def test_q_asks_first_and_n_keeps_playing():
     s = session(seed=8)
     app = app_for(s, save=True)
@@ -36,6 +36,7 @@ async def test_q_asks_first_and_n_keeps_playing():
     assert load_saved() is None
 
 
+@pytest.mark.asyncio
 async def test_leaving_saves_the_match_and_resume_puts_the_person_back_where_they_were():
     s = session(seed=8)
     app = app_for(s, "en", save=True)
@@ -60,6 +61,7 @@ async def test_leaving_saves_the_match_and_resume_puts_the_person_back_where_the
         assert len(back.observation()["discards"][back.seat]) == 4
 
 
+@pytest.mark.asyncio
 async def test_a_damaged_save_is_one_clear_error(config_home):
     from twmahjong.engine.actions import IllegalAction
     data = session(seed=8).progress()
@@ -104,6 +106,7 @@ def test_english_says_you_discard_not_you_discards():
     assert event_line("en", {"type": "pon", "seat": 0, "tile": "5m"}, name, 0) == "You pung 5m"
 
 
+@pytest.mark.asyncio
 async def test_the_result_screen_says_you_win_and_you_pay_in_english():
     from twmahjong.tui.results import result_text
 
@@ -118,6 +121,7 @@ async def test_the_result_screen_says_you_win_and_you_pay_in_english():
     assert "You wins" not in text and "You pays" not in text
 
 
+@pytest.mark.asyncio
 async def test_a_table_speed_lets_each_bot_move_be_seen():
     from twmahjong.tui.table import SPEEDS
     s = session(seed=8)
@@ -147,6 +151,7 @@ async def test_a_table_speed_lets_each_bot_move_be_seen():
         assert "等待其他玩家" in content(app, "#status")
 
 
+@pytest.mark.asyncio
 async def test_the_dealer_not_east_is_explained(config_home):
     # seed 8: the first dealer (上家) sits East; find a deal where it is not, by playing on
     s = session(seed=8)

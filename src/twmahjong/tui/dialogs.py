@@ -16,8 +16,9 @@ __all__ = ["ConfirmQuit", "HelpScreen", "SettingsScreen"]
 
 _CSS = """
 {name} {{ align: center middle; }}
-{name} > Vertical {{ width: auto; max-width: 76; height: auto; border: round #ffd54f;
-                    background: #0a2a20; padding: 0 1; }}
+{name} > Vertical {{ width: 76; max-width: 100%; height: auto; max-height: 100%;
+                    border: round #ffd54f; background: #0a2a20; padding: 0 1; }}
+{name} #body {{ width: 100%; height: auto; }}
 """
 
 
