@@ -13,7 +13,6 @@ from twmahjong.tui.results import ResultScreen
 
 from .helpers import app_for, auto_play, content, session
 
-pytestmark = pytest.mark.asyncio
 
 SMALL = (80, 24)
 
@@ -48,6 +47,7 @@ def fits(app, selector) -> bool:
     return len(text) <= region.height and all(cell_len(x.rstrip()) <= region.width for x in text)
 
 
+@pytest.mark.asyncio
 async def test_the_seat_across_shows_its_melds_and_river_at_80x24():
     # seed 8, L2 bots: the seat across (對家) has pung 八萬 and kong 四萬 by its eighth discard
     s = session(seed=8)
@@ -68,6 +68,7 @@ async def test_the_seat_across_shows_its_melds_and_river_at_80x24():
             assert fits(app, sel), sel
 
 
+@pytest.mark.asyncio
 async def test_the_hand_is_one_row_and_the_cursor_is_under_the_picked_tile():
     s = session(seed=8)
     app = app_for(s)
@@ -86,6 +87,7 @@ async def test_the_hand_is_one_row_and_the_cursor_is_under_the_picked_tile():
         assert len(rows[1].split()) == 17                        # all seventeen tiles on the row
 
 
+@pytest.mark.asyncio
 async def test_a_click_on_a_tile_picks_that_tile_at_80_columns():
     s = session(seed=8)
     app = app_for(s)
@@ -104,6 +106,7 @@ async def test_a_click_on_a_tile_picks_that_tile_at_80_columns():
         assert len(after) == before + 1 and after[-1]["tile"] == obs["drawn"]
 
 
+@pytest.mark.asyncio
 @pytest.mark.parametrize("lang, quit_key, help_key", [("en", "q quit", "? help"), ("zh", "q離開", "?說明")])
 async def test_the_key_help_is_complete_at_80_columns(lang, quit_key, help_key):
     s = session(seed=8)
@@ -114,6 +117,7 @@ async def test_the_key_help_is_complete_at_80_columns(lang, quit_key, help_key):
         assert quit_key in keys and help_key in keys and fits(app, "#keys")
 
 
+@pytest.mark.asyncio
 async def test_help_keys_follow_the_profile():
     from twmahjong.tui.session import PlaySession
     casual = PlaySession(load_profile("casual"), bot_names=["L1"] * 3, seed=8, rounds=1)
@@ -128,6 +132,7 @@ async def test_help_keys_follow_the_profile():
         assert "d last" in content(app, "#keys")               # standard: 海底牌得棄摸
 
 
+@pytest.mark.asyncio
 async def test_the_result_screen_fits_and_its_prompt_is_visible(tmp_path):
     s = session(seed=8)
     app = app_for(s)
@@ -142,6 +147,7 @@ async def test_the_result_screen_fits_and_its_prompt_is_visible(tmp_path):
         assert "花 " in content(app, "#body")          # revealed flowers carry their 花 label
 
 
+@pytest.mark.asyncio
 async def test_below_80x24_the_screen_says_how_big_it_must_be():
     s = session(seed=8)
     app = app_for(s, "en")
@@ -154,3 +160,18 @@ async def test_below_80x24_the_screen_says_how_big_it_must_be():
         await pilot.pause()
         assert not too.display and app.screen.query_one("#main").display
         assert "Tiles left" in content(app, "#header")
+
+
+def test_a_long_river_closes_its_gaps_then_keeps_the_latest_tiles():
+    from twmahjong.tui.render import river_rows
+
+    from .helpers import plain
+    river = parse_tiles("123456789m123456789p123456789s1234z")       # 31 discards
+    roomy = river_rows("en", river, 16, 8, last_index=30, taken={0}, cell=COMPACT)
+    assert len(roomy) == 8 and "+" not in plain(roomy[0])            # no gaps: 5 a row
+    tight = river_rows("en", river, 16, 4, last_index=30, taken=set(), cell=COMPACT)
+    first = plain(tight[0]).split()
+    assert len(tight) == 4 and first[0] == "+13"                    # 20 slots: +13 in two, 18 tiles
+    assert plain(tight[-1]).split()[-1] == "N"                       # the latest discard stays
+    for row in tight:
+        assert cell_len(plain(row).rstrip()) <= 16

@@ -111,13 +111,13 @@ def river_rows(lang: str, ks: list[int], width: int, rows: int, *, last_index, t
     if -(-len(ks) // per) > rows:
         gap = 0
         per = max(1, width // cell)
-    first = 0
+    first, label_slots = 0, 1 if gap else 2     # "+N" needs its own space when tiles touch
     if len(ks) > per * rows:
-        first = len(ks) - (per * rows - 1)      # one slot for "+N"
+        first = len(ks) - (per * rows - label_slots)
     out: list[Text] = []
     slots: list[tuple[int | None, int | None]] = []
     if first:
-        slots.append((None, first))
+        slots += [(None, first)] + [(None, None)] * (label_slots - 1)
     slots += [(i, None) for i in range(first, len(ks))]
     for r in range(0, len(slots), per):
         line = Text()
@@ -125,8 +125,9 @@ def river_rows(lang: str, ks: list[int], width: int, rows: int, *, last_index, t
             if j and gap:
                 line.append(" " * gap)
             if i is None:
-                label = f"+{hidden}"
-                line.append(label + " " * max(0, cell - len(label)), style="#a0a0a0")
+                if hidden is not None:
+                    label = f"+{hidden}"
+                    line.append(label + " " * max(0, cell * label_slots - len(label)), style="#a0a0a0")
             else:
                 line.append_text(tile_text(lang, ks[i], cell, last=(i == last_index),
                                            struck=(i in taken)))
