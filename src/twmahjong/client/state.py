@@ -59,8 +59,6 @@ class TableState:
             self._observe(m)
             if self.obs is not None:
                 self.seat = self.obs["seat"]
-            if self.hand is not None and self.hand.get("open") is False:
-                pass
             self.events = []              # a snapshot starts the hand's story from here
         elif t == "update":
             self._observe(m)
