@@ -89,7 +89,7 @@ async def test_quick_match_plays_a_whole_hand_with_bots_filling_the_table(live):
     assert st.seat is not None and st.game_id and st.ticket
     # the hand's story as this seat saw it: dealt, discards, the settlement at the end
     kinds = [e["type"] for e in st.events]
-    assert "discard" in kinds and "settlement" in kinds
+    assert "discard" in kinds and ("settlement" in kinds or "draw_game" in kinds)
     assert st.hand_end["result"]["type"] in ("win", "draw_game")
     assert sum(st.scores) <= 0
     await link.close()

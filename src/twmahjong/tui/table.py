@@ -185,6 +185,8 @@ class TableScreen(Screen):
 
     def on_server(self, m: dict) -> None:
         """A server message arrived (online): redraw; the match's end shows the summary."""
+        if not self.is_attached or not self.query("#status"):
+            return                       # the app is closing: nothing left to draw on
         if m["type"] == "game_end" and self.app.screen is self:
             self.after_result()
             return
@@ -192,6 +194,8 @@ class TableScreen(Screen):
 
     def refresh_status(self) -> None:
         """The countdown ticks: redraw only the status line."""
+        if not self.is_attached or not self.query("#status"):
+            return
         self.query_one("#status", Static).update(self.status_markup(self.session.observation()))
 
     def after_result(self, _=None) -> None:
