@@ -89,7 +89,7 @@ class TableScreen(Screen):
     #mine-river { height: 1fr; border: round #ffd54f; }
     #hand { height: 5; border: round #ffd54f; padding: 0 1; border-title-color: #ffd54f; }
     #status { height: auto; max-height: 2; background: #0a2a20; padding: 0 1; }
-    #hint { height: 1; padding: 0 1; color: #80d8ff; }
+    #hint { height: auto; min-height: 1; max-height: 2; padding: 0 1; color: #80d8ff; }
     #log { height: 1; color: #bcd9c8; padding: 0 1; }
     #keys { height: 1; color: #9fc8b2; padding: 0 1; }
     #too-small { display: none; height: 1fr; content-align: center middle; color: #ffd54f;
