@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from twmahjong.tui.plain import parse_tile_word, run_plain
 from twmahjong.tui.prefs import load_saved, saved_path
 
@@ -47,3 +49,28 @@ def test_tiles_are_read_as_people_type_them():
     assert parse_tile_word("東") == parse_tile_word("E") == 27
     assert parse_tile_word("Rd") == parse_tile_word("中") == 33
     assert parse_tile_word("xyz") is None
+
+
+@pytest.mark.asyncio
+async def test_g_opens_the_whole_log_to_read_linearly():
+    from twmahjong.tui.dialogs import LogScreen
+
+    from .helpers import app_for, content
+    from .test_fit import play_until
+    s = session(seed=8)
+    app = app_for(s, "en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_until(pilot, app, lambda s: len(s.observation()["discards"][s.seat]) >= 2)
+        await pilot.press("g")
+        assert isinstance(app.screen, LogScreen)
+        text = content(app, "#body")
+        lines = text.splitlines()
+        assert lines[0] == "East round, hand 1"
+        mine = [e["tile"] for e in s.hand_events() if e["type"] == "discard" and e["seat"] == s.seat]
+        from twmahjong.tiles import parse_tile
+        from twmahjong.tui.strings import tile_label
+        for tile in mine:                                   # every line of the hand
+            assert f"You discard {tile_label('en', parse_tile(tile))}" in lines
+        assert len(lines) > 10                              # far more than the one-row pane shows
+        await pilot.press("x")
+        assert app.screen is app.table

@@ -6,13 +6,13 @@ first, because a stray q must not throw a match away.
 
 from __future__ import annotations
 
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from .strings import tr
 
-__all__ = ["ConfirmQuit", "HelpScreen", "SettingsScreen"]
+__all__ = ["ConfirmQuit", "HelpScreen", "LogScreen", "SettingsScreen"]
 
 _CSS = """
 {name} {{ align: center middle; }}
@@ -99,3 +99,33 @@ class ConfirmQuit(ModalScreen[bool]):
     def on_key(self, event) -> None:
         event.stop()
         self.dismiss(event.key in ("y", "Y"))
+
+
+class LogScreen(ModalScreen):
+    """Every line of the match so far, oldest first, to read linearly (a screen reader's
+    review cursor, or the eye after a fast bot turn); ↑↓ PgUp PgDn scroll, other keys return."""
+
+    DEFAULT_CSS = """
+    LogScreen { background: #0f3d2e; }
+    LogScreen VerticalScroll { height: 1fr; padding: 0 1; }
+    LogScreen #prompt { dock: bottom; height: 1; padding: 0 1; text-style: bold reverse; }
+    """
+
+    def __init__(self, lines: list[str], lang: str):
+        super().__init__()
+        self.lines = lines
+        self.lang = lang
+
+    def compose(self):
+        with VerticalScroll():
+            yield Static("\n".join(self.lines) or "-", id="body")
+        yield Static(tr(self.lang, "log_prompt"), id="prompt")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).scroll_end(animate=False)
+
+    def on_key(self, event) -> None:
+        if event.key in ("up", "down", "pageup", "pagedown", "home", "end"):
+            return
+        event.stop()
+        self.dismiss()

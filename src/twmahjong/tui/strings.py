@@ -167,7 +167,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "t 聽：{declare}\n"
                   "{draw}"
                   "數字鍵：有多種吃法時選一種\n"
-                  "s 設定（聽牌提示、電腦出牌速度）  q 離開（會存檔）\n"
+                  "s 設定（聽牌提示、電腦出牌速度）  g 全部紀錄  q 離開（會存檔）\n"
                   "標記：▲ 選中的牌  * 打出就聽牌  x 現在不能打\n"
                   "河裡：反白＝剛打出的牌（可以吃碰）  刪除線＝被吃碰走的牌",
                   "←→ or h l pick a tile, Enter/Space discards it; a click picks, a second click discards\n"
@@ -175,7 +175,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "t ready: {declare}\n"
                   "{draw}"
                   "Digits choose when a claim can be made several ways\n"
-                  "s settings (ready hints, bot speed)  q quit (the match is saved)\n"
+                  "s settings (ready hints, bot speed)  g the whole log  q quit (the match is saved)\n"
                   "Marks: ▲ picked tile  * leaves you ready  x may not be discarded now\n"
                   "Rivers: reverse = the latest discard (may be claimed)  struck = taken by a claim"),
     "help_declare_any": ("任何時候都可以報聽", "declare ready at any time"),
@@ -199,6 +199,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_clock": ("⏱ {n} 秒", "⏱ {n}s"),
     "online_auto_on": ("託管中（a 取消）", "Auto-play on (a cancels)"),
     "online_connecting": ("連線中…", "Connecting…"),
+    "log_prompt": ("全部紀錄（↑↓ 捲動，其他鍵回到牌桌）", "The whole log (↑↓ scroll, any other key returns)"),
+    "k_log": ("g紀錄", "g log"),
     "press_any": ("按任意鍵回到牌桌", "Press any key to return"),
     # payments
     "tai_parts": ("{hand} 台", "{hand} tai"),

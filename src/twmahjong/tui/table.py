@@ -75,6 +75,7 @@ class TableScreen(Screen):
         Binding("s", "settings", "settings", show=False),
         Binding("question_mark", "help", "help", show=False),
         Binding("a", "auto", "auto", show=False),
+        Binding("g", "log", "log", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -104,7 +105,8 @@ class TableScreen(Screen):
         self.sel: int | None = None
         self.menu: tuple[str, list[Action]] | None = None
         self.note: str | None = None
-        self.log_lines: list[str] = []
+        self.log_lines: list[str] = []            # this hand's lines (the log pane)
+        self.all_lines: list[str] = []            # the match's lines (g: read them all)
         self.cell = COMPACT
         self.result_for: int | None = None        # the hand whose result screen was shown
         self.hand_key = None                      # (hand, drawn, legal) last drawn: keep the cursor otherwise
@@ -169,6 +171,7 @@ class TableScreen(Screen):
             line = event_line(self.lang, e, self.short_name, s.seat)
             if line:
                 self.log_lines.append(line)
+                self.all_lines.append(line)
         obs = s.observation()
         key = None if obs is None else (obs["hand"], obs.get("drawn"), str(obs.get("legal")))
         if key != self.hand_key:                  # a new decision: pick the drawn tile again
@@ -213,9 +216,13 @@ class TableScreen(Screen):
         if obs is None:
             return
         d = obs["dealer"]
+        self.all_lines.append(tr(self.lang, "round", wind=wind_label(self.lang, obs["round_wind"]),
+                                 n=self.session.hand_no + 1))
         if obs["seat_winds"][d] != "E":
-            self.log_lines.append(tr(self.lang, "dealer_not_east", who=self.short_name(d),
-                                     wind=wind_label(self.lang, obs["seat_winds"][d])))
+            line = tr(self.lang, "dealer_not_east", who=self.short_name(d),
+                      wind=wind_label(self.lang, obs["seat_winds"][d]))
+            self.log_lines.append(line)
+            self.all_lines.append(line)
 
     # -- names -----------------------------------------------------------------------
 
@@ -299,12 +306,12 @@ class TableScreen(Screen):
                 "k_declare_any" if play.declare_ready == "any_time" else "k_declare_first"]
         if play.may_decline_last_tile:
             keys.append("k_draw")
-        keys += ["k_pass", "k_settings", "k_help"]
+        keys += ["k_pass", "k_settings", "k_log", "k_help"]
         if self.session.online:
             keys.append("k_auto")
         keys.append("k_quit")
         width = self.app.size[0] - 2
-        for drop in (None, "k_settings", "k_pick"):      # ? help lists every key anyway
+        for drop in (None, "k_log", "k_settings", "k_pick"):   # ? help lists every key anyway
             if drop in keys:
                 keys.remove(drop)
             parts = [p for p in (tr(lang, k) for k in keys) if p]
@@ -524,6 +531,10 @@ class TableScreen(Screen):
     def action_settings(self) -> None:
         from .dialogs import SettingsScreen
         self.app.push_screen(SettingsScreen(self.settings, self.lang), lambda _=None: self.redraw())
+
+    def action_log(self) -> None:
+        from .dialogs import LogScreen
+        self.app.push_screen(LogScreen(self.all_lines, self.lang))
 
     def action_help(self) -> None:
         from .dialogs import HelpScreen
