@@ -199,3 +199,40 @@ def test_the_lobby_says_a_wrong_password_and_asks_again(live, config_home):
                 run_app=lambda app: None)
     assert any("wrong name or password" in x for x in said)
     assert any(x.startswith("歡迎，阿華") for x in said)
+
+
+class _Answers:
+    """stdin for the plain loop: Enter (throw the drawn tile) or x, one line per decision."""
+
+    def __init__(self, session, limit=400):
+        self.session, self.left = session, limit
+
+    def readline(self) -> str:
+        self.left -= 1
+        if self.left <= 0:
+            return ""
+        legal = self.session.legal()
+        return "\n" if any(a.type == "discard" for a in legal) else "x\n"
+
+
+@pytest.mark.asyncio
+async def test_plain_lines_online_play_a_hand_and_leave_with_q(live):
+    import io
+
+    from twmahjong.tui.plain_online import play_plain_online
+    api = Api(live.base)
+    await api.guest()
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
+    out = io.StringIO()
+
+    class Until(_Answers):
+        def readline(self):
+            if self.session.link.state.last_hand_end is not None:
+                return "q\n"                          # leave once a hand has ended
+            return super().readline()
+    await asyncio.wait_for(play_plain_online(session, "en", Until(session), out), 120)
+    text = out.getvalue()
+    assert "\x1b" not in text
+    assert "Hand 1 — result" in text and "Hands revealed" in text
+    assert "You discard" in text and "Your turn: type a tile" in text
+    assert "You left the table" in text

@@ -117,12 +117,9 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
 def play_online(url: str, *, lang: str = "zh", plain: bool = False, profile: str | None = None,
                 ask=typer.prompt, say=typer.echo, run_app=None) -> None:
     """Log in, pick a table, play it on the table screen."""
-    from ..errors import UserError
     from .app import PlayApp
     from .online import OnlineSession
     from .prefs import Prefs
-    if plain:
-        raise UserError("--plain plays against bots for now; online play needs the table screen")
     base = base_url(url)
     creds = Credentials(base)
     api = Api(base, token=creds.token)
@@ -132,5 +129,9 @@ def play_online(url: str, *, lang: str = "zh", plain: bool = False, profile: str
     if plan is None:
         return
     session = OnlineSession(base, api.token, plan, creds=creds)
+    if plain:
+        from .plain_online import play_plain_online
+        (run_app or asyncio.run)(play_plain_online(session, lang, prefs=Prefs.load()))
+        return
     app = PlayApp(session, lang, prefs=Prefs.load())
     (run_app or PlayApp.run)(app)

@@ -69,13 +69,17 @@ class OnlineSession:
         self.changed = asyncio.Event()    # set after every message (tests wait on it)
         self.messages: list[dict] = []
         self.wins = [0, 0, 0, 0]
+        self.listeners: list = []         # called with each message (the screen, the plain loop)
+        self.lang = "zh"
         self.task = None
 
     # -- the connection -------------------------------------------------------------------
     def attach(self, app) -> None:
         self.app = app
+        self.lang = app.lang
         self.changed = asyncio.Event()
         self.notice = tr(app.lang, "online_connecting")
+        self.listeners.append(app.table.on_server)
         self.task = app.run_worker(self.pump(), exclusive=True, exit_on_error=False)
         app.set_interval(1.0, self._tick)
 
@@ -96,8 +100,8 @@ class OnlineSession:
                 m = await self.link.recv()
                 self.messages.append(m)
                 self.on_message(m)
-                if self.app is not None:
-                    self.app.table.on_server(m)
+                for fn in self.listeners:
+                    fn(m)
                 self.changed.set()
                 if self.auto and st.decision():
                     await self.link.act(safe_move(st.obs))
@@ -106,11 +110,11 @@ class OnlineSession:
         except Exception as e:           # a bug must show as a line, never kill the screen silently
             self.notice = f"{type(e).__name__}: {e}"
         self.changed.set()
-        if self.app is not None:
-            self.app.table.on_server({"type": "link", "state": "lost"})
+        for fn in self.listeners:
+            fn({"type": "link", "state": "lost"})
 
     def _lang(self) -> str:
-        return getattr(self.app, "lang", "zh")
+        return self.lang
 
     def on_message(self, m: dict) -> None:
         st, lang = self.link.state, self._lang()

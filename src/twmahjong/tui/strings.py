@@ -198,6 +198,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_auto_mark": ("託管", "auto"),
     "online_clock": ("⏱ {n} 秒", "⏱ {n}s"),
     "online_auto_on": ("託管中（a 取消）", "Auto-play on (a cancels)"),
+    "online_left": ("你離開了牌桌：伺服器會代打，用 twmj play --server 回到牌桌",
+                    "You left the table: the server plays your seat until twmj play --server takes it back"),
     "online_connecting": ("連線中…", "Connecting…"),
     "log_prompt": ("全部紀錄（↑↓ 捲動，其他鍵回到牌桌）", "The whole log (↑↓ scroll, any other key returns)"),
     "k_log": ("g紀錄", "g log"),
