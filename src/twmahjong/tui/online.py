@@ -106,7 +106,8 @@ class OnlineSession:
                 if self.auto and st.decision():
                     await self.link.act(safe_move(st.obs))
         except LinkError as e:
-            self.notice = tr(self._lang(), "online_lost", why=str(e))
+            if not self.link.closed:          # our own close() is not a lost connection
+                self.notice = tr(self._lang(), "online_lost", why=str(e))
         except Exception as e:           # a bug must show as a line, never kill the screen silently
             self.notice = f"{type(e).__name__}: {e}"
         self.changed.set()
