@@ -49,16 +49,18 @@ def fits(app, selector) -> bool:
 
 @pytest.mark.asyncio
 async def test_the_seat_across_shows_its_melds_and_river_at_80x24():
-    # seed 8, L2 bots: the seat across (對家) has pung 八萬 and kong 四萬 by its eighth discard
+    # L2 bots claim often: play on until the seat across (對家) has a meld and a river
+    from twmahjong.tui.render import meld_text
     s = session(seed=8)
     app = app_for(s, "en")
     across = (s.seat + 2) % 4
     async with app.run_test(size=SMALL) as pilot:
         await play_until(pilot, app, lambda s: len(s.observation()["melds"][across]) >= 1
-                         and len(s.observation()["discards"][across]) >= 6)
+                         and len(s.observation()["discards"][across]) >= 4, limit=3000)
         obs = s.observation()
         shown = content(app, "#seat-2")
-        assert "8m×3" in shown                                  # its pung, in short notation
+        for m in obs["melds"][across]:                          # its melds, in short notation
+            assert meld_text("en", m).plain in shown
         river = obs["discards"][across]
         row = " ".join(shown.splitlines()[2:])
         for tile in river:                                      # every discard of its river

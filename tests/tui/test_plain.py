@@ -19,12 +19,35 @@ def play(lines: list[str], lang="en", seed=8):
     return s, out.getvalue()
 
 
+class _Reader:
+    """stdin that answers by the table: look once, x to every claim, Enter (the drawn
+    tile) on the first turn, then q and y."""
+
+    def __init__(self, s):
+        self.s, self.script = s, ["look\n"]
+
+    def readline(self):
+        if self.script:
+            return self.script.pop(0)
+        mine = [e for e in self.s.hand_events() if e["type"] == "discard" and e["seat"] == self.s.seat]
+        if mine:
+            self.script = ["y\n"]
+            return "q\n"
+        return "\n" if any(a.type == "discard" for a in self.s.legal()) else "x\n"
+
+
 def test_each_change_is_one_plain_line_and_enter_throws_the_drawn_tile(config_home):
-    s, text = play(["look", "", "q", "y"])
+    s = session(seed=8)
+    out = io.StringIO()
+    run_plain(s, "en", _Reader(s), out, save_path=saved_path())
+    text = out.getvalue()
     assert "\x1b" not in text                                # no colour codes, no cursor moves
     lines = text.splitlines()
-    assert "East round, hand 1. Dealer Left" in lines
-    assert any(x.startswith("> You South; +0; River -") for x in lines)      # look
+    obs = s.observation()
+    rel = ("You", "Right", "Across", "Left")[(obs["dealer"] - s.seat) % 4]
+    assert f"East round, hand 1. Dealer {rel}" in lines
+    wind = {"E": "East", "S": "South", "W": "West", "N": "North"}[obs["seat_winds"][s.seat]]
+    assert any(x.startswith(f"> You {wind}; ") for x in lines)            # look reads the table
     assert any(x.startswith("Your turn") or "Your turn: type a tile" in x for x in lines)
     mine = [e for e in s.hand_events() if e["type"] == "discard" and e["seat"] == s.seat]
     assert len(mine) == 1 and f"You discard {mine[0]['tile']}" in text
@@ -32,9 +55,9 @@ def test_each_change_is_one_plain_line_and_enter_throws_the_drawn_tile(config_ho
 
 
 def test_bad_commands_are_answered_not_raised(config_home):
-    s, text = play(["5q", "p", "9z", "q", "n", "q", "y"])
+    s, text = play(["5q", "d", "9z", "q", "n", "q", "y"])
     assert "Not understood: '5q'" in text
-    assert "You cannot pung now" in text
+    assert "You cannot draw the last tile now" in text          # d: only at the last tile
     assert "Not understood: '9z'" in text
     assert not [e for e in s.hand_events() if e["type"] == "discard" and e["seat"] == s.seat]
 

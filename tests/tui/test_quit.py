@@ -167,7 +167,7 @@ async def test_the_dealer_not_east_is_explained(config_home):
             assert "開門位" not in hint
     # the standard profile counts winds from the wall break: a dealer sitting North
     from twmahjong.tui.table import TableScreen
-    fake = {"dealer": 1, "seat_winds": ["E", "N", "S", "W"], "discards": [[], [], [], []]}
+    fake = {"seat": 0, "dealer": 1, "seat_winds": ["E", "N", "S", "W"], "discards": [[], ["1m"], [], []]}
     t = TableScreen.__new__(TableScreen)
     t.lang, t.session = "en", type("S", (), {"seat": 0})()
     assert "winds count from the wall break" in t.dealer_hint(fake).plain

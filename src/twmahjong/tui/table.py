@@ -380,9 +380,9 @@ class TableScreen(Screen):
         return self.dealer_hint(obs)
 
     def dealer_hint(self, obs: dict) -> Text:
-        """Until the first discard: why the dealer is not East, when it is not."""
+        """Until the person's first discard: why the dealer is not East, when it is not."""
         d = obs["dealer"]
-        if obs["seat_winds"][d] == "E" or any(obs["discards"]):
+        if obs["seat_winds"][d] == "E" or obs["discards"][obs["seat"]]:
             return Text("")
         return Text(tr(self.lang, "dealer_not_east", who=self.short_name(d),
                        wind=wind_label(self.lang, obs["seat_winds"][d])), style="#bcd9c8")
