@@ -10,6 +10,7 @@ from twmahjong.engine import Wall
 from twmahjong.profiles import load_profile
 from twmahjong.tiles import parse_tiles
 from twmahjong.tui.app import PlayApp
+from twmahjong.tui.prefs import Prefs
 from twmahjong.tui.results import ResultScreen, SummaryScreen
 from twmahjong.tui.session import PlaySession
 
@@ -48,8 +49,10 @@ def session(seed=8, bots=("L2", "L2", "L2"), **kw) -> PlaySession:
     return PlaySession(load_profile("standard"), bot_names=list(bots), seed=seed, rounds=1, **kw)
 
 
-def app_for(s: PlaySession, lang: str = "zh") -> PlayApp:
-    return PlayApp(s, lang)
+def app_for(s: PlaySession, lang: str = "zh", *, speed: int = 0, hints: bool = True,
+            save: bool = False) -> PlayApp:
+    """The app with bots moving at once (speed 0) and settings that are not saved."""
+    return PlayApp(s, lang, prefs=Prefs(hints=hints, speed=speed), save=save)
 
 
 def plain(renderable, width: int = 160) -> str:

@@ -1,6 +1,9 @@
-"""`twmj play` — play a match against three bots in the terminal (人機對戰).
+"""`twmj play` — play in the terminal: against three bots (人機對戰), or online.
 
     twmj play --rounds 1 --seed 3 --bots L3,L3,L3 --lang en --records games/
+    twmj play --resume                  # the match left with q
+    twmj play --plain                   # one plain line per change (screen readers)
+    twmj play --server http://host:8000 # log in and play on a server
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ class PlayError(UserError):
 
 
 def register(app: typer.Typer) -> None:
-    app.command("play", help="Play a match against three bots in the terminal (人機對戰).")(play_command)
+    app.command("play", help="Play in the terminal: against three bots (人機對戰), or online with --server.")(
+        play_command)
 
 
 def default_bot() -> str:
@@ -55,22 +59,50 @@ def play_command(
                              help="Bots in the three other chairs (default: the strongest level that replays exactly)."),
     lang: str = typer.Option("zh", "--lang", metavar="zh|en", help="Language of the screen."),
     records: Path = typer.Option(None, "--records", metavar="DIR", help="Save the game record here."),
+    resume: bool = typer.Option(False, "--resume", help="Take up the match left unfinished with q."),
+    plain: bool = typer.Option(False, "--plain",
+                               help="No screen: one plain line per change, commands typed as lines (screen readers)."),
+    server: str = typer.Option(None, "--server", metavar="URL",
+                               help="Play online on this server (log in, register or play as a guest)."),
 ) -> None:
     from ..profiles import load_profile
+    from ..tui.prefs import Prefs, clear_saved, load_saved, saved_path
     from ..tui.session import PlaySession
 
     if not 1 <= rounds <= 4:
         raise PlayError(f"--rounds must be 1 to 4 (圈), not {rounds}")
     if lang not in ("zh", "en"):
         raise PlayError(f"--lang must be zh or en, not {lang!r}")
+    if server is not None:
+        if resume:
+            raise PlayError("--resume is for a match against bots; online, the server keeps your seat")
+        from ..tui.lobby import play_online
+        play_online(server, lang=lang, plain=plain, profile=profile if profile != "standard" else None)
+        return
     names = parse_bots(bots)
     rules = load_profile(profile)
     if records is not None and records.exists() and not records.is_dir():
         raise PlayError(f"--records must be a folder; {records} is a file")
-    session = PlaySession(rules, bot_names=names, seed=seed, rounds=rounds, records=records)
+    saved = load_saved()
+    if resume and saved is None:
+        raise PlayError("there is no unfinished match to resume (it is saved when you leave with q)")
+    if saved is not None and not resume:
+        resume = ask_resume(saved, lang)
+    if resume:
+        session = PlaySession.resume(saved)
+    else:
+        session = PlaySession(rules, bot_names=names, seed=seed, rounds=rounds, records=records)
+    prefs = Prefs.load()
 
+    if plain:
+        from ..tui.plain import run_plain
+        run_plain(session, lang, prefs=prefs, save_path=saved_path())
+        if session.match.over:
+            clear_saved()
+        return
     from ..tui.app import PlayApp
-    PlayApp(session, lang).run()
+    app = PlayApp(session, lang, prefs=prefs)
+    app.run()
     from ..tui.render import seat_name
     from ..tui.strings import tr
     m = session.match
@@ -79,3 +111,18 @@ def play_command(
     typer.echo(f"seed {session.seed}  {m.hand_no} hands  {scores}")
     if session.record_path is not None:
         typer.echo(tr(lang, "record_saved", path=session.record_path))
+    if app.saved_to is not None:
+        typer.echo(tr(lang, "saved_to"))
+
+
+def ask_resume(saved: dict, lang: str) -> bool:
+    """The next ``twmj play`` offers the unfinished match first (Enter: yes)."""
+    import click
+    hands = int(saved.get("hand_no", 0)) + 1
+    scores = " ".join(f"{x:+d}" for x in saved.get("scores", []))
+    q = (f"有一局未完成的牌局（第{hands}盤，{scores}），要繼續嗎？" if lang != "en" else
+         f"An unfinished match is saved (hand {hands}, scores {scores}). Resume it?")
+    try:
+        return typer.confirm(q, default=True)
+    except click.exceptions.Abort:
+        return False            # no answer (no terminal): start a new match, keep the save

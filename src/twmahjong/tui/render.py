@@ -1,23 +1,25 @@
 """The table drawn from one observation (觀察): header, seats, rivers, own hand, log.
 
-Pure functions from the human seat's observation to Rich ``Text``; the widgets in
-``app.py`` only place them. A river marks the last discard (the one that may be
-claimed now) and dims discards another seat took (吃/碰/槓 — the tile stays in the
-thrower's river, as docs/architecture.md says).
+Pure functions from the person's observation to Rich ``Text``; the widgets in
+``table.py`` only place them. Everything is sized for the space it gets, 80×24
+first: compact faces (5萬), melds as short notation (345萬, 5筒×3), and rivers
+that close their gaps and then keep only the latest tiles (``+7`` counts the rest)
+rather than spill out of their box. A river marks the last discard (the one that
+may be claimed now) and strikes through discards another seat took (吃/碰/槓 —
+the tile stays in the thrower's river, as docs/architecture.md says).
 """
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from ..hand import waits
-from ..tiles import counts34
-from .glyphs import CELL, GAP, kinds, tile_text, tiles_text
+from .glyphs import CELL, COMPACT, GAP, kinds, tile_style, tile_text, tiles_text
 from .session import relative
-from .strings import tile_label, tr, wind_label
+from .strings import tile_label, tr, tr_you, wind_label
 
-__all__ = ["claimed_discards", "event_line", "hand_layout", "header_text", "meld_text",
-           "seat_name", "seat_panel", "tiles_label"]
+__all__ = ["claimed_discards", "event_line", "flowers_text", "hand_layout", "hand_text",
+           "header_text", "meld_text", "seat_body", "seat_name", "seat_title", "tiles_label",
+           "waits_text"]
 
 _REL_KEY = ("self", "right", "across", "left")
 
@@ -35,25 +37,51 @@ def tiles_label(lang: str, text: str) -> str:
     return " ".join(tile_label(lang, k) for k in kinds(text))
 
 
-def header_text(lang: str, obs: dict, *, hand_no: int, dealer_name: str) -> Text:
+def header_text(lang: str, obs: dict, *, hand_no: int, dealer_name: str, width: int = 120,
+                extra: str = "") -> Text:
+    """One line: round and hand, dealer and 連莊, tiles left (the title only when it fits)."""
     t = Text()
-    t.append(f" {tr(lang, 'title')} ", style="bold #f4efe1 on #8b1a1a")
-    t.append("  ")
+    if width >= 100:
+        t.append(f" {tr(lang, 'title')} ", style="bold #f4efe1 on #8b1a1a")
+        t.append("  ")
     t.append(tr(lang, "round", wind=wind_label(lang, obs["round_wind"]), n=hand_no + 1), style="bold")
     t.append("   ")
     t.append(tr(lang, "dealer", name=dealer_name), style="bold #ffd54f")
+    t.append(f" · {wind_label(lang, obs['seat_winds'][obs['dealer']])}", style="#ffd54f")
     if obs["dealer_streak"]:
         t.append(" " + tr(lang, "streak", n=obs["dealer_streak"]), style="#ffd54f")
     t.append("   ")
     t.append(tr(lang, "tiles_left", n=obs["wall_remaining"]), style="bold cyan")
+    if extra:
+        t.append("   " + extra, style="bold")
     return t
 
 
-def meld_text(lang: str, meld: dict) -> Text:
-    """One exposed set; a concealed kong of another seat lies face down."""
+def meld_text(lang: str, meld: dict, compact: bool = True) -> Text:
+    """One exposed set in short notation — a run 345萬 / 345m, a pung 5筒×3, a kong
+    東×4 — on a tile face; a concealed kong of another seat lies face down (暗槓).
+    ``compact`` False draws every tile (the result screen)."""
     if meld["tiles"] is None:
         return Text("[" + tr(lang, "hidden_kong") + "]", style="#a0a0a0")
-    return tiles_text(lang, kinds(meld["tiles"]))
+    ks = kinds(meld["tiles"])
+    if not compact:
+        return tiles_text(lang, ks)
+    style = tile_style(ks[0])
+    if len(set(ks)) == 1:
+        return Text(f"{tile_label(lang, ks[0], compact=True)}×{len(ks)}", style=style)
+    suit = tile_label(lang, ks[0], compact=True)[1:]
+    return Text("".join(str(k % 9 + 1) for k in ks) + suit, style=style)
+
+
+def flowers_text(lang: str, flowers: list[str]) -> Text:
+    """花 春梅: revealed flowers always carry their 花 label."""
+    fl = kinds("".join(flowers))
+    out = Text()
+    if fl:
+        out.append(tr(lang, "flowers") + " ", style="#c9a0dc")
+        out.append_text(tiles_text(lang, fl, cell=2, gap=0) if lang != "en"
+                        else tiles_text(lang, fl, cell=3, gap=0))
+    return out
 
 
 def claimed_discards(events: list[dict]) -> tuple[dict[int, set[int]], tuple[int, int] | None]:
@@ -73,94 +101,126 @@ def claimed_discards(events: list[dict]) -> tuple[dict[int, set[int]], tuple[int
     return taken, last
 
 
-def _wrap_tiles(lang: str, ks: list[int], width: int, *, last_index, dim) -> list[Text]:
-    per = max(1, (width + GAP) // (CELL + GAP))
-    lines = []
-    for i in range(0, len(ks), per):
-        chunk = ks[i:i + per]
-        li = last_index - i if last_index is not None and i <= last_index < i + per else None
-        lines.append(tiles_text(lang, chunk, last_index=li,
-                                dim=frozenset(d - i for d in dim if i <= d < i + per)))
-    return lines or [Text("")]
+def river_rows(lang: str, ks: list[int], width: int, rows: int, *, last_index, taken,
+               cell: int) -> list[Text]:
+    """A river in at most ``rows`` rows of ``width``: with gaps if it fits, else
+    without, else the latest tiles behind a ``+N`` that counts the hidden ones."""
+    rows = max(1, rows)
+    gap = GAP
+    per = max(1, (width + gap) // (cell + gap))
+    if -(-len(ks) // per) > rows:
+        gap = 0
+        per = max(1, width // cell)
+    first, label_slots = 0, 1 if gap else 2     # "+N" needs its own space when tiles touch
+    if len(ks) > per * rows:
+        first = len(ks) - (per * rows - label_slots)
+    out: list[Text] = []
+    slots: list[tuple[int | None, int | None]] = []
+    if first:
+        slots += [(None, first)] + [(None, None)] * (label_slots - 1)
+    slots += [(i, None) for i in range(first, len(ks))]
+    for r in range(0, len(slots), per):
+        line = Text()
+        for j, (i, hidden) in enumerate(slots[r:r + per]):
+            if j and gap:
+                line.append(" " * gap)
+            if i is None:
+                if hidden is not None:
+                    label = f"+{hidden}"
+                    line.append(label + " " * max(0, cell * label_slots - len(label)), style="#a0a0a0")
+            else:
+                line.append_text(tile_text(lang, ks[i], cell, last=(i == last_index),
+                                           struck=(i in taken)))
+        out.append(line)
+    return out or [Text("")]
 
 
-def seat_panel(lang: str, obs: dict, seat: int, *, title: str, score: int, width: int,
-               taken: set[int], last: tuple[int, int] | None = None, river_only: bool = False) -> Text:
-    """A seat's corner of the table: wind, score, tiles in hand, melds, flowers, river."""
+def seat_title(lang: str, obs: dict, seat: int, name: str) -> Text:
+    """The box title: seat wind, 莊 and 聽 as words (not colour alone), then who sits there."""
     out = Text()
     wind = wind_label(lang, obs["seat_winds"][seat])
-    out.append(f"{wind} ", style="bold #ffd54f" if seat == obs["dealer"] else "bold")
-    out.append(title, style="bold")
+    out.append(wind[0] if lang == "en" else wind,          # E / 東: the box is narrow
+               style="bold #ffd54f" if seat == obs["dealer"] else "bold")
     if seat == obs["dealer"]:
         out.append(" " + tr(lang, "dealer_mark"), style="bold #f4efe1 on #8b1a1a")
     if obs["declared"][seat]:
         out.append(" " + tr(lang, "declared_mark"), style="bold #f4efe1 on #1849a9")
-    out.append("\n")
-    out.append(f"{score:+d}", style="green" if score > 0 else "red" if score < 0 else "")
-    if not river_only:
-        out.append("  " + tr(lang, "concealed_n", n=obs["concealed_count"][seat]), style="#a0a0a0")
-        lines: list[Text] = []
-        for m in obs["melds"][seat]:          # a set never breaks across lines
-            mt = meld_text(lang, m)
-            if lines and lines[-1].cell_len + 2 + mt.cell_len <= width:
-                lines[-1].append("  ")
-            else:
-                lines.append(Text())
-            lines[-1].append_text(mt)
-        for line in lines:
-            out.append("\n")
-            out.append_text(line)
-        fl = kinds("".join(obs["flowers"][seat]))
-        if fl:
-            out.append("\n" + tr(lang, "flowers") + " ", style="#a0a0a0")
-            out.append_text(tiles_text(lang, fl))
-        out.append("\n" + "─" * width, style="#5c8a6e")
-    river = kinds("".join(obs["discards"][seat]))
-    li = last[1] if last and last[0] == seat else None
-    for row in _wrap_tiles(lang, river, width, last_index=li, dim=taken):
-        out.append("\n")
-        out.append_text(row)
+    out.append(" " + name, style="bold")
     return out
 
 
-def hand_layout(hand: list[int], drawn: int | None) -> list[int]:
+def seat_body(lang: str, obs: dict, seat: int, *, score: int, width: int, height: int,
+              taken: set[int], last: tuple[int, int] | None = None, river_only: bool = False,
+              cell: int = COMPACT) -> Text:
+    """A seat's box: score and tiles in hand, melds and flowers (short notation), then
+    the river in the rows left. Never taller than ``height`` lines."""
+    lines: list[Text] = []
+    top = Text()
+    top.append(f"{score:+d}", style="green" if score > 0 else "red" if score < 0 else "")
+    if not river_only:
+        top.append("  " + tr(lang, "concealed_n", n=obs["concealed_count"][seat]), style="#a0a0a0")
+    lines.append(top)
+    if not river_only:
+        items = [meld_text(lang, m) for m in obs["melds"][seat]]
+        fl = flowers_text(lang, obs["flowers"][seat])
+        if fl.plain:
+            items.append(fl)
+        row: Text | None = None
+        for it in items:                        # a set never breaks across lines
+            if row is not None and row.cell_len + 1 + it.cell_len <= width:
+                row.append(" ")
+                row.append_text(it)
+            else:
+                row = Text()
+                row.append_text(it)
+                lines.append(row)
+    river = kinds("".join(obs["discards"][seat]))
+    li = last[1] if last and last[0] == seat else None
+    if river:
+        lines += river_rows(lang, river, width, height - len(lines), last_index=li,
+                            taken=taken, cell=cell)
+    out = Text()
+    for i, line in enumerate(lines[:max(1, height)]):
+        if i:
+            out.append("\n")
+        out.append_text(line)
+    return out
+
+
+def hand_layout(hand: list[int], drawn: int | None, cell: int = CELL) -> list[int]:
     """Start column of each tile of the person's hand; the drawn tile stands apart."""
     cols, x = [], 0
     for _ in hand:
         cols.append(x)
-        x += CELL + GAP
+        x += cell + GAP
     if drawn is not None:
-        cols.append(x + 2)
+        cols.append(x + 1)
     return cols
 
 
-def hand_text(lang: str, obs: dict, sel: int | None, legal_tiles: set[int]) -> Text:
-    """Melds and flowers, then the concealed tiles (drawn apart), then the ▲ marker."""
+def hand_text(lang: str, obs: dict, sel: int | None, *, cell: int = CELL,
+              ready: frozenset[int] = frozenset(), forbidden: frozenset[int] = frozenset()) -> Text:
+    """Three lines: melds and flowers; the concealed tiles (drawn apart) on one row;
+    the marks under them — ▲ picked, * leaves the hand ready, x may not go out now."""
     me = obs["seat"]
     top = Text()
     for m in obs["melds"][me]:
         top.append_text(meld_text(lang, m))
-        top.append("  ")
-    fl = kinds("".join(obs["flowers"][me]))
-    if fl:
-        top.append(tr(lang, "flowers") + " ", style="#a0a0a0")
-        top.append_text(tiles_text(lang, fl))
+        top.append(" ")
+    top.append_text(flowers_text(lang, obs["flowers"][me]))
     hand = kinds(obs["hand"])
     drawn = kinds(obs["drawn"]) if obs.get("drawn") else []
-    if not drawn and len(hand) % 3 == 1:
-        wait = waits(counts34(hand))
-        if wait:                       # 聽牌: the tiles that would complete the hand
-            top.append("   " + tr(lang, "waits") + " ", style="bold #ffd54f")
-            top.append_text(tiles_text(lang, wait))
     tiles = hand + drawn
-    cols = hand_layout(hand, drawn[0] if drawn else None)
+    cols = hand_layout(hand, drawn[0] if drawn else None, cell)
     row, mark = Text(), Text()
     for i, k in enumerate(tiles):
-        pad = cols[i] - row.cell_len
-        row.append(" " * pad)
-        row.append_text(tile_text(lang, k, selected=(i == sel)))
-        if i == sel:
-            mark.append(" " * (cols[i] - mark.cell_len) + " ▲", style="bold #ffd54f")
+        row.append(" " * (cols[i] - row.cell_len))
+        row.append_text(tile_text(lang, k, cell, selected=(i == sel), dim=(k in forbidden)))
+        sign = ("▲" if i == sel else "") + ("x" if k in forbidden else "*" if k in ready else "")
+        if sign:
+            mark.append(" " * (cols[i] - mark.cell_len) + " " * max(0, (cell - len(sign)) // 2))
+            mark.append(sign, style="bold #ffd54f" if i == sel else "bold #ff8a80" if k in forbidden
+                        else "bold #80d8ff")
     out = Text()
     out.append_text(top)
     out.append("\n")
@@ -170,9 +230,20 @@ def hand_text(lang: str, obs: dict, sel: int | None, legal_tiles: set[int]) -> T
     return out
 
 
-def event_line(lang: str, e: dict, name) -> str | None:
-    """One event as a short sentence for the log; ``name(seat)`` names a seat."""
+def waits_text(lang: str, ws) -> str:
+    """聽 tiles with their live counts: 3萬(剩2) 6萬(剩0)."""
+    return " ".join(tr(lang, "wait_live", tile=tile_label(lang, kinds(w.tile)[0]), n=w.live)
+                    for w in ws)
+
+
+def event_line(lang: str, e: dict, name, me: int | None = None) -> str | None:
+    """One event as a short sentence for the log; ``name(seat)`` names a seat, and
+    ``me`` (the person's seat) makes English say "You discard"."""
     t = e["type"]
+    you = me is not None and e.get("seat") == me
+
+    def tr(lang, key, **kw):            # noqa: F811 — each sentence's subject may be "You"
+        return tr_you(lang, key, you, **kw)
     if t == "discard":
         return tr(lang, "ev_discard", who=name(e["seat"]), tile=tile_label(lang, kinds(e["tile"])[0]))
     if t == "chi":

@@ -16,20 +16,60 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from .glyphs import kinds, tiles_text
-from .render import meld_text, seat_name
-from .session import PlaySession
-from .strings import STRINGS, tile_label, tr
+from .glyphs import COMPACT, kinds, tiles_text
+from .render import flowers_text, meld_text
+from .strings import STRINGS, tile_label, tr, tr_you
 
-__all__ = ["ResultScreen", "SummaryScreen", "result_text", "summary_text"]
+__all__ = ["ResultScreen", "SummaryScreen", "payment_parts", "result_text", "summary_text"]
 
-def _who(lang: str, session: PlaySession, seat: int) -> str:
-    return seat_name(lang, seat, session.seat, session.player_at(seat))
+_DEALER_IDS = ("dealer", "dealer_streak")
 
 
-def result_text(session: PlaySession, lang: str) -> Group:
-    """The hand's result: winners and their patterns, all hands, payments, scores."""
-    model = session.result_model()
+def _who(lang: str, session, seat: int) -> str:
+    return session.seat_name(lang, seat)
+
+
+def payment_parts(transfer: dict, wins: list[dict], dealer: int, streak: int, profile) -> list[tuple[str, int]] | None:
+    """Why a payment counts the 台 it does, as (part, 台) pairs that add up to its ``tai``:
+    the hand's own 台, then — only between the dealer and the other seat — 莊 and
+    連莊 (rules/001 items 9-10), then anything else (七搶一's 8). None when the
+    transfer is not a win's payment."""
+    total = transfer.get("tai")
+    win = next((w for w in wins if w["seat"] == transfer.get("payee")), None)
+    if total is None or win is None or transfer.get("reason") not in ("self_draw", "deal_in",
+                                                                       "seven_rob_one"):
+        return None
+    score = win["score"]
+    own = score["tai"] - sum(p["tai"] for p in score["patterns"] if p["id"] in _DEALER_IDS)
+    parts = [("hand", own)]
+    if dealer in (transfer["payer"], transfer["payee"]):
+        pats = profile.patterns
+        d = pats["dealer"].tai if "dealer" in pats else 0
+        per = pats["dealer_streak"].tai if "dealer_streak" in pats else 0
+        if d:
+            parts.append(("dealer", d))
+        if streak and per:
+            parts.append(("streak", streak * per))
+    rest = total - sum(n for _, n in parts)
+    if rest < 0:
+        return None                      # a cap (封頂) or a rule this screen does not explain
+    if rest:
+        parts.append(("other", rest))
+    return parts
+
+
+def _parts_text(lang: str, parts: list[tuple[str, int]], total: int) -> str:
+    words = {"hand": "tai_parts", "dealer": "tai_dealer", "streak": "tai_streak", "other": "tai_other"}
+    shown = [tr(lang, words[k], hand=n, n=n) for k, n in parts]
+    if len(parts) == 1:
+        return shown[0]
+    return " + ".join(shown) + " " + tr(lang, "tai_sum", n=total)
+
+
+def result_text(session, lang: str, width: int = 120, model: dict | None = None) -> Group:
+    """The hand's result: winners and their patterns, all hands, payments, scores
+    (``model`` as ``session.result_model()`` gave it when the hand ended)."""
+    model = model or session.result_model()
     rows: list[Text] = [Text(tr(lang, "result_title", n=model["hand_no"] + 1), style="bold #ffd54f")]
     if model["draw_game"] is not None:
         reason = model["draw_game"]["reason"]
@@ -43,16 +83,27 @@ def result_text(session: PlaySession, lang: str) -> Group:
             how = tr(lang, "self_drawn")
         else:
             how = tr(lang, "dealt_in_by", who=_who(lang, session, w["from"]))
-        rows.append(Text(tr(lang, "win_line", who=_who(lang, session, w["seat"]), tile=tile, how=how),
+        rows.append(Text(tr_you(lang, "win_line", w["seat"] == session.seat,
+                                who=_who(lang, session, w["seat"]), tile=tile, how=how),
                          style="bold #f4efe1"))
         score = w["score"]
         if not score["patterns"]:
             rows.append(Text("   " + tr(lang, "no_patterns")))
+        cells = []
         for p in score["patterns"]:
+            cell = Text()
+            cell.append(f"{p['zh']}", style="bold")
+            cell.append(f" {p['en']}", style="#bcd9c8")
+            cell.append(" " + tr(lang, "tai_each", n=p["tai"]), style="#ffd54f")
+            cells.append(cell)
+        col = max((c.cell_len for c in cells), default=0) + 3
+        per = max(1, (width - 3) // col) if len(cells) > 3 else 1      # side by side when narrow
+        for i in range(0, len(cells), per):
             line = Text("   ")
-            line.append(f"{p['zh']}", style="bold")
-            line.append(f"  {p['en']}", style="#bcd9c8")
-            line.append("  " + tr(lang, "tai_each", n=p["tai"]), style="#ffd54f")
+            for c in cells[i:i + per]:
+                line.append_text(c)
+                line.append(" " * (col - c.cell_len))
+            line.rstrip()
             rows.append(line)
         rows.append(Text("   " + tr(lang, "tai_total", n=score["tai"]), style="bold #ffd54f"))
     rows.append(Text(""))
@@ -65,16 +116,19 @@ def result_text(session: PlaySession, lang: str) -> Group:
         mark = "★ " if seat in winners else "  "
         line = Text(mark + names[seat] + " " * (col - 2 - cell_len(names[seat])),
                     style="bold #ffd54f" if seat in winners else "bold")
-        line.append_text(tiles_text(lang, kinds(rv["hand"])))
-        rows.append(line)
-        if rv["melds"] or rv["flowers"]:
-            more = Text(" " * col)
-            for m in rv["melds"]:
-                more.append_text(meld_text(lang, m))
-                more.append("  ")
-            if rv["flowers"]:
-                more.append_text(tiles_text(lang, kinds("".join(rv["flowers"]))))
-            rows.append(more)
+        line.append_text(tiles_text(lang, kinds(rv["hand"]), cell=COMPACT, gap=0))
+        extras = [meld_text(lang, m) for m in rv["melds"]]
+        fl = flowers_text(lang, rv["flowers"])
+        if fl.plain:
+            extras.append(fl)
+        more = line
+        for x in extras:                 # melds and 花 after the hand; a new line only when full
+            if more.cell_len + 1 + x.cell_len > width - 4:
+                rows.append(more)
+                more = Text(" " * col)
+            more.append(" ")
+            more.append_text(x)
+        rows.append(more)
     st = model["settlement"]
     if st is not None:
         rows.append(Text(""))
@@ -83,11 +137,16 @@ def result_text(session: PlaySession, lang: str) -> Group:
             if t["payee"] is None:
                 rows.append(Text("   " + tr(lang, "fee", n=t["amount"])))
                 continue
-            line = Text("   " + tr(lang, "pays", payer=_who(lang, session, t["payer"]),
-                                   payee=_who(lang, session, t["payee"]), amount=t["amount"]))
+            line = Text("   " + tr_you(lang, "pays", t["payer"] == session.seat,
+                                       payer=_who(lang, session, t["payer"]),
+                                       payee=_who(lang, session, t["payee"]), amount=t["amount"]))
             reason = f"reason_{t['reason']}"
             extra = tr(lang, reason) if reason in STRINGS else t["reason"]
-            if t.get("tai") is not None:
+            parts = payment_parts(t, model["wins"], model["dealer"], model["dealer_streak"],
+                                  session.profile)
+            if parts is not None:
+                extra += ": " + _parts_text(lang, parts, t["tai"])
+            elif t.get("tai") is not None:
                 extra += ", " + tr(lang, "tai_each", n=t["tai"])
             line.append(f"  ({extra})", style="#bcd9c8")
             rows.append(line)
@@ -99,44 +158,39 @@ def result_text(session: PlaySession, lang: str) -> Group:
         scores.append(f"{_who(lang, session, seat)} ", style="bold")
         scores.append(f"{sc:+d}    ", style="green" if sc > 0 else "red" if sc < 0 else "")
     rows.append(scores)
-    rows.append(Text(""))
-    rows.append(Text(tr(lang, "to_summary" if model["match_over"] else "next_hand"),
-                     style="bold reverse"))
     return Group(*rows)
 
 
-def summary_text(session: PlaySession, lang: str) -> Group:
+def summary_text(session, lang: str) -> Group:
     """終局: places by score, wins per seat, where the record went."""
-    m = session.match
-    wins = [0, 0, 0, 0]
-    for r in m.results:
-        for w in r.get("winners", []):
-            wins[w] += 1
-    rows = [Text(tr(lang, "summary_title", n=m.rounds, hands=m.hand_no), style="bold #ffd54f")]
-    order = sorted(range(4), key=lambda s: -m.scores[s])
+    m = session.summary_model()
+    rows = [Text(tr(lang, "summary_title", n=m["rounds"], hands=m["hands"]), style="bold #ffd54f")]
+    order = sorted(range(4), key=lambda s: -m["scores"][s])
     labels = [tr(lang, "rank_line", rank=rank, who=_who(lang, session, seat))
               for rank, seat in enumerate(order, 1)]
     col = max(cell_len(x) for x in labels) + 3
     for label, seat in zip(labels, order):
-        sc = m.scores[seat]
+        sc = m["scores"][seat]
         line = Text(label + " " * (col - cell_len(label)), style="bold" if seat == session.seat else "")
         line.append(f"{sc:+7d}", style="green" if sc > 0 else "red" if sc < 0 else "")
-        line.append("   " + tr(lang, "wins_n", n=wins[seat]), style="#bcd9c8")
+        line.append("   " + tr(lang, "wins_n", n=m["wins"][seat]), style="#bcd9c8")
         rows.append(line)
-    if session.record_path is not None:
-        rows.append(Text(tr(lang, "record_saved", path=str(session.record_path)), style="#bcd9c8"))
-    rows.append(Text(""))
-    rows.append(Text(tr(lang, "quit_hint"), style="bold reverse"))
+    if m.get("record_path") is not None:
+        rows.append(Text(tr(lang, "record_saved", path=str(m["record_path"])), style="#bcd9c8"))
     return Group(*rows)
 
 
 class _TextScreen(Screen):
+    """A page of text that scrolls, with its prompt pinned to the bottom row so it is
+    always visible, whatever the terminal's height."""
+
     DEFAULT_CSS = """
     _TextScreen { background: #0f3d2e; }
-    _TextScreen VerticalScroll { padding: 1 2; }
+    _TextScreen VerticalScroll { padding: 0 1; height: 1fr; }
+    _TextScreen #prompt { dock: bottom; height: 1; padding: 0 1; text-style: bold reverse; }
     """
 
-    def __init__(self, session: PlaySession, lang: str):
+    def __init__(self, session, lang: str):
         super().__init__()
         self.session = session
         self.lang = lang
@@ -145,8 +199,15 @@ class _TextScreen(Screen):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(self.body(), id="body")
+        yield Static(self.prompt(), id="prompt")
+
+    def on_resize(self) -> None:
+        self.query_one("#body", Static).update(self.body())
 
     def body(self):
+        raise NotImplementedError
+
+    def prompt(self) -> str:
         raise NotImplementedError
 
     def leave(self) -> None:
@@ -157,10 +218,18 @@ class _TextScreen(Screen):
 
 
 class ResultScreen(_TextScreen):
-    """結算 of one hand; any key (but the scroll keys) goes on to the next hand."""
+    """結算 of one hand; any key (but the scroll keys) goes on to the next hand. The
+    result is taken when the screen opens: online, the next hand may be dealt meanwhile."""
+
+    def __init__(self, session, lang: str):
+        self.model = session.result_model()
+        super().__init__(session, lang)
 
     def body(self):
-        return result_text(self.session, self.lang)
+        return result_text(self.session, self.lang, self.app.size[0] - 2, self.model)
+
+    def prompt(self) -> str:
+        return tr(self.lang, "to_summary" if self.model["match_over"] else "next_hand")
 
     def on_key(self, event) -> None:
         if event.key in ("up", "down", "pageup", "pagedown"):
@@ -174,6 +243,9 @@ class SummaryScreen(_TextScreen):
 
     def body(self):
         return summary_text(self.session, self.lang)
+
+    def prompt(self) -> str:
+        return tr(self.lang, "quit_hint")
 
     def on_key(self, event) -> None:
         event.stop()

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..bots import make_bot
-from ..engine.actions import PASS, Action
+from ..engine.actions import PASS, Action, IllegalAction
 from ..engine.match import Match
 from ..engine.observe import LazyObservation, event_view
 from ..engine.wall import new_seed
@@ -59,6 +59,41 @@ class PlaySession:
         self.ended = False           # match.end_hand() done for self.hand
         self.last_result: dict | None = None
         self.record_path: Path | None = None
+        self.rounds = self.match.rounds
+        # every decision of the match in order, (hand_no, seat, action): what a saved
+        # match replays from (the seed deals the same walls)
+        self.actions: list[tuple[int, int, dict]] = []
+        self.online = False
+
+    # -- the screen's interface (shared with the online session) -----------------------
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.match.scores)
+
+    @property
+    def hand_no(self) -> int:
+        return self.hand.hand_no if self.hand is not None else self.match.hand_no
+
+    @property
+    def hand_over(self) -> bool:
+        return self.hand is not None and self.hand.over
+
+    @property
+    def match_over(self) -> bool:
+        return self.match.over
+
+    def seat_name(self, lang: str, seat: int) -> str:
+        from .render import seat_name
+        return seat_name(lang, seat, self.seat, self.player_at(seat))
+
+    def seat_player(self, lang: str, seat: int) -> str:
+        """Who plays a seat, for its box: 電腦2 L3."""
+        from .strings import tr
+        if seat == self.seat:
+            return tr(lang, "you")
+        p = self.player_at(seat)
+        return f"{tr(lang, 'bot', n=p)} {self.bot_names[p - 1]}"
 
     # -- who is who ----------------------------------------------------------------
 
@@ -70,14 +105,15 @@ class PlaySession:
 
     # -- the flow --------------------------------------------------------------------
 
-    def start_hand(self) -> None:
-        """Deal the next hand and let the bots play up to the person's first decision."""
+    def start_hand(self, run: bool = True) -> None:
+        """Deal the next hand; with ``run``, let the bots play up to the person's first decision."""
         self.hand_start = len(self.match.events)
         self.seen = self.hand_start
         wall = self.walls(self.match.hand_no) if self.walls else None
         self.hand = self.match.start_hand(wall=wall)
         self.ended = False
-        self.run_bots()
+        if run:
+            self.run_bots()
 
     def legal(self) -> list[Action]:
         """What the person may do now (empty while nothing is asked of them)."""
@@ -85,30 +121,50 @@ class PlaySession:
             return []
         return list(self.hand.pending().get(self.seat, []))
 
-    def act(self, action: Action) -> None:
-        """The person's choice; then the bots play on. ``IllegalAction`` changes nothing."""
-        self.hand.act(self.seat, action)
-        self.run_bots()
+    def _apply(self, seat: int, action: Action) -> None:
+        self.hand.act(seat, action)          # bots answer with dicts, the screen with Actions
+        self.actions.append((self.hand.hand_no, seat,
+                             action.to_json() if isinstance(action, Action) else dict(action)))
+
+    def act(self, action: Action, run: bool = True) -> None:
+        """The person's choice; then (with ``run``) the bots play on. ``IllegalAction`` changes nothing."""
+        self._apply(self.seat, action)
+        if run:
+            self.run_bots()
+        elif self.hand.over:
+            self._finish()
+
+    def step(self) -> bool:
+        """One move of the table that is not the person's: a bot's decision, or the
+        person's pass-only window passed for them. False when the person must decide
+        (or the hand is over). A screen with a table speed calls this on a timer."""
+        h = self.hand
+        if h is None or h.over:
+            if h is not None:
+                self._finish()
+            return False
+        pend = h.pending()
+        for s, acts in pend.items():
+            if s != self.seat:
+                legal = [a.to_json() for a in acts]
+                self._apply(s, self.bot_at(s).act(LazyObservation(h, s, legal)))
+                break
+        else:
+            acts = pend[self.seat]
+            if not (len(acts) == 1 and acts[0].type == "pass"):
+                return False
+            self._apply(self.seat, PASS)
+        if h.over:
+            self._finish()
+            return False
+        return True
 
     def run_bots(self) -> None:
         """Bots decide until the person must, or the hand ends (then it is counted).
 
         A window where the person could only pass (過) is passed for them."""
-        h = self.hand
-        while not h.over:
-            pend = h.pending()
-            for s, acts in pend.items():
-                if s != self.seat:
-                    legal = [a.to_json() for a in acts]
-                    h.act(s, self.bot_at(s).act(LazyObservation(h, s, legal)))
-                    break
-            else:
-                acts = pend[self.seat]
-                if len(acts) == 1 and acts[0].type == "pass":
-                    h.act(self.seat, PASS)
-                    continue
-                return
-        self._finish()
+        while self.step():
+            pass
 
     def _finish(self) -> None:
         if self.ended:
@@ -130,6 +186,56 @@ class PlaySession:
         tmp = self.record_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(self.match.record(), ensure_ascii=False), encoding="utf-8")
         tmp.replace(self.record_path)
+
+    # -- an unfinished match, kept and taken up again ---------------------------------
+
+    def progress(self) -> dict:
+        """What resumes this match: the options, the seed and every decision so far."""
+        return {"format": "twmahjong-play-save", "version": 1, "profile": self.profile.model_dump(),
+                "seed": self.seed, "rounds": self.rounds, "bots": self.bot_names,
+                "records": str(self.records) if self.records else None,
+                "hand_no": self.match.hand_no, "scores": self.scores,
+                "actions": [[n, s, a] for n, s, a in self.actions]}
+
+    def save_progress(self, path: Path) -> Path:
+        """Write ``progress()`` to ``path`` (atomically). A stacked-wall test match has
+        no seed to replay from and is not saved."""
+        if self.walls is not None:
+            raise RuntimeError("a match dealt from stacked walls cannot be resumed")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.progress(), ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def resume(cls, data: dict, *, bots: Sequence | None = None) -> PlaySession:
+        """The saved match, replayed decision by decision to where it stopped.
+
+        Raises ``IllegalAction`` (a ``UserError``) when the save does not replay — a
+        damaged file, or one written by a different version of the rules."""
+        from ..profiles import Profile
+        try:
+            profile = Profile.model_validate(data["profile"])
+            records = Path(data["records"]) if data.get("records") else None
+            s = cls(profile, bot_names=data["bots"], seed=int(data["seed"]),
+                    rounds=int(data["rounds"]), records=records, bots=bots)
+            for hand_no, seat, act in data["actions"]:
+                while s.hand is None or s.hand.over:
+                    if s.hand is not None:
+                        s._finish()
+                    s.start_hand(run=False)
+                if s.hand.hand_no != hand_no:
+                    raise IllegalAction(f"the save's hand {hand_no} does not follow hand {s.hand.hand_no}")
+                s._apply(seat, Action.from_json(act))
+        except (KeyError, TypeError, ValueError) as e:
+            raise IllegalAction(f"the saved match cannot be read ({e})") from None
+        if s.hand is None:
+            s.start_hand(run=False)
+        elif s.hand.over:
+            s._finish()
+        s.seen = s.hand_start if not s.ended else len(s.match.events)
+        return s
 
     def close(self) -> None:
         for bot in self.players.values():
@@ -163,6 +269,15 @@ class PlaySession:
                         "flowers": o["flowers"][s]})
         return out
 
+    def summary_model(self) -> dict:
+        """終局: scores and wins per seat."""
+        wins = [0, 0, 0, 0]
+        for r in self.match.results:
+            for w in r.get("winners", []):
+                wins[w] += 1
+        return {"scores": self.scores, "wins": wins, "rounds": self.match.rounds,
+                "hands": self.match.hand_no, "record_path": self.record_path}
+
     def result_model(self) -> dict:
         """The end-of-hand screen's data: wins with their 台, payments, scores."""
         evs = self.match.events[self.hand_start:]
@@ -171,4 +286,5 @@ class PlaySession:
         draw = next((e for e in evs if e["type"] == "draw_game"), None)
         return {"hand_no": self.hand.hand_no, "wins": wins, "settlement": settlement,
                 "draw_game": draw, "revealed": self.revealed(), "scores": list(self.match.scores),
-                "match_over": self.match.over}
+                "match_over": self.match.over, "dealer": self.hand.dealer,
+                "dealer_streak": self.hand.dealer_streak}

@@ -9,7 +9,7 @@ zh-TW column is the default and the English column only translates it.
 
 from __future__ import annotations
 
-__all__ = ["LANGS", "STRINGS", "tile_label", "tr", "wind_label"]
+__all__ = ["LANGS", "STRINGS", "tile_label", "tr", "tr_you", "wind_label"]
 
 LANGS = ("zh", "en")
 
@@ -73,6 +73,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ev_self_win": ("{who} 自摸！", "{who} self-draws the win!"),
     "ev_draw_game": ("流局（荒莊）", "Drawn hand (wall exhausted)"),
     "ev_last_declined": ("海底棄摸，流局", "The last tile was declined: drawn hand"),
+    # English second person ("You discard", not "You discards"): zh needs no change
+    "ev_discard_you": ("{who} 打 {tile}", "{who} discard {tile}"),
+    "ev_chi_you": ("{who} 吃 {tiles}", "{who} chow {tiles}"),
+    "ev_pon_you": ("{who} 碰 {tile}", "{who} pung {tile}"),
+    "ev_kong_you": ("{who} 槓 {tile}", "{who} kong {tile}"),
+    "ev_kong_hidden_you": ("{who} 暗槓", "{who} make a concealed kong"),
+    "ev_flower_you": ("{who} 補花 {tile}", "{who} replace flower {tile}"),
+    "ev_declare_you": ("{who} 聽牌！", "{who} declare ready!"),
+    "ev_win_you": ("{who} 胡了！", "{who} win!"),
+    "ev_self_win_you": ("{who} 自摸！", "{who} self-draw the win!"),
+    "win_line_you": ("{who} 胡 {tile}（{how}）", "{who} win on {tile} ({how})"),
+    "pays_you": ("{payer} → {payee}  {amount}", "{payer} pay {payee}  {amount}"),
     # result screen
     "result_title": ("第{n}盤 結算", "Hand {n} — result"),
     "win_line": ("{who} 胡 {tile}（{how}）", "{who} wins on {tile} ({how})"),
@@ -103,9 +115,101 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wins_n": ("胡 {n} 次", "{n} wins"),
     "quit_hint": ("按 q 離開", "Press q to quit"),
     "record_saved": ("牌譜已存：{path}", "Record saved: {path}"),
-    # help / footer
-    "keys": ("←→ 選牌  Enter 打牌  c吃 p碰 k槓 w胡 t聽 d摸海底 x過  q離開",
-             "←→ pick  Enter discard  c chow p pung k kong w win t ready d draw last x pass  q quit"),
+    # help / footer (built per profile: only the keys the profile uses)
+    "k_pick": ("←→選牌", "←→ Enter"),
+    "k_discard": ("Enter打", ""),
+    "k_chi": ("c吃", "c chow"),
+    "k_pon": ("p碰", "p pung"),
+    "k_kong": ("k槓", "k kong"),
+    "k_win": ("w胡", "w win"),
+    "k_declare_any": ("t報聽", "t ready"),
+    "k_declare_first": ("t天地聽", "t ready"),
+    "k_draw": ("d海底", "d last"),
+    "k_pass": ("x過", "x pass"),
+    "k_settings": ("s設定", "s set"),
+    "k_help": ("?說明", "? help"),
+    "k_quit": ("q離開", "q quit"),
+    "k_auto": ("a託管", "a auto"),
+    # too small
+    "too_small": ("請把終端機放大到至少 {w}×{h}（現在 {cw}×{ch}）",
+                  "Enlarge the terminal to at least {w}×{h} (it is {cw}×{ch} now)"),
+    # hints (聽牌提示) and illegal discards
+    "hint_pick": ("聽牌提示：打出標 * 的牌就聽牌", "Ready hint: discarding a tile marked * leaves you ready"),
+    "hint_after": ("打 {tile} 聽：{waits}", "Discard {tile} → waits: {waits}"),
+    "waits_now": ("聽：{waits}", "Waits: {waits}"),
+    "wait_live": ("{tile}(剩{n})", "{tile} ({n} left)"),
+    "forbidden_chi": ("吃牌後不能打吃進的牌或另一頭的同類牌（標 x 的牌）：{tiles}",
+                      "After a chow you may not discard the claimed tile or its far end (x): {tiles}"),
+    "forbidden_pon": ("碰牌後不能打同一張牌（標 x）：{tiles}",
+                      "After a pung you may not discard the same tile (x): {tiles}"),
+    "key_not_now": ("現在不能{what}", "You cannot {what} now"),
+    "key_nothing": ("現在沒有要你決定的事", "Nothing to decide now — wait for your turn"),
+    "dealer_not_east": ("莊家{who}坐{wind}：本規則從開門位數門風，莊家不一定是東。",
+                        "Dealer {who} sits {wind}: winds count from the wall break, not the dealer."),
+    # settings / help / quit / resume
+    "settings_title": ("設定", "Settings"),
+    "set_hints": ("1  聽牌提示：{v}", "1  Ready hints: {v}"),
+    "set_speed": ("2  電腦出牌速度：{v}", "2  Bot speed: {v}"),
+    "on": ("開", "on"),
+    "off": ("關", "off"),
+    "speed_0": ("立即", "instant"),
+    "speed_1": ("一般", "normal"),
+    "speed_2": ("慢", "slow"),
+    "settings_close": ("按 1 或 2 切換，其他鍵回到牌桌", "Press 1 or 2 to change, any other key returns"),
+    "quit_confirm": ("要離開嗎？牌局會存檔，下次 twmj play 可以繼續。\n\ny 存檔離開    n 繼續打",
+                     "Leave the table? The match is saved; the next twmj play offers to resume it.\n\ny save and leave    n keep playing"),
+    "quit_confirm_online": ("要離開嗎？你的座位由電腦託管，用 twmj play --server {url} 回到牌桌。\n\ny 離開    n 繼續打",
+                            "Leave the table? A bot plays your seat until you return with twmj play --server {url}.\n\ny leave    n keep playing"),
+    "saved_to": ("牌局已存檔：twmj play --resume 繼續", "Match saved: twmj play --resume continues it"),
+    "help_title": ("按鍵說明", "Keys"),
+    "help_body": ("←→ 或 h l 選牌，Enter/空白鍵 打出；滑鼠點一下選牌，再點一下打出\n"
+                  "c 吃  p 碰  k 槓（明槓、暗槓、加槓）  w 胡／自摸  x 或 Esc 過\n"
+                  "t 聽：{declare}\n"
+                  "{draw}"
+                  "數字鍵：有多種吃法時選一種\n"
+                  "s 設定（聽牌提示、電腦出牌速度）  g 全部紀錄  q 離開（會存檔）\n"
+                  "標記：▲ 選中的牌  * 打出就聽牌  x 現在不能打\n"
+                  "河裡：反白＝剛打出的牌（可以吃碰）  刪除線＝被吃碰走的牌",
+                  "←→ or h l pick a tile, Enter/Space discards it; a click picks, a second click discards\n"
+                  "c chow  p pung  k kong (exposed, concealed, added)  w win / self-draw  x or Esc pass\n"
+                  "t ready: {declare}\n"
+                  "{draw}"
+                  "Digits choose when a claim can be made several ways\n"
+                  "s settings (ready hints, bot speed)  g the whole log  q quit (the match is saved)\n"
+                  "Marks: ▲ picked tile  * leaves you ready  x may not be discarded now\n"
+                  "Rivers: reverse = the latest discard (may be claimed)  struck = taken by a claim"),
+    "help_declare_any": ("任何時候都可以報聽", "declare ready at any time"),
+    "help_declare_first": ("只有天聽／地聽（第一次打牌時）", "only heavenly/earthly ready, with your first discard"),
+    "help_draw": ("d 摸海底牌；x 棄摸（流局）\n", "d draws the last tile; x declines it (drawn hand)\n"),
+    "plain_turn": ("輪到你打牌：輸入牌名（如 5萬），Enter 打摸到的牌", "Your turn: type a tile (e.g. 5m); Enter throws the drawn one"),
+    "plain_unknown": ("看不懂「{cmd}」：輸入 help 看指令", "Not understood: {cmd!r} — type help for the commands"),
+    "plain_help": ("指令：牌名（5萬、五萬、5m）或 Enter 打牌；c 吃 p 碰 k 槓 w 胡 t 聽 d 摸海底 x 過；"
+                   "數字選吃法；look 看牌桌；q 離開（會存檔）",
+                   "Commands: a tile (5m, 5萬) or Enter discards; c chow p pung k kong w win t ready "
+                   "d draw last x pass; a digit picks from a list; look reads the table; q leaves (saved)"),
+    # online (線上)
+    "online_header": ("線上 {profile}", "online {profile}"),
+    "online_queued": ("排隊中（{n} 人）… 空位會由電腦補上", "In the queue ({n} waiting)… bots fill empty seats"),
+    "online_back": ("已重新連線", "Reconnected"),
+    "online_lost": ("連線中斷：{why}", "Connection lost: {why}"),
+    "online_server_auto": ("伺服器託管中：輪到你時出手即收回座位", "The server plays your seat: act on your turn to take it back"),
+    "online_bot": ("電腦 {name}", "bot {name}"),
+    "online_offline": ("離線", "offline"),
+    "online_auto_mark": ("託管", "auto"),
+    "online_clock": ("⏱ {n} 秒", "⏱ {n}s"),
+    "online_auto_on": ("託管中（a 取消）", "Auto-play on (a cancels)"),
+    "online_left": ("你離開了牌桌：伺服器會代打，用 twmj play --server 回到牌桌",
+                    "You left the table: the server plays your seat until twmj play --server takes it back"),
+    "online_connecting": ("連線中…", "Connecting…"),
+    "log_prompt": ("全部紀錄（↑↓ 捲動，其他鍵回到牌桌）", "The whole log (↑↓ scroll, any other key returns)"),
+    "k_log": ("g紀錄", "g log"),
+    "press_any": ("按任意鍵回到牌桌", "Press any key to return"),
+    # payments
+    "tai_parts": ("{hand} 台", "{hand} tai"),
+    "tai_dealer": ("莊 {n}", "dealer {n}"),
+    "tai_streak": ("連莊 {n}", "streak {n}"),
+    "tai_other": ("另 {n}", "extra {n}"),
+    "tai_sum": ("= {n} 台", "= {n} tai"),
 }
 
 _WINDS = {"zh": "東南西北", "en": ("East", "South", "West", "North")}
@@ -127,15 +231,29 @@ def tr(lang: str, key: str, **params) -> str:
     return text.format(**params) if params else text
 
 
+def tr_you(lang: str, key: str, you: bool, **params) -> str:
+    """``tr`` for a sentence whose subject may be the person: English conjugates
+    for "You" (``You discard``), so ``key_you`` is used when ``you`` is true.
+
+        >>> tr_you("en", "ev_win", True, who="You"), tr_you("en", "ev_win", False, who="Left")
+        ('You win!', 'Left wins!')
+    """
+    if you and f"{key}_you" in STRINGS:
+        key = f"{key}_you"
+    return tr(lang, key, **params)
+
+
 def wind_label(lang: str, wind: int | str) -> str:
     """東/East for 0 or "E"."""
     i = "ESWN".index(wind) if isinstance(wind, str) else wind
     return _WINDS["en" if lang == "en" else "zh"][i]
 
 
-def tile_label(lang: str, kind: int) -> str:
-    """A tile face as text: 五萬 / 5m, 中 / Rd, 春 / Sp."""
+def tile_label(lang: str, kind: int, compact: bool = False) -> str:
+    """A tile face as text: 五萬 / 5m, 中 / Rd, 春 / Sp; ``compact`` (80 columns) 5萬."""
     if kind < 27:
+        if compact and lang != "en":
+            return f"{kind % 9 + 1}{_ZH_SUIT[kind // 9]}"
         if lang == "en":
             return f"{kind % 9 + 1}{'mps'[kind // 9]}"
         return _ZH_NUM[kind % 9] + _ZH_SUIT[kind // 9]

@@ -1,0 +1,123 @@
+"""The HTTP half of the protocol (``/api/v1/…``), async, on the standard library.
+
+``urllib`` in a worker thread keeps the package free of another dependency; the
+calls are few (log in, open a room, list games), never on a hot path. Every
+server error (``{"error": {"code", "message"}}``) and every network failure
+becomes one ``ApiError`` whose text a player can read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from urllib.parse import quote, urlsplit, urlunsplit
+
+from ..errors import UserError
+
+__all__ = ["Api", "ApiError", "base_url", "ws_url"]
+
+
+class ApiError(UserError):
+    """The server said no (``code`` as docs/protocol.md lists), or could not be reached
+    (``code`` ``"network"``)."""
+
+    def __init__(self, code: str, message: str, status: int = 0):
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+def base_url(url: str) -> str:
+    """``host:port``, ``http://host:port/`` or ``ws://host/ws`` → ``http://host:port``."""
+    url = url.strip()
+    if "://" not in url:
+        url = "http://" + url
+    parts = urlsplit(url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    if scheme not in ("http", "https") or not parts.netloc:
+        raise ApiError("bad_url", f"not a server address: {url!r} (try http://host:port)")
+    return urlunsplit((scheme, parts.netloc, "", "", ""))
+
+
+def ws_url(url: str) -> str:
+    """The server's WebSocket address for an HTTP (or bare) address."""
+    parts = urlsplit(base_url(url))
+    return urlunsplit(("wss" if parts.scheme == "https" else "ws", parts.netloc, "/ws", "", ""))
+
+
+class Api:
+    """The HTTP endpoints of one server; ``token`` is set by ``register``/``login``/``guest``."""
+
+    def __init__(self, url: str, token: str | None = None, timeout: float = 10.0):
+        self.base = base_url(url)
+        self.token = token
+        self.timeout = timeout
+
+    def _call(self, method: str, path: str, body: dict | None) -> dict:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + "/api/v1" + path, data=data, method=method)
+        req.add_header("Accept", "application/json")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        if self.token:
+            req.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as r:
+                return json.loads(r.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            try:
+                err = json.loads(e.read())["error"]
+                code, message = str(err["code"]), str(err["message"])
+            except (ValueError, KeyError, TypeError):
+                code, message = "http", f"the server answered {e.code} {e.reason}"
+            raise ApiError(code, message, e.code) from None
+        except (urllib.error.URLError, OSError) as e:
+            reason = getattr(e, "reason", e)
+            raise ApiError("network", f"cannot reach {self.base}: {reason}") from None
+
+    async def call(self, method: str, path: str, body: dict | None = None) -> dict:
+        return await asyncio.to_thread(self._call, method, path, body)
+
+    # -- accounts -------------------------------------------------------------------------
+    async def _session(self, path: str, body: dict | None) -> dict:
+        out = await self.call("POST", path, body)
+        self.token = out["token"]
+        return out
+
+    async def register(self, name: str, password: str) -> dict:
+        """註冊: ``{"token", "account"}``; a taken name is ``ApiError`` ``conflict``."""
+        return await self._session("/accounts", {"name": name, "password": password})
+
+    async def login(self, name: str, password: str) -> dict:
+        return await self._session("/sessions", {"name": name, "password": password})
+
+    async def guest(self) -> dict:
+        """遊客: a generated guest account."""
+        return await self._session("/guests", None)
+
+    async def me(self) -> dict:
+        return await self.call("GET", "/me")
+
+    # -- rooms and games ---------------------------------------------------------------------
+    async def open_room(self, profile: str = "standard", stake: str = "low", rounds: int = 1,
+                        bots: str | None = None) -> dict:
+        """私人房: ``{"code", "game_id", "seat", "ticket", "room"}``."""
+        return await self.call("POST", "/rooms", {"profile": profile, "stake": stake,
+                                                  "rounds": rounds, "bots": bots})
+
+    async def room(self, code: str) -> dict:
+        return (await self.call("GET", f"/rooms/{quote(code.strip().upper())}"))["room"]
+
+    async def join_room(self, code: str) -> dict:
+        return await self.call("POST", f"/rooms/{quote(code.strip().upper())}/join")
+
+    async def start_room(self, code: str) -> dict:
+        return await self.call("POST", f"/rooms/{quote(code.strip().upper())}/start")
+
+    async def games(self) -> list[dict]:
+        return (await self.call("GET", "/games"))["games"]
+
+    async def profiles(self) -> dict:
+        return await self.call("GET", "/profiles")

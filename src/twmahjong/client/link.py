@@ -1,0 +1,168 @@
+"""One WebSocket to the server's ``/ws``: say hello, queue, sit, act — and come back.
+
+``GameLink.recv()`` returns the server's messages in order and folds each into
+``self.state`` first, so a caller reads the table from the state and reacts to
+the message. When the link drops (Wi-Fi, a server restart), ``recv`` reconnects
+by itself with the seat's ``ticket`` (or the token before a seat is taken) and
+returns one ``{"type": "link", "state": "back"}`` note, then the server's
+``snapshot``; it raises ``LinkError`` only when every retry failed, or after
+``close()``.
+
+    link = GameLink("http://127.0.0.1:8000", token)
+    await link.connect();  await link.quick_match()
+    while (m := await link.recv())["type"] != "game_end":
+        if link.state.decision(): await link.act(choose(link.state.obs))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from ..errors import UserError
+from .http import ws_url
+from .state import TableState
+
+__all__ = ["GameLink", "LinkError"]
+
+log = logging.getLogger("twmahjong.client")
+
+RETRY = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 5.0, 5.0)     # seconds between reconnect attempts
+
+
+class LinkError(UserError):
+    """The server cannot be reached, refused our hello, or the link was closed."""
+
+
+class GameLink:
+    def __init__(self, url: str, token: str | None = None, *, ticket: str | None = None,
+                 retry=RETRY, open_timeout: float = 10.0):
+        self.url = ws_url(url)
+        self.token = token
+        self.state = TableState()
+        self.state.ticket = ticket
+        self.retry = tuple(retry)
+        self.open_timeout = open_timeout
+        self.ws = None
+        self.closed = False
+        self.reconnects = 0
+        self._backlog: list[dict] = []
+
+    # -- the socket -----------------------------------------------------------------------
+    async def _open(self) -> None:
+        try:
+            self.ws = await asyncio.wait_for(connect(self.url, max_size=2**20), self.open_timeout)
+        except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
+            raise LinkError(f"cannot connect to {self.url}: {e or type(e).__name__}") from None
+
+    async def _hello(self, *, ticket: str | None) -> dict:
+        """hello → welcome; errors on the way are the server's words, raised."""
+        body = {"type": "hello", "ticket": ticket} if ticket else {"type": "hello", "token": self.token}
+        await self.send(body)
+        while True:
+            m = await self._read()
+            if m["type"] == "welcome":
+                self.state.apply(m)
+                return m
+            if m["type"] == "error":
+                raise LinkError(f"{m['code']}: {m['message']}")
+            self._backlog.append(m)
+
+    async def connect(self) -> dict:
+        """Open the link and authenticate with the token (or sit down with the ticket
+        given to the constructor); returns the ``welcome``."""
+        self.closed = False
+        await self._open()
+        ticket = None if self.token else self.state.ticket
+        if ticket is None and not self.token:
+            raise LinkError("log in first: no token and no ticket")
+        return await self._hello(ticket=ticket)
+
+    async def _read(self) -> dict:
+        raw = await self.ws.recv()
+        try:
+            m = json.loads(raw)
+        except ValueError:
+            return {"type": "error", "code": "bad_json", "message": "the server sent a bad frame"}
+        return m if isinstance(m, dict) and "type" in m else {
+            "type": "error", "code": "bad_message", "message": "the server sent a bad message"}
+
+    async def send(self, body: dict) -> None:
+        if self.ws is None:
+            raise LinkError("not connected")
+        try:
+            await self.ws.send(json.dumps({"v": 1, **body}))
+        except ConnectionClosed:
+            pass              # recv() notices and reconnects; the decision is offered again
+
+    async def recv(self) -> dict:
+        """The next message (already folded into ``state``); reconnects when the link drops."""
+        if self._backlog:
+            m = self._backlog.pop(0)
+            self.state.apply(m)
+            return m
+        while True:
+            if self.closed:
+                raise LinkError("the link is closed")
+            try:
+                m = await self._read()
+            except ConnectionClosed:
+                if self.closed:
+                    raise LinkError("the link is closed") from None
+                await self._reconnect()
+                return {"type": "link", "state": "back"}
+            self.state.apply(m)
+            return m
+
+    async def _reconnect(self) -> None:
+        last = None
+        for delay in self.retry:
+            await asyncio.sleep(delay)
+            if self.closed:
+                raise LinkError("the link is closed")
+            try:
+                await self._open()
+                seated = self.state.ticket and self.state.seat is not None and not self.state.over
+                await self._hello(ticket=self.state.ticket if seated else None)
+                self.reconnects += 1
+                return
+            except (LinkError, ConnectionClosed) as e:
+                last = e
+                log.info("reconnect failed: %s", e)
+        raise LinkError(f"lost the link to the server and could not get it back ({last})")
+
+    async def close(self) -> None:
+        self.closed = True
+        if self.ws is not None:
+            try:
+                await self.ws.close()
+            except Exception:       # closing a dead socket has nothing to report
+                pass
+
+    # -- messages --------------------------------------------------------------------------
+    async def quick_match(self, mode: str = "casual", profile: str | None = None,
+                          stake: str = "low") -> None:
+        """一鍵匹配: queue; ``matched`` then ``snapshot`` follow when a table forms."""
+        body = {"type": "quick_match", "mode": mode, "stake": stake}
+        if profile:
+            body["profile"] = profile
+        await self.send(body)
+
+    async def cancel_match(self) -> None:
+        await self.send({"type": "cancel_match"})
+
+    async def join(self, ticket: str) -> None:
+        """Sit at the seat a ticket names (a room seat, or 回到牌桌 with a kept ticket)."""
+        self.state.ticket = ticket
+        await self.send({"type": "join", "ticket": ticket})
+
+    async def act(self, action: dict) -> None:
+        """One entry of ``state.decision()``, sent with the ``turn`` that offered it."""
+        await self.send({"type": "action", "action": action, "turn": self.state.turn})
+
+    async def ping(self) -> None:
+        await self.send({"type": "ping"})

@@ -1,0 +1,279 @@
+"""The table screen's session for a server (線上對戰): ``twmahjong.client`` underneath.
+
+``OnlineSession`` offers the screen what ``PlaySession`` offers — the seat's
+observation, its ``legal`` list, the hand's events, the scores, a result — but
+reads them from a ``GameLink``'s ``TableState`` and sends the person's choice as
+a protocol ``action``. The server deals and runs the table; the session only
+shows what arrives: the claim window's countdown (``timer``), the others'
+presence and 託管, a dropped link coming back (``GameLink`` reconnects with the
+seat's ticket), the next hand when the server starts it.
+
+託管 from the terminal: ``a`` lets the client answer every decision with the safe
+move (pass a claim, throw the drawn tile) until ``a`` again. The protocol has no
+message to put a seat on the server's auto-play, or to take it off; a seat the
+server put on auto-play (time ran out, link dropped) is taken back by acting on
+the next decision, as docs/protocol.md says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from ..client import Credentials, GameLink, LinkError
+from ..client.http import base_url
+from ..engine.actions import Action
+from ..profiles import load_profile
+from .session import relative
+from .strings import tr
+
+__all__ = ["OnlineSession", "safe_move"]
+
+
+def safe_move(obs: dict) -> dict:
+    """The move 託管 makes: pass a claim, else throw the drawn tile (else the last tile)."""
+    legal = obs.get("legal") or []
+    for a in legal:
+        if a["type"] == "pass":
+            return a
+    drawn = obs.get("drawn")
+    discards = [a for a in legal if a["type"] == "discard"]
+    for a in discards:
+        if a.get("tile") == drawn:
+            return a
+    if discards:
+        return discards[-1]
+    for a in legal:
+        if a["type"] == "draw":
+            return a
+    return legal[0]
+
+
+class OnlineSession:
+    """A seat at a server's table. ``plan`` says how to sit down: ``("quick", profile,
+    stake)`` for 一鍵匹配, ``("ticket", ticket)`` for a room seat or 回到牌桌."""
+
+    online = True
+
+    def __init__(self, url: str, token: str | None, plan: tuple, *, creds: Credentials | None = None,
+                 retry=None):
+        self.url = base_url(url)
+        kw = {} if retry is None else {"retry": retry}
+        self.link = GameLink(url, token, **kw)
+        self.plan = plan
+        self.creds = creds
+        self.app = None
+        self.auto = False                 # 託管 by this client
+        self.notice = ""                  # the latest word from the connection
+        self.profile = load_profile("standard")
+        self.changed = asyncio.Event()    # set after every message (tests wait on it)
+        self.messages: list[dict] = []
+        self.wins = [0, 0, 0, 0]
+        self.listeners: list = []         # called with each message (the screen, the plain loop)
+        self.lang = "zh"
+        self.task = None
+
+    # -- the connection -------------------------------------------------------------------
+    def attach(self, app) -> None:
+        self.app = app
+        self.lang = app.lang
+        self.changed = asyncio.Event()
+        self.notice = tr(app.lang, "online_connecting")
+        self.listeners.append(app.table.on_server)
+        self.task = app.run_worker(self.pump(), exclusive=True, exit_on_error=False)
+        app.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        if self.app is not None and self.link.state.decision():
+            self.app.table.refresh_status()
+
+    async def pump(self) -> None:
+        st = self.link.state
+        try:
+            await self.link.connect()
+            if self.plan[0] == "quick":
+                _, profile, stake = self.plan
+                await self.link.quick_match(profile=profile, stake=stake or "low")
+            else:
+                await self.link.join(self.plan[1])
+            while True:
+                m = await self.link.recv()
+                self.messages.append(m)
+                self.on_message(m)
+                for fn in self.listeners:
+                    fn(m)
+                self.changed.set()
+                if self.auto and st.decision():
+                    await self.link.act(safe_move(st.obs))
+        except LinkError as e:
+            if not self.link.closed:          # our own close() is not a lost connection
+                self.notice = tr(self._lang(), "online_lost", why=str(e))
+        except Exception as e:           # a bug must show as a line, never kill the screen silently
+            self.notice = f"{type(e).__name__}: {e}"
+        self.changed.set()
+        for fn in self.listeners:
+            fn({"type": "link", "state": "lost"})
+
+    def _lang(self) -> str:
+        return self.lang
+
+    def on_message(self, m: dict) -> None:
+        st, lang = self.link.state, self._lang()
+        t = m["type"]
+        if t == "queued":
+            self.notice = tr(lang, "online_queued", n=m["waiting"])
+        elif t == "snapshot":
+            try:
+                self.profile = load_profile(st.table.get("profile") or "standard")
+            except Exception:
+                self.profile = load_profile("standard")
+            self.notice = ""
+            if self.creds is not None and st.ticket:
+                self.creds.set(ticket=st.ticket)          # 回到牌桌 after the terminal closes
+        elif t == "matched":
+            if self.creds is not None:
+                self.creds.set(ticket=m["ticket"])
+        elif t == "link":
+            self.notice = tr(lang, "online_back")
+        elif t == "error":
+            if m["code"] not in ("stale", "not_your_turn"):
+                self.notice = m["message"]
+            if m["code"] == "no_table" and self.creds is not None:
+                self.creds.set(ticket=None)
+        elif t == "hand_end":
+            for w in m["result"].get("winners") or []:
+                self.wins[w] += 1
+        elif t == "game_end":
+            if self.creds is not None:
+                self.creds.set(ticket=None)
+        elif t == "presence" and m["seat"] == st.seat and m["auto"]:
+            self.notice = tr(lang, "online_server_auto")
+
+    # -- what the screen reads --------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        return self.link.state.seat if self.link.state.seat is not None else 0
+
+    def observation(self) -> dict | None:
+        return self.link.state.obs
+
+    def legal(self) -> list[Action]:
+        if self.auto:
+            return []
+        return [Action.from_json(a) for a in self.link.state.decision()]
+
+    def act(self, action: Action, run: bool = False) -> None:
+        """Send the choice; the decision is taken off the screen until the server answers."""
+        st = self.link.state
+        if st.obs is not None:
+            st.obs = {k: v for k, v in st.obs.items() if k != "legal"}
+        if self.notice == tr(self._lang(), "online_server_auto"):
+            self.notice = ""
+        asyncio.get_running_loop().create_task(self.link.act(action.to_json()))
+
+    def new_events(self) -> list[dict]:
+        return self.link.state.take_events()
+
+    def hand_events(self) -> list[dict]:
+        return self.link.state.events
+
+    @property
+    def scores(self) -> list[int]:
+        return self.link.state.scores
+
+    @property
+    def hand_no(self) -> int:
+        hand = self.link.state.hand or {}
+        return max(0, int(hand.get("hand_no", 1)) - 1)
+
+    @property
+    def hand_over(self) -> bool:
+        st = self.link.state
+        return st.hand_end is not None and (st.hand or {}).get("hand_no") == st.hand_end["hand_no"]
+
+    @property
+    def match_over(self) -> bool:
+        return self.link.state.game_end is not None
+
+    def step(self) -> bool:
+        return False
+
+    def run_bots(self) -> None:
+        pass
+
+    def toggle_auto(self) -> None:
+        self.auto = not self.auto
+        st = self.link.state
+        if self.auto and st.decision():
+            asyncio.get_running_loop().create_task(self.link.act(safe_move(st.obs)))
+
+    def close(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().create_task(self.link.close())
+
+    # -- names -------------------------------------------------------------------------------
+    def _player(self, lang: str, seat: int) -> str:
+        seats = self.link.state.seats
+        info = seats[seat] if seat < len(seats) else {}
+        name = info.get("name") or "?"
+        if info.get("bot") or name.startswith("bot:"):
+            name = tr(lang, "online_bot", name=name.removeprefix("bot:"))
+        return name
+
+    def seat_name(self, lang: str, seat: int) -> str:
+        rel = relative(seat, self.seat)
+        if rel == 0:
+            return tr(lang, "you")
+        return tr(lang, "seat_name", rel=tr(lang, ("self", "right", "across", "left")[rel]),
+                  bot=self._player(lang, seat))
+
+    def seat_player(self, lang: str, seat: int) -> str:
+        seats = self.link.state.seats
+        info = seats[seat] if seat < len(seats) else {}
+        out = self._player(lang, seat)
+        if info.get("connected") is False:
+            out += " " + tr(lang, "online_offline")
+        if info.get("auto"):
+            out += " " + tr(lang, "online_auto_mark")
+        return out
+
+    def status_extra(self, lang: str) -> str:
+        bits = []
+        left = self.link.state.time_left()
+        if left is not None and not self.auto:
+            bits.append(tr(lang, "online_clock", n=int(left + 0.999)))
+        if self.auto:
+            bits.append(tr(lang, "online_auto_on"))
+        if self.notice:
+            bits.append(self.notice)
+        return "  ".join(bits)
+
+    def header_extra(self, lang: str) -> str:
+        return tr(lang, "online_header", profile=self.link.state.table.get("profile", ""))
+
+    # -- the result ----------------------------------------------------------------------------
+    def result_model(self) -> dict:
+        st = self.link.state
+        end = st.last_hand_end or {"hand_no": 1, "result": {"type": "draw_game", "hands": []}}
+        res = end["result"]
+        wins = res.get("wins") or []
+        won = {w["seat"]: w for w in wins}
+        revealed = []
+        for seat, h in enumerate(res.get("hands") or [{} for _ in range(4)]):
+            concealed = h.get("concealed", "")
+            if seat in won and won[seat].get("tile"):
+                concealed += won[seat]["tile"]
+            revealed.append({"hand": concealed, "melds": h.get("melds", []), "flowers": h.get("flowers", [])})
+        settlement = next((e for e in reversed(st.events) if e["type"] == "settlement"), None)
+        obs = st.obs or {}
+        return {"hand_no": end["hand_no"] - 1, "wins": wins, "settlement": settlement,
+                "draw_game": {"reason": res.get("reason")} if res["type"] == "draw_game" else None,
+                "revealed": revealed, "scores": st.scores, "match_over": self.match_over,
+                "dealer": obs.get("dealer", 0), "dealer_streak": obs.get("dealer_streak", 0)}
+
+    def summary_model(self) -> dict:
+        st = self.link.state
+        ge = st.game_end or {}
+        return {"scores": ge.get("scores", st.scores), "wins": list(self.wins),
+                "rounds": st.table.get("rounds", 1), "hands": self.hand_no + 1, "record_path": None}
+

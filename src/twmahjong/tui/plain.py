@@ -1,0 +1,251 @@
+"""``twmj play --plain``: the whole game as plain lines, for a screen reader or a pipe.
+
+Every change of the table is one line of text on its own (``上家 打 九萬``), in the
+order it happened, with no colour, no box drawing and no cursor movement; when the
+person must decide, one line says what they may do and the program reads one line
+back. Commands are the table's keys as words: a tile (``5m``, ``5萬``, ``五萬``)
+or Enter (the drawn tile) discards; ``c p k w t d x`` claim, declare or pass; a
+digit picks from a numbered list; ``look`` reads the table, ``help`` the commands,
+``q`` leaves (the match is saved, as on the screen).
+
+    run_plain(session, "en", io.StringIO("x\\n"), out)
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+
+from rich.console import Console
+
+from ..engine.actions import Action, IllegalAction
+from ..hints import discard_hints, ready_waits
+from .glyphs import kinds
+from .render import event_line, waits_text
+from .session import relative
+from .strings import tile_label, tr, wind_label
+from .table import KEY_TYPES, _KEY_LABEL
+
+__all__ = ["parse_tile_word", "run_plain"]
+
+
+def parse_tile_word(word: str) -> int | None:
+    """A tile as a person types it: 5m, 5萬, 五萬, E, 東, Rd, 中 (None when it is not one)."""
+    w = word.strip()
+    for k in range(34):
+        for lang in ("zh", "en"):
+            for compact in (False, True):
+                if tile_label(lang, k, compact).lower() == w.lower():
+                    return k
+    from ..tiles import NotationError, parse_tiles
+    try:
+        ks = parse_tiles(w)
+    except (NotationError, ValueError):
+        return None
+    return ks[0] if len(ks) == 1 and ks[0] < 34 else None
+
+
+class _Plain:
+    def __init__(self, session, lang: str, inp, out, prefs, save_path):
+        self.s, self.lang, self.inp, self.out = session, lang, inp, out
+        self.prefs = prefs
+        self.save_path = save_path
+
+    # -- output ----------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        for line in str(text).splitlines() or [""]:
+            self.out.write(line.rstrip() + "\n")
+        self.out.flush()
+
+    def name(self, seat: int) -> str:
+        return tr(self.lang, ("you", "right", "across", "left")[relative(seat, self.s.seat)])
+
+    def ask(self) -> str | None:
+        self.out.write("> ")
+        self.out.flush()
+        line = self.inp.readline()
+        return None if line == "" else line.strip()
+
+    def tiles(self, text) -> str:
+        return " ".join(tile_label(self.lang, k) for k in kinds(text if isinstance(text, str)
+                                                                  else "".join(text)))
+
+    def render(self, renderable) -> str:
+        buf = io.StringIO()
+        Console(file=buf, width=100, color_system=None, no_color=True).print(renderable)
+        return buf.getvalue()
+
+    # -- what the table looks like ---------------------------------------------------------
+    def look(self) -> None:
+        obs, lang = self.s.observation(), self.lang
+        for rel in (0, 1, 2, 3):
+            seat = (self.s.seat + rel) % 4
+            bits = [f"{self.name(seat)} {wind_label(lang, obs['seat_winds'][seat])}"]
+            if seat == obs["dealer"]:
+                bits.append(tr(lang, "dealer_mark"))
+            if obs["declared"][seat]:
+                bits.append(tr(lang, "declared_mark"))
+            bits.append(f"{self.s.scores[seat]:+d}")
+            melds = [self.tiles(m["tiles"]) if m["tiles"] else tr(lang, "hidden_kong")
+                     for m in obs["melds"][seat]]
+            if melds:
+                bits.append(tr(lang, "melds") + " " + " | ".join(melds))
+            if obs["flowers"][seat]:
+                bits.append(tr(lang, "flowers") + " " + self.tiles(obs["flowers"][seat]))
+            bits.append(tr(lang, "river") + " " + (self.tiles(obs["discards"][seat]) or "-"))
+            self.say("; ".join(bits))
+        self.say(tr(lang, "tiles_left", n=obs["wall_remaining"]))
+
+    def prompt_line(self) -> str:
+        s, lang = self.s, self.lang
+        obs, legal = s.observation(), s.legal()
+        parts = []
+        hand = self.tiles(obs["hand"])
+        if obs.get("drawn"):
+            hand += " + " + self.tiles(obs["drawn"])
+        parts.append(f"{tr(lang, 'concealed_n', n=len(kinds(obs['hand'])))}: {hand}")
+        if any(a.type == "discard" for a in legal):
+            parts.append(tr(lang, "your_turn_declared" if obs["declared"][s.seat] else "plain_turn"))
+            if self.prefs.hints and not obs["declared"][s.seat]:
+                allowed = [a.to_json()["tile"] for a in legal if a.type == "discard"]
+                hints = discard_hints(obs, s.hand_events(), allowed=allowed,
+                                      lilgu=s.profile.scoring.lilgu)
+                for t, ws in hints.items():
+                    parts.append(tr(lang, "hint_after", tile=tile_label(lang, kinds(t)[0]),
+                                    waits=waits_text(lang, ws)))
+            bad = {k for k in kinds(obs["hand"]) + kinds(obs.get("drawn"))} - {
+                a.tile for a in legal if a.type == "discard"}
+            if bad and not obs["declared"][s.seat]:
+                parts.append(tr(lang, "not_legal") + ": " + " ".join(tile_label(lang, k) for k in sorted(bad)))
+        elif obs.get("last_discard"):
+            ld = obs["last_discard"]
+            parts.append(tr(lang, "claim_on", who=self.name(ld["seat"]),
+                            tile=tile_label(lang, kinds(ld["tile"])[0])).strip().rstrip(":："))
+        ws = ready_waits({**obs, "drawn": None}, s.hand_events()) if self.prefs.hints else []
+        if ws:
+            parts.append(tr(lang, "waits_now", waits=waits_text(lang, ws)))
+        keys = [f"{k} {tr(lang, _KEY_LABEL[k])}" for k, types in KEY_TYPES.items()
+                if any(a.type in types for a in legal)]
+        if keys:
+            parts.append(" / ".join(keys))
+        return ". ".join(parts)
+
+    # -- the loop --------------------------------------------------------------------------
+    def events(self) -> None:
+        for e in self.s.new_events():
+            line = event_line(self.lang, e, self.name, self.s.seat)
+            if line:
+                self.say(line)
+            if e["type"] == "deal":
+                obs = self.s.observation()
+                d = obs["dealer"]
+                self.say(tr(self.lang, "round", wind=wind_label(self.lang, obs["round_wind"]),
+                            n=self.s.hand_no + 1) + ". " + tr(self.lang, "dealer", name=self.name(d)))
+                if obs["seat_winds"][d] != "E":
+                    self.say(tr(self.lang, "dealer_not_east", who=self.name(d),
+                                wind=wind_label(self.lang, obs["seat_winds"][d])))
+
+    def leave(self) -> bool:
+        s = self.s
+        if not s.match.over and s.walls is None and self.save_path is not None:
+            s.save_progress(self.save_path)
+            self.say(tr(self.lang, "saved_to"))
+        return True
+
+    def decide(self) -> bool:
+        """One decision of the person; False when they left."""
+        self.say(self.prompt_line())
+        while True:
+            cmd = self.ask()
+            if cmd is None:
+                return not self.leave()
+            act = self.command(cmd)
+            if act is False:
+                return not self.leave()
+            if act is None:
+                continue
+            try:
+                self.s.act(act)
+            except IllegalAction as e:
+                self.say(str(e))
+                continue
+            return True
+
+    def command(self, cmd: str):
+        s, lang = self.s, self.lang
+        legal = s.legal()
+        low = cmd.lower()
+        if low in ("q", "quit", "exit"):
+            self.say(tr(lang, "quit_confirm").replace("\n\n", " ").replace("\n", " "))
+            ans = self.ask()
+            return False if ans is None or ans.lower().startswith("y") else None
+        if low in ("look", "l", "table"):
+            self.look()
+            return None
+        if low in ("help", "?", "h"):
+            self.say(tr(lang, "plain_help"))
+            return None
+        if low == "" and any(a.type == "discard" for a in legal):
+            drawn = s.observation().get("drawn")
+            tiles = kinds(drawn) if drawn else kinds(s.observation()["hand"])[-1:]
+            low = tile_label("en", tiles[0])
+        if low in KEY_TYPES:
+            acts = [a for a in legal if a.type in KEY_TYPES[low]]
+            if not acts:
+                self.say(tr(lang, "key_not_now", what=tr(lang, _KEY_LABEL[low])))
+                return None
+            if len(acts) == 1 or low == "w":
+                return acts[0]
+            for i, a in enumerate(acts, 1):
+                self.say(f"{i} {self.label(a)}")
+            pick = self.ask()
+            if pick is not None and pick.isdigit() and 1 <= int(pick) <= len(acts):
+                return acts[int(pick) - 1]
+            self.say(tr(lang, "cancel"))
+            return None
+        k = parse_tile_word(low if cmd == "" else cmd)     # Enter: the drawn tile
+        if k is None:
+            self.say(tr(lang, "plain_unknown", cmd=cmd))
+            return None
+        act = next((a for a in legal if a.type == "discard" and a.tile == k), None)
+        if act is None:
+            self.say(tr(lang, "not_legal") + f": {tile_label(lang, k)}")
+        return act
+
+    def label(self, a: Action) -> str:
+        if a.type == "chi":
+            return " ".join(tile_label(self.lang, k) for k in sorted((a.tile, *a.tiles)))
+        return tile_label(self.lang, a.tile) if a.tile is not None else tr(self.lang, "act_pass")
+
+    def run(self) -> None:
+        from .results import result_text, summary_text
+        s = self.s
+        if s.hand is None or (s.hand.over and s.ended):
+            s.start_hand()
+        else:
+            s.run_bots()
+        while True:
+            self.events()
+            if s.hand_over:
+                self.say(self.render(result_text(s, self.lang, 100)))
+                if s.match.over:
+                    self.say(self.render(summary_text(s, self.lang)))
+                    return
+                self.say(tr(self.lang, "next_hand"))
+                if self.ask() is None:
+                    self.leave()
+                    return
+                s.start_hand()
+                continue
+            if not s.legal():
+                s.run_bots()
+                continue
+            if not self.decide():
+                return
+
+
+def run_plain(session, lang: str = "zh", inp=None, out=None, prefs=None, save_path=None) -> None:
+    """Play ``session`` as lines on ``out``, reading commands from ``inp``."""
+    from .prefs import Prefs
+    _Plain(session, lang, inp or sys.stdin, out or sys.stdout, prefs or Prefs(),
+           save_path).run()

@@ -1,0 +1,48 @@
+"""A real server for the client tests: the app under uvicorn on a loopback port,
+started the way tests/server starts it (``server_helpers.Live``), on SQLite."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
+
+from server_helpers import Live  # noqa: E402
+
+from twmahjong.server.settings import Settings  # noqa: E402
+
+# short clocks and pauses: nothing here waits on a person's 5 s + 20 s
+FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "turn_base": 8.0,
+        "turn_bank": 4.0, "starting_coins": 10_000}
+
+
+@pytest.fixture
+def make_live(tmp_path):
+    started: list[Live] = []
+
+    def factory(**over) -> Live:
+        settings = Settings(data_dir=tmp_path / "data",
+                            database_url=f"sqlite+aiosqlite:///{tmp_path / 'twmj.sqlite3'}",
+                            secret_key="test-secret", **{**FAST, **over})
+        live = Live(settings).start()
+        started.append(live)
+        return live
+
+    yield factory
+    for live in started:
+        live.stop()
+
+
+@pytest.fixture
+def live(make_live) -> Live:
+    return make_live()
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path, monkeypatch):
+    """Tokens and tickets go to a folder of the test's own, never the user's config."""
+    monkeypatch.setenv("TWMJ_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path / "config"

@@ -1,0 +1,238 @@
+"""``twmj play --server``: the terminal table against a real server (issue #19, item 7).
+
+The person's seat is the Textual app driven by keys through the pilot; the other
+seats are bots the server fills, or a browser-free ``GameLink`` client."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from twmahjong.client import Api, Credentials, GameLink
+from twmahjong.tui.app import PlayApp
+from twmahjong.tui.online import OnlineSession, safe_move
+from twmahjong.tui.prefs import Prefs
+from twmahjong.tui.results import ResultScreen, SummaryScreen
+
+from .test_client import play_until
+
+
+SMALL = (80, 24)
+
+
+def content(app, selector: str) -> str:
+    from tests.tui.helpers import content as c
+    return c(app, selector)
+
+
+async def next_change(session: OnlineSession, timeout: float = 30.0) -> None:
+    """Wait for the next server message (an event, not a clock budget to assert on)."""
+    session.changed.clear()
+    await asyncio.wait_for(session.changed.wait(), timeout)
+
+
+async def play_by_keys(pilot, app, session, until=ResultScreen, limit=3000, on_turn=None):
+    """Enter throws the drawn tile, x passes: the person plays until ``until`` shows."""
+    for _ in range(limit):
+        await pilot.pause()
+        if isinstance(app.screen, until):
+            return
+        if isinstance(app.screen, (ResultScreen, SummaryScreen)):
+            await pilot.press("space")
+            continue
+        legal = session.legal()
+        if any(a.type == "discard" for a in legal):
+            if on_turn is not None:
+                await on_turn()
+            await pilot.press("enter")
+        elif legal:
+            await pilot.press("x")
+        else:
+            await next_change(session)
+    raise AssertionError(f"{until.__name__} never appeared")
+
+
+def app_for(session, lang="en") -> PlayApp:
+    return PlayApp(session, lang, prefs=Prefs(speed=0), save=False)
+
+
+@pytest.mark.asyncio
+async def test_quick_match_on_the_terminal_plays_a_hand_to_its_result(live):
+    api = Api(live.base)
+    await api.guest()
+    creds = Credentials(live.base)
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"), creds=creds)
+    app = app_for(session)
+    async with app.run_test(size=SMALL) as pilot:
+        seen_claim_only = []
+
+        async def on_turn():
+            assert "Your turn" in content(app, "#status")
+            assert "online standard" in content(app, "#header")
+            seen_claim_only.append(content(app, "#keys"))
+        await play_by_keys(pilot, app, session, on_turn=on_turn)
+        shown = content(app, "#body")
+        end = session.link.state.last_hand_end
+        assert "Hand 1 — result" in shown and "Hands revealed" in shown
+        assert end["result"]["type"] in ("win", "draw_game")
+        assert creds.ticket == session.link.state.ticket            # kept for 回到牌桌
+        assert "a auto" in seen_claim_only[0] and "q quit" in seen_claim_only[0]
+        # windows with nothing to decide (no ``legal``) never asked the person anything
+        quiet = [m for m in session.messages if m["type"] == "update"
+                 and not (m.get("observation") or {}).get("legal")]
+        assert quiet
+
+
+@pytest.mark.asyncio
+async def test_a_private_room_seats_the_terminal_and_a_second_client(live):
+    host, friend = Api(live.base), Api(live.base)
+    await host.register("host-2", "secret-pw")
+    await friend.register("friend-2", "secret-pw")
+    room = await host.open_room(bots="L1")
+    seat = await friend.join_room(room["code"])
+    await host.start_room(room["code"])
+    other = GameLink(live.base, friend.token)
+    await other.connect()
+    await other.join(seat["ticket"])
+    task = asyncio.create_task(play_until(other, "hand_end"))
+    session = OnlineSession(live.base, host.token, ("ticket", room["ticket"]))
+    app = app_for(session, "zh")
+    async with app.run_test(size=SMALL) as pilot:
+        await play_by_keys(pilot, app, session)
+        theirs = await asyncio.wait_for(task, 60)
+        assert theirs[-1]["result"] == session.link.state.last_hand_end["result"]
+        names = content(app, "#body")
+        assert "friend-2" in names                                 # the other person, by name
+    await other.close()
+
+
+@pytest.mark.asyncio
+async def test_the_terminal_comes_back_after_a_dropped_link(live):
+    api = Api(live.base)
+    await api.guest()
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"),
+                            retry=(0.05, 0.1, 0.2, 0.5, 1.0))
+    app = app_for(session)
+    async with app.run_test(size=SMALL) as pilot:
+        turns = []
+
+        async def on_turn():
+            turns.append(1)
+            if len(turns) == 2:
+                session.link.ws.transport.abort()           # the network drops, not the player
+        await play_by_keys(pilot, app, session, on_turn=on_turn)
+        kinds = [m["type"] for m in session.messages]
+        assert "link" in kinds and "snapshot" in kinds[kinds.index("link"):]
+        assert session.link.reconnects == 1
+
+
+@pytest.mark.asyncio
+async def test_auto_play_answers_for_the_person_until_cancelled(live):
+    api = Api(live.base)
+    await api.guest()
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
+    app = app_for(session)
+    async with app.run_test(size=SMALL) as pilot:
+        while not session.link.state.decision():
+            await next_change(session)
+        await pilot.press("a")
+        status = app.table.query_one("#status").content
+        assert session.auto and "Auto-play on (a cancels)" in str(status)
+        while not isinstance(app.screen, ResultScreen):        # no key pressed: 託管 plays
+            await next_change(session)
+            await pilot.pause()
+
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
+    app = app_for(session)
+    async with app.run_test(size=SMALL) as pilot:
+        while not session.link.state.decision():
+            await next_change(session)
+        for want in (True, False):                           # on, and at once off again
+            while app.screen is not app.table:               # a hand may have just ended
+                await pilot.press("space")
+            await pilot.press("a")
+            assert session.auto is want
+        for _ in range(3000):                                # the next decision is the person's
+            if isinstance(app.screen, ResultScreen):
+                await pilot.press("space")
+            if session.legal():
+                break
+            await next_change(session)
+            await pilot.pause()
+        assert session.legal()                               # asked, not answered for them
+        assert "Auto-play on" not in str(app.table.query_one("#status").content)
+
+
+def test_the_safe_move_passes_claims_and_throws_the_drawn_tile():
+    assert safe_move({"legal": [{"type": "pon", "tile": "5m"}, {"type": "pass"}]}) == {"type": "pass"}
+    assert safe_move({"drawn": "3s", "legal": [{"type": "discard", "tile": "1m"},
+                                               {"type": "discard", "tile": "3s"}]})["tile"] == "3s"
+
+
+def test_the_lobby_logs_in_as_a_guest_keeps_the_token_and_offers_the_table_back(live, config_home):
+    from twmahjong.tui.lobby import play_online
+    answers = iter(["1", "1"])                              # guest, then quick match
+    said, ran = [], []
+    play_online(live.base, lang="en", ask=lambda q, **kw: next(answers), say=said.append,
+                run_app=lambda app: ran.append(app))
+    creds = Credentials(live.base)
+    assert creds.token and creds.get("name", ).startswith("guest")
+    assert ran and ran[0].session.plan == ("quick", None, "low")
+    creds.set(ticket="kept-ticket")
+    questions = []
+
+    def ask(q, **kw):
+        questions.append(q)
+        return "4"
+    play_online(live.base, lang="en", ask=ask, say=said.append, run_app=lambda app: ran.append(app))
+    assert "4 back to your table" in questions[0]           # no login asked: the token was kept
+    assert ran[-1].session.plan == ("ticket", "kept-ticket")
+
+
+def test_the_lobby_says_a_wrong_password_and_asks_again(live, config_home):
+    from twmahjong.tui.lobby import play_online
+    live.register("阿華")
+    answers = iter(["2", "阿華", "wrong-pw", "2", "阿華", "secret-pw", "q"])
+    said = []
+    play_online(live.base, lang="zh", ask=lambda q, **kw: next(answers), say=said.append,
+                run_app=lambda app: None)
+    assert any("wrong name or password" in x for x in said)
+    assert any(x.startswith("歡迎，阿華") for x in said)
+
+
+class _Answers:
+    """stdin for the plain loop: Enter (throw the drawn tile) or x, one line per decision."""
+
+    def __init__(self, session, limit=400):
+        self.session, self.left = session, limit
+
+    def readline(self) -> str:
+        self.left -= 1
+        if self.left <= 0:
+            return ""
+        legal = self.session.legal()
+        return "\n" if any(a.type == "discard" for a in legal) else "x\n"
+
+
+@pytest.mark.asyncio
+async def test_plain_lines_online_play_a_hand_and_leave_with_q(live):
+    import io
+
+    from twmahjong.tui.plain_online import play_plain_online
+    api = Api(live.base)
+    await api.guest()
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
+    out = io.StringIO()
+
+    class Until(_Answers):
+        def readline(self):
+            if self.session.link.state.last_hand_end is not None:
+                return "q\n"                          # leave once a hand has ended
+            return super().readline()
+    await asyncio.wait_for(play_plain_online(session, "en", Until(session), out), 120)
+    text = out.getvalue()
+    assert "\x1b" not in text
+    assert "Hand 1 — result" in text and "Hands revealed" in text
+    assert "You discard" in text and "Your turn: type a tile" in text
+    assert "You left the table" in text
