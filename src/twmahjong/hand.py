@@ -27,7 +27,7 @@ from . import hand_reference as _ref
 __all__ = [
     "Set", "Split", "is_complete", "is_lilgu", "placement_shape", "shanten", "splits",
     "wait_shapes", "waits",
-    "KEY_STEP", "hand_key", "is_complete_key", "shanten_key", "waits_key",
+    "KEY_STEP", "hand_key", "is_complete_key", "shanten_key", "splits_key", "waits_key",
 ]
 
 Set = tuple[str, int]           # ("chow", lowest kind) | ("pung", kind)
@@ -284,6 +284,44 @@ def _group_readings(g: int, key: int) -> tuple:
     return found
 
 
+_layouts: tuple[dict[int, tuple], ...] = ({}, {}, {}, {})
+
+
+def _group_layouts(g: int, key: int) -> tuple:
+    """``_group_readings`` laid out for the scorer: (pair or -1, sets by (kind, chow
+    before pung) as the split text lists them, pungs among them), memoised per key."""
+    found = _layouts[g].get(key)
+    if found is None:
+        found = _layouts[g][key] = tuple(
+            (pair, tuple(sorted(sets, key=lambda st: (st[1], st[0]))),
+             sum(1 for st in sets if st[0] == "pung"))
+            for pair, sets in _group_readings(g, key))
+    return found
+
+
+def splits_key(keys) -> list[tuple[int, tuple[Set, ...], int]]:
+    """Every reading of a complete hand's keys as (pair, sets, pungs), in the order
+    of ``splits()``; the sets are ordered by kind (a chow before a pung of its
+    lowest kind), the way a reading is written out. [] for an incomplete hand.
+
+    A typical hand reads one way in each suit, so the answer is one tuple built
+    from four memo lookups; only a hand with several readings is combined and sorted."""
+    km, kp, ks, kz = keys
+    if _SW[km] + _SW[kp] + _SW[ks] + _HW[kz] != 1:
+        return []
+    a, b, c, d = (_layouts[0].get(km) or _group_layouts(0, km),
+                  _layouts[1].get(kp) or _group_layouts(1, kp),
+                  _layouts[2].get(ks) or _group_layouts(2, ks),
+                  _layouts[3].get(kz) or _group_layouts(3, kz))
+    if len(a) == len(b) == len(c) == len(d) == 1:
+        (pa, sa, na), (pb, sb, nb), (pc, sc, nc), (pd, sd, nd) = a[0], b[0], c[0], d[0]
+        return [(max(pa, pb, pc, pd), sa + sb + sc + sd, na + nb + nc + nd)]
+    out = [(max(w[0], x[0], y[0], z[0]), w[1] + x[1] + y[1] + z[1], w[2] + x[2] + y[2] + z[2])
+           for w, x, y, z in product(a, b, c, d)]
+    out.sort(key=lambda r: (r[0], tuple(sorted(r[1]))))
+    return out
+
+
 def splits(counts) -> list[Split]:
     """Every distinct way to read 3k+2 concealed tiles as k sets and one pair."""
     if sum(counts) > _tables.MAX_TILES:
@@ -292,13 +330,7 @@ def splits(counts) -> list[Split]:
         keys = hand_key(counts)
     except _BadCounts:
         return [Split(s.pair, s.sets) for s in _ref.splits(counts)]
-    if not is_complete_key(keys):
-        return []
-    found = set()
-    for combo in product(*(_group_readings(g, keys[g]) for g in range(4))):
-        pair = max(p for p, _ in combo)
-        found.add(Split(pair, tuple(sorted(s for _, sets in combo for s in sets))))
-    return sorted(found)
+    return [Split(pair, tuple(sorted(sets))) for pair, sets, _ in splits_key(keys)]
 
 
 def placement_shape(kind: str, low: int, tile: int) -> str:
