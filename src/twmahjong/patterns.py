@@ -6,14 +6,15 @@ the pattern holds (0 = not at all; 箭字刻 and 花牌 count each). Values, exc
 and requirements are not here: they are profile data (``profiles/*.toml``), so the
 same condition serves every rule list.
 
-Each pattern also says what it reads. Most read only facts that every ordinary
-reading of a hand shares (the dealer, the flowers, the honor pungs — honors never
-form chows, so an honor pung is a pung in every split); the scorer asks those once
-per family of readings (ordinary, 嚦咕嚦咕, bare flower win). ``per_reading``
-patterns read what changes between splits and placements (how many pungs, which
-are concealed, the wait's shape) and are asked for every reading. The slow,
+Each pattern belongs to a ``GROUPS`` entry that names every fact its condition
+reads. Most groups read only facts that every ordinary reading of a hand shares
+(the dealer, the flowers, the honor pungs — honors never form chows, so an honor
+pung is a pung in every split): the scorer asks them once per family of readings
+(ordinary, 嚦咕嚦咕, bare flower win) and remembers, per profile, the answer for
+those facts, so a group costs a lookup. Only the ``reading`` group (how many pungs,
+which are concealed, the wait's shape) is asked for every reading. The slow,
 one-object-per-reading form of the same catalogue lives in ``scoring_reference``;
-the tests hold the two to the same answers.
+the tests hold the two to the same answers and each condition to its group's facts.
 
     >>> [p.id for p in CATALOGUE][:3]
     ['dealer', 'dealer_streak', 'self_draw']
@@ -26,8 +27,8 @@ from dataclasses import dataclass
 
 from .tiles import DRAGONS, WINDS
 
-__all__ = ["Facts", "Pattern", "CATALOGUE", "PATTERN_IDS", "REQUIREMENTS", "CONDITIONS",
-           "DRAGON_BITS", "WIND_BITS"]
+__all__ = ["Facts", "Pattern", "CATALOGUE", "GROUPS", "GATED", "PER_READING", "PATTERN_IDS",
+           "REQUIREMENTS", "CONDITIONS"]
 
 # Condition names a hand may carry (formats.md); each is also the id of its pattern.
 CONDITIONS = frozenset({
@@ -64,19 +65,30 @@ class Facts:
                  "pungs", "concealed_pungs", "shape", "lilgu")
 
 
+# The facts each group's conditions read. A group whose first fact (its gate) is
+# empty holds nothing — no flowers, no 花牌 — and is skipped whole; the others are
+# answered from a per-profile memo keyed on the group's facts.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "dealer": ("dealer", "dealer_streak"),
+    "honors": ("honor_pungs", "honor_pair", "seat_wind", "round_wind"),
+    "flowers": ("flowers", "seat_wind", "flower_set_mode"),
+    "conditions": ("conditions", "flowers"),
+    "hand": ("self_drawn", "no_exposed", "complete", "one_tile_left", "exposed_only",
+             "single_wait", "suits", "has_honor", "kongs", "lilgu"),
+    "reading": ("pungs", "concealed_pungs", "shape", "five_sets", "complete", "flowers",
+                "has_honor", "single_wait", "self_drawn", "ping_hu_requires"),
+}
+GATED = frozenset({"dealer", "honors", "flowers", "conditions"})
+PER_READING = "reading"
+
+
 @dataclass(frozen=True)
 class Pattern:
-    """A pattern id and its condition: how many times it holds (a bool counts 0 or 1).
-
-    ``gate`` names a fact the pattern cannot hold without (no flowers, no 花牌): the
-    scorer skips the whole group when that fact is empty, so a hand without flowers,
-    honor pungs or conditions never asks those patterns. The condition is right on
-    its own; the gate only saves asking. ``per_reading`` marks the conditions that
-    read per-reading facts."""
+    """A pattern id, its condition — how many times it holds (a bool counts 0 or 1)
+    — and the ``GROUPS`` entry naming the facts the condition reads."""
     id: str
     count: Callable[[Facts], int]
-    gate: str | None = None
-    per_reading: bool = False
+    group: str
 
 
 def _flower_sets(f: Facts) -> int:
@@ -125,60 +137,57 @@ def _ping_hu(f: Facts) -> int:
     return f.complete and all(REQUIREMENTS[name](f) for name in f.ping_hu_requires)
 
 
-_DEALER, _HONORS, _FLOWERS, _CONDS = "dealer", "honor_pungs", "flowers", "conditions"
+_D, _H, _F, _C, _N, _R = "dealer", "honors", "flowers", "conditions", "hand", "reading"
 
 # The catalogue, in the order the answer lists patterns.
 CATALOGUE: tuple[Pattern, ...] = (
-    Pattern("dealer", lambda f: f.dealer, _DEALER),                               # 作莊
-    Pattern("dealer_streak", lambda f: f.dealer_streak if f.dealer else 0, _DEALER),  # 連N拉N
-    Pattern("self_draw", lambda f: f.self_drawn),                                 # 自摸
-    Pattern("concealed", lambda f: f.no_exposed),                                 # 門清
-    Pattern("concealed_self_draw", lambda f: f.self_drawn and f.no_exposed),     # 不求自摸
-    Pattern("seat_wind", lambda f: f.honor_pungs >> WINDS[f.seat_wind] & 1, _HONORS),   # 門風刻
-    Pattern("round_wind", lambda f: f.honor_pungs >> WINDS[f.round_wind] & 1, _HONORS),  # 圈風刻
-    Pattern("dragon_pung", _dragon_pungs, _HONORS),                               # 箭字刻, each
-    Pattern("all_pungs", lambda f: f.five_sets and f.pungs == 5, "pungs", True),  # 對對胡
-    Pattern("ping_hu", _ping_hu, None, True),                                     # 平胡
+    Pattern("dealer", lambda f: f.dealer, _D),                                    # 作莊
+    Pattern("dealer_streak", lambda f: f.dealer_streak if f.dealer else 0, _D),   # 連N拉N
+    Pattern("self_draw", lambda f: f.self_drawn, _N),                             # 自摸
+    Pattern("concealed", lambda f: f.no_exposed, _N),                             # 門清
+    Pattern("concealed_self_draw", lambda f: f.self_drawn and f.no_exposed, _N),  # 不求自摸
+    Pattern("seat_wind", lambda f: f.honor_pungs >> WINDS[f.seat_wind] & 1, _H),  # 門風刻
+    Pattern("round_wind", lambda f: f.honor_pungs >> WINDS[f.round_wind] & 1, _H),  # 圈風刻
+    Pattern("dragon_pung", _dragon_pungs, _H),                                    # 箭字刻, each
+    Pattern("all_pungs", lambda f: f.five_sets and f.pungs == 5, _R),             # 對對胡
+    Pattern("ping_hu", _ping_hu, _R),                                             # 平胡
     Pattern("all_melded", lambda f: f.complete and f.one_tile_left and f.exposed_only
-            and not f.self_drawn, "one_tile_left"),                               # 全求
+            and not f.self_drawn, _N),                                            # 全求
     Pattern("half_melded", lambda f: f.complete and f.one_tile_left and f.exposed_only
-            and f.self_drawn, "one_tile_left"),                                   # 半求
-    Pattern("single_wait", lambda f: f.complete and f.single_wait),               # 獨聽
-    Pattern("edge_wait", lambda f: f.shape == "edge", "shape", True),             # 邊張
-    Pattern("closed_wait", lambda f: f.shape == "closed", "shape", True),         # 中洞
-    Pattern("pair_wait", lambda f: f.shape == "single", "shape", True),           # 單吊
-    Pattern("robbing_kong", _cond("robbing_kong"), _CONDS),                       # 搶槓
-    Pattern("kong_bloom", _cond("kong_bloom"), _CONDS),                           # 槓上開花
-    Pattern("last_tile", _cond("last_tile"), _CONDS),                             # 海底撈月
-    Pattern("declared_ready", _cond("declared_ready"), _CONDS),                   # 報聽
-    Pattern("seat_flower", _seat_flowers, _FLOWERS),                              # 花牌, each
-    Pattern("flower_set", _flower_sets, _FLOWERS),                                # 花槓, each set
-    Pattern("all_flowers", lambda f: len(f.flowers) == 8, _FLOWERS),              # 滿花
-    Pattern("three_concealed_pungs", lambda f: f.concealed_pungs >= 3,
-            "concealed_pungs", True),                                             # 三暗刻
-    Pattern("four_concealed_pungs", lambda f: f.concealed_pungs >= 4,
-            "concealed_pungs", True),                                             # 四暗刻
-    Pattern("five_concealed_pungs", lambda f: f.concealed_pungs >= 5,
-            "concealed_pungs", True),                                             # 五暗刻
-    Pattern("half_flush", lambda f: f.complete and f.suits == 1),                 # 湊一色
-    Pattern("full_flush", lambda f: f.complete and f.suits == 1 and not f.has_honor),  # 清一色
-    Pattern("all_honors", lambda f: f.complete and not f.suits),                  # 字一色
+            and f.self_drawn, _N),                                                # 半求
+    Pattern("single_wait", lambda f: f.complete and f.single_wait, _N),           # 獨聽
+    Pattern("edge_wait", lambda f: f.shape == "edge", _R),                        # 邊張
+    Pattern("closed_wait", lambda f: f.shape == "closed", _R),                    # 中洞
+    Pattern("pair_wait", lambda f: f.shape == "single", _R),                      # 單吊
+    Pattern("robbing_kong", _cond("robbing_kong"), _C),                           # 搶槓
+    Pattern("kong_bloom", _cond("kong_bloom"), _C),                               # 槓上開花
+    Pattern("last_tile", _cond("last_tile"), _C),                                 # 海底撈月
+    Pattern("declared_ready", _cond("declared_ready"), _C),                       # 報聽
+    Pattern("seat_flower", _seat_flowers, _F),                                    # 花牌, each
+    Pattern("flower_set", _flower_sets, _F),                                      # 花槓, each set
+    Pattern("all_flowers", lambda f: len(f.flowers) == 8, _F),                    # 滿花
+    Pattern("three_concealed_pungs", lambda f: f.concealed_pungs >= 3, _R),       # 三暗刻
+    Pattern("four_concealed_pungs", lambda f: f.concealed_pungs >= 4, _R),        # 四暗刻
+    Pattern("five_concealed_pungs", lambda f: f.concealed_pungs >= 5, _R),        # 五暗刻
+    Pattern("half_flush", lambda f: f.complete and f.suits == 1, _N),             # 湊一色
+    Pattern("full_flush", lambda f: f.complete and f.suits == 1 and not f.has_honor, _N),  # 清一色
+    Pattern("all_honors", lambda f: f.complete and not f.suits, _N),              # 字一色
     Pattern("little_three_dragons",                                               # 小三元
-            lambda f: _dragon_pungs(f) == 2 and f.honor_pair in DRAGONS, _HONORS),
-    Pattern("big_three_dragons", lambda f: _dragon_pungs(f) == 3, _HONORS),       # 大三元
+            lambda f: _dragon_pungs(f) == 2 and f.honor_pair in DRAGONS, _H),
+    Pattern("big_three_dragons", lambda f: _dragon_pungs(f) == 3, _H),            # 大三元
     Pattern("little_four_winds",                                                  # 小四喜
-            lambda f: _wind_pungs(f) == 3 and f.honor_pair in WINDS, _HONORS),
-    Pattern("big_four_winds", lambda f: _wind_pungs(f) == 4, _HONORS),            # 大四喜
-    Pattern("four_kongs", lambda f: f.kongs == 4, "kongs"),                       # 四槓
-    Pattern("heavenly_ready", _cond("heavenly_ready"), _CONDS),                   # 天聽
-    Pattern("earthly_ready", _cond("earthly_ready"), _CONDS),                     # 地聽
-    Pattern("ready_first_win", _cond("ready_first_win"), _CONDS),                 # 人和 / 地聽一發
-    Pattern("heavenly_ready_first_win", _cond("heavenly_ready_first_win"), _CONDS),  # 人胡
-    Pattern("heavenly_win", _cond("heavenly_win"), _CONDS),                       # 天胡
-    Pattern("earthly_win", _cond("earthly_win"), _CONDS),                         # 地胡
-    Pattern("eight_immortals", _all_eight("eight_immortals"), _CONDS),            # 八仙過海
-    Pattern("seven_rob_one", _all_eight("seven_rob_one"), _CONDS),                # 七搶一
-    Pattern("lilgu", lambda f: f.lilgu),                                          # 嚦咕嚦咕
+            lambda f: _wind_pungs(f) == 3 and f.honor_pair in WINDS, _H),
+    Pattern("big_four_winds", lambda f: _wind_pungs(f) == 4, _H),                 # 大四喜
+    Pattern("four_kongs", lambda f: f.kongs == 4, _N),                            # 四槓
+    Pattern("heavenly_ready", _cond("heavenly_ready"), _C),                       # 天聽
+    Pattern("earthly_ready", _cond("earthly_ready"), _C),                         # 地聽
+    Pattern("ready_first_win", _cond("ready_first_win"), _C),                     # 人和 / 地聽一發
+    Pattern("heavenly_ready_first_win", _cond("heavenly_ready_first_win"), _C),   # 人胡
+    Pattern("heavenly_win", _cond("heavenly_win"), _C),                           # 天胡
+    Pattern("earthly_win", _cond("earthly_win"), _C),                             # 地胡
+    Pattern("eight_immortals", _all_eight("eight_immortals"), _C),                # 八仙過海
+    Pattern("seven_rob_one", _all_eight("seven_rob_one"), _C),                    # 七搶一
+    Pattern("lilgu", lambda f: f.lilgu, _N),                                      # 嚦咕嚦咕
 )
 
 PATTERN_IDS = frozenset(p.id for p in CATALOGUE)

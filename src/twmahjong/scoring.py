@@ -16,11 +16,14 @@ ties go to the profile's ``scoring.prefer`` list (rules/003: 邊張 before 中�
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .errors import UserError
-from .hand import KEY_STEP, hand_key, is_lilgu, placement_shape, splits_key, waits, waits_key
-from .patterns import CATALOGUE, CONDITIONS, PATTERN_IDS, REQUIREMENTS, Facts, Pattern
+from .hand import KEY_STEP, is_lilgu, placement_shape, splits_key, waits, waits_key
+from .patterns import (CATALOGUE, CONDITIONS, GATED, GROUPS, PATTERN_IDS, PER_READING,
+                       REQUIREMENTS, Facts)
 from .profiles import Profile, ProfileError
 from .tiles import (NotationError, check_limits, counts34, format_tiles, is_flower, parse_tiles,
                     wind_index)
@@ -242,15 +245,20 @@ class _Rules:
 
     __slots__ = ("family", "reading", "tai", "drops", "minus", "minus_with", "honors_bit",
                  "honors", "prefer", "lilgu", "incomplete", "keeps", "lines", "defs",
-                 "flower_set_mode", "ping_hu_requires")
+                 "flower_set_mode", "ping_hu_requires", "judged")
 
     def __init__(self, profile: Profile):
         sc, mine = profile.scoring, profile.patterns
         bit = {p.id: 1 << i for i, p in enumerate(CATALOGUE)}
-        self.family = _gated([(i, p) for i, p in enumerate(CATALOGUE)
-                              if p.id in mine and not p.per_reading])
-        self.reading = _gated([(i, p) for i, p in enumerate(CATALOGUE)
-                               if p.id in mine and p.per_reading])
+        groups: dict[str, list[tuple[int, Callable]]] = {}
+        for i, p in enumerate(CATALOGUE):
+            if p.id in mine:
+                groups.setdefault(p.group, []).append((i, p.count))
+        reading = tuple(groups.pop(PER_READING, ()))
+        self.reading = ((None, attrgetter(*GROUPS[PER_READING]), reading, {}),)
+        self.family = tuple((GROUPS[g][0] if g in GATED else None, attrgetter(*GROUPS[g]),
+                             tuple(pats), {}) for g, pats in groups.items())
+        self.judged: dict[tuple, tuple] = {}
         self.defs = tuple(mine.get(p.id) for p in CATALOGUE)
         self.tai = tuple(d.tai if d else 0 for d in self.defs)
         self.drops = tuple(sum(bit[d] for d in set(sc.drops.get(p.id, ()))) for p in CATALOGUE)
@@ -263,9 +271,9 @@ class _Rules:
         self.incomplete = sum(bit[pid] for pid in set(sc.incomplete_wins))
         self.keeps = self.incomplete | sum(bit[pid] for pid in set(sc.incomplete_win_keeps))
         self.flower_set_mode, self.ping_hu_requires = sc.flower_set_mode, sc.ping_hu_requires
-        self.lines: dict[tuple[int, int], PatternScore] = {}
+        self.lines: dict[tuple, tuple[PatternScore, ...]] = {}
 
-    def value(self, held: list[tuple[int, int]]) -> tuple[int, int]:
+    def value(self, held) -> tuple[int, int]:
         """(total 台, bitmask of the patterns kept) after the exclusions (台數計算準則)."""
         drops, tai = self.drops, self.tai
         dropped = 0
@@ -286,18 +294,35 @@ class _Rules:
             return -total
         return (-total,) + tuple(-1 if kept & b else 0 for b in self.prefer)
 
-    def patterns(self, held: list[tuple[int, int]], kept: int) -> tuple[PatternScore, ...]:
-        """The answer's lines for one reading, in catalogue order."""
+    def judge(self, held: tuple[tuple[int, int], ...]) -> tuple:
+        """(rank, total, kept) of a reading's held patterns, remembered: the same
+        patterns held the same number of times are worth the same in every hand."""
+        found = self.judged.get(held)
+        if found is None:
+            total, kept = self.value(held)
+            if len(self.judged) >= _MEMO_CAP:
+                self.judged.clear()
+            found = self.judged[held] = (self.rank(total, kept), total, kept)
+        return found
+
+    def patterns(self, held, kept: int) -> tuple[PatternScore, ...]:
+        """The answer's lines for one reading, in catalogue order (remembered per held
+        patterns, like ``judge``)."""
+        found = self.lines.get(held)
+        if found is None:
+            if len(self.lines) >= _MEMO_CAP:
+                self.lines.clear()
+            found = self.lines[held] = self._patterns(held, kept)
+        return found
+
+    def _patterns(self, held, kept: int) -> tuple[PatternScore, ...]:
         minus = self.minus if kept & self.honors_bit and kept & self.minus_with else 0
         out = []
         for i, n in sorted(held):
             if kept >> i & 1:
                 tai = self.tai[i] * n - (minus if i == self.honors else 0)
-                line = self.lines.get((i, tai))
-                if line is None:
-                    d = self.defs[i]
-                    line = self.lines[(i, tai)] = PatternScore(CATALOGUE[i].id, d.zh, d.en, tai)
-                out.append(line)
+                d = self.defs[i]
+                out.append(PatternScore(CATALOGUE[i].id, d.zh, d.en, tai))
         return tuple(out)
 
 
@@ -336,23 +361,25 @@ def _rules(profile: Profile) -> _Rules:
     return rules
 
 
-def _gated(pats: list[tuple[int, Pattern]]) -> tuple:
-    """Patterns grouped by their gate: ((gate or None, ((index, count), ...)), ...)."""
-    groups: dict[str | None, list] = {}
-    for i, p in pats:
-        groups.setdefault(p.gate, []).append((i, p.count))
-    return tuple((gate, tuple(group)) for gate, group in groups.items())
+_MEMO_CAP = 1 << 14      # answers remembered per group and profile before starting afresh
 
 
-def _held(groups: tuple, f: Facts, out: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Append (index, count) of every pattern that holds; a group whose gate fact is
-    empty is skipped whole."""
-    for gate, pats in groups:
-        if gate is None or getattr(f, gate):
-            for i, count in pats:
-                n = count(f)
-                if n:
-                    out.append((i, n))
+def _held(groups: tuple, f: Facts) -> tuple[tuple[int, int], ...]:
+    """(index, count) of every pattern of these groups that holds. A gated group
+    whose gate fact is empty is skipped; the others are answered from the group's
+    memo, keyed on exactly the facts the group's conditions read."""
+    out: tuple[tuple[int, int], ...] = ()
+    for gate, facts_of, pats, memo in groups:
+        if gate is not None and not getattr(f, gate):
+            continue
+        key = facts_of(f)
+        found = memo.get(key)
+        if found is None:
+            found = tuple((i, n) for i, count in pats if (n := count(f)))
+            if len(memo) >= _MEMO_CAP:
+                memo.clear()
+            memo[key] = found
+        out += found
     return out
 
 
@@ -370,8 +397,10 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
     tiles = list(concealed)
     if win is not None:
         tiles.append(win)
-    counts = counts34(tiles)
-    keys = hand_key(counts)
+    keys = [0, 0, 0, 0]                 # hand.hand_key of the 17 tiles, without a count array
+    for t in tiles:
+        g, step = KEY_STEP[t]
+        keys[g] += step
 
     # What every reading shares: the melds, the flowers, the seat, the 16-tile wait.
     meld_pungs = concealed_kongs = kongs = exposed = honor_melds = 0
@@ -407,7 +436,7 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
     f.no_exposed = not exposed
     f.suits, f.has_honor = suit_bits.bit_count(), has_honor
     f.flower_set_mode, f.ping_hu_requires = rules.flower_set_mode, rules.ping_hu_requires
-    f.single_wait = win is not None and _single_wait(counts, keys, win, meld_tiles, rules.lilgu)
+    f.single_wait = win is not None and _single_wait(tiles, keys, win, meld_tiles, rules.lilgu)
 
     best = None
     layouts = splits_key(keys)
@@ -417,40 +446,39 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
         honor_pungs |= honor_melds
         f.complete, f.five_sets, f.lilgu = True, True, False     # 5 - melds sets + melds
         f.honor_pungs, f.honor_pair, f.kongs = honor_pungs, honor_pair, kongs
-        family = _held(rules.family, f, [])
+        family = _held(rules.family, f)
         per_reading = rules.reading
         for pair, sets, pungs in layouts:
             for place in _placements(pair, sets, win):
-                held = family.copy()
                 f.pungs = pungs + meld_pungs
                 # a pung the winning discard completes is exposed (明刻); self-drawn it stays 暗
                 f.concealed_pungs = pungs + concealed_kongs - \
                     (not drawn and place is not None and place[0] == "pung")
                 f.shape = None if place is None else "single" if place[0] == "pair" else \
                     placement_shape(place[0], place[1], win)
-                _held(per_reading, f, held)
-                total, kept = rules.value(held)
-                key = rules.rank(total, kept)
+                held = family + _held(per_reading, f)
+                key, total, kept = rules.judge(held)
                 if best is None or key < best[0]:
-                    best = (key, total, held, kept, (pair, sets))
-    if rules.lilgu and not melds and is_lilgu(counts):
-        best = _lilgu(counts, f, rules, win, drawn, best)
+                    best = (key, total, held, kept, pair, sets)
+    if rules.lilgu and not melds:
+        counts = counts34(tiles)
+        if is_lilgu(counts):
+            best = _lilgu(counts, f, rules, win, drawn, best)
     if best is not None:
-        _, total, held, kept, layout = best
-        if isinstance(layout, tuple):
-            pair, sets = layout
-            text = [_SET_TEXT[kind][k] for kind, k in sets] + [_meld_text(m) for m in melds]
-            text.append(_PAIR_TEXT[pair])
-        else:
-            text = layout
-        return ScoreResult(True, total, rules.patterns(held, kept), tuple(text))
+        _, total, held, kept, pair, text = best
+        if pair is not None:                    # an ordinary split: text[] is its sets
+            text = _sets_text(text)
+            if melds:
+                text += tuple(_meld_text(m) for m in melds)
+            text += (_PAIR_TEXT[pair],)
+        return ScoreResult(True, total, rules.patterns(held, kept), text)
     # Not five sets and a pair: a 花和 or 四槓 still wins, counting only itself and the dealer's 台.
     f.complete = f.five_sets = f.lilgu = False
     f.honor_pungs, f.honor_pair, f.kongs, f.shape = honor_melds, -1, kongs, None
     f.pungs, f.concealed_pungs = meld_pungs, concealed_kongs
-    every = _held(rules.reading, f, _held(rules.family, f, []))
+    every = _held(rules.family, f) + _held(rules.reading, f)
     if rules.value([(i, n) for i, n in every if rules.incomplete >> i & 1])[1]:
-        held = [(i, n) for i, n in every if rules.keeps >> i & 1]
+        held = tuple((i, n) for i, n in every if rules.keeps >> i & 1)
         total, kept = rules.value(held)
         text = tuple(_meld_text(m) for m in melds) + ((format_tiles(tiles),) if tiles else ())
         return ScoreResult(True, total, rules.patterns(held, kept), text)
@@ -458,7 +486,7 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
                        "not a winning hand (未成胡): the 17 tiles are not five sets and a pair")
 
 
-def _single_wait(counts: list[int], keys, win: int, meld_tiles: list[int], lilgu: bool) -> bool:
+def _single_wait(tiles: list[int], keys, win: int, meld_tiles: list[int], lilgu: bool) -> bool:
     """獨聽: the 16 tiles before the win wait on exactly one kind, not counting a kind
     the hand already holds all four of (scoring.md fine points)."""
     g, step = KEY_STEP[win]
@@ -466,14 +494,28 @@ def _single_wait(counts: list[int], keys, win: int, meld_tiles: list[int], lilgu
     before[g] -= step
     found = waits_key(before)
     if lilgu:                                   # 嚦咕嚦咕 waits too: the count-array path
-        sixteen = counts.copy()
+        sixteen = counts34(tiles)
         sixteen[win] -= 1
         found = waits(sixteen, None, lilgu=True)
     n = 0
     for k in found:
-        if counts[k] - (k == win) + meld_tiles.count(k) < 4:
+        g, step = KEY_STEP[k]
+        if before[g] // step % 5 + meld_tiles.count(k) < 4:
             n += 1
     return n == 1
+
+
+_text_memo: dict[tuple, tuple[str, ...]] = {}
+
+
+def _sets_text(sets: tuple) -> tuple[str, ...]:
+    """The split text of the concealed sets, remembered per layout."""
+    found = _text_memo.get(sets)
+    if found is None:
+        if len(_text_memo) >= _MEMO_CAP:
+            _text_memo.clear()
+        found = _text_memo[sets] = tuple(_SET_TEXT[kind][k] for kind, k in sets)
+    return found
 
 
 _honor_memo: dict[int, tuple[int, int]] = {}
@@ -521,10 +563,9 @@ def _lilgu(counts: list[int], f: Facts, rules: _Rules, win, drawn: bool, best):
     f.complete, f.five_sets, f.lilgu, f.shape = True, False, True, None
     f.honor_pungs, f.honor_pair, f.kongs = (1 << pung if pung >= 27 else 0), -1, 0
     f.pungs, f.concealed_pungs = 1, 1 if drawn or win != pung else 0
-    held = _held(rules.reading, f, _held(rules.family, f, []))
-    total, kept = rules.value(held)
-    key = rules.rank(total, kept)
+    held = _held(rules.family, f) + _held(rules.reading, f)
+    key, total, kept = rules.judge(held)
     if best is None or key < best[0]:
-        text = [_PUNG_TEXT[pung]] + [_PAIR_TEXT[p] for p in pairs]
-        best = (key, total, held, kept, text)
+        text = (_PUNG_TEXT[pung],) + tuple(_PAIR_TEXT[p] for p in pairs)
+        best = (key, total, held, kept, None, text)
     return best
