@@ -1,4 +1,5 @@
-"""Microseconds per call of the hand analysis, next to the `mahjong` package's shanten.
+"""Microseconds per call of the hand analysis, next to the `mahjong` package's shanten,
+and the tables' memory: compact (bytes, two-byte array) against Python lists.
 
     .venv/bin/python bench/hand.py --n 100000
 
@@ -6,12 +7,21 @@ Hands are random draws from the 136 non-flower tiles (seeded); a tenth of the
 17-tile hands are built complete so the win check sees both answers. The
 reference row is riichi shanten (`mahjong.shanten.Shanten`) on random 14-tile
 hands — a different game's rule, but the same kind of work, in the same run.
+
+Every row is also timed with the suit tables swapped for Python lists — the
+layout the tables had before they were made compact (``import twmahjong.hand``
+then cost ~63 MiB of RSS) — so "no slower" is measured in one run: same code,
+same hands, only the containers differ. Times are CPU time, best of ``--rounds``
+interleaved rounds. The last lines give the RSS that importing ``twmahjong.hand``
+adds, measured in a fresh interpreter, and the RSS the lists would add.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import subprocess
+import sys
 import time
 
 from rich.console import Console
@@ -45,18 +55,44 @@ def complete_hand(rng: random.Random) -> list[int]:
 
 
 def per_call(fn, inputs) -> float:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for x in inputs:
         fn(x)
-    return (time.perf_counter() - t0) / len(inputs) * 1e6
+    return (time.process_time() - t0) / len(inputs) * 1e6
+
+
+# The module globals that hold the suit tables; swapping them for lists gives the
+# old layout under the same functions.
+TABLES = ("_SW", "_HW", "_SWT", "_HWT", "_SP", "_HP", "_SN", "_HN")
+
+
+def rss_mib() -> float:
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+IMPORT_RSS = """
+def rss():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmRSS'):
+            return int(line.split()[1]) / 1024
+import twmahjong.tiles
+before = rss()
+import twmahjong.hand
+print(rss() - before)
+"""
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=100_000, help="hands per measurement")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (the best counts)")
     ap.add_argument("--seed", type=int, default=1)
-    n = ap.parse_args().n
-    rng = random.Random(ap.parse_args().seed)
+    args = ap.parse_args()
+    n = args.n
+    rng = random.Random(args.seed)
 
     h17 = [complete_hand(rng) if i % 10 == 0 else counts34(rng.sample(WALL, 17)) for i in range(n)]
     h16 = [counts34(rng.sample(WALL, 16)) for _ in range(n)]
@@ -67,25 +103,48 @@ def main() -> None:
 
     from mahjong.shanten import Shanten
     sh = Shanten()
-    ref = per_call(sh.calculate_shanten, h14)
-
     rows = [
-        ("riichi shanten, mahjong pkg (14 tiles)", ref),
-        ("win check is_complete (17)", per_call(hand.is_complete, h17)),
-        ("win check is_complete_key (17)", per_call(hand.is_complete_key, k17)),
-        ("shanten (16)", per_call(hand.shanten, h16)),
-        ("shanten_key (16)", per_call(lambda k: hand.shanten_key(k, 5), k16)),
-        ("waits (16)", per_call(hand.waits, h16)),
-        ("waits_key (16)", per_call(hand.waits_key, k16)),
-        ("hand_key (34 counts -> keys)", per_call(hand.hand_key, h16)),
+        ("riichi shanten, mahjong pkg (14 tiles)", sh.calculate_shanten, h14),
+        ("win check is_complete (17)", hand.is_complete, h17),
+        ("win check is_complete_key (17)", hand.is_complete_key, k17),
+        ("shanten (16)", hand.shanten, h16),
+        ("shanten_key (16)", lambda k: hand.shanten_key(k, 5), k16),
+        ("waits (16)", hand.waits, h16),
+        ("waits_key (16)", hand.waits_key, k16),
+        ("hand_key (34 counts -> keys)", hand.hand_key, h16),
     ]
-    table = Table(title=f"hand analysis, {n} hands per row ({wins} complete 17-tile hands)")
+    compact = {name: getattr(hand, name) for name in TABLES}
+    before = rss_mib()
+    lists = {name: list(t) for name, t in compact.items()}
+    list_cost = rss_mib() - before
+    best: dict[tuple[str, str], float] = {}
+    for r in range(args.rounds):
+        order = (("compact", compact), ("lists", lists))
+        for layout, tables in order if r % 2 == 0 else order[::-1]:
+            for name, t in tables.items():
+                setattr(hand, name, t)
+            for row, fn, inputs in rows:
+                us = per_call(fn, inputs)
+                best[row, layout] = min(best.get((row, layout), us), us)
+    for name, t in compact.items():
+        setattr(hand, name, t)
+
+    ref = best[rows[0][0], "compact"]
+    table = Table(title=f"hand analysis, {n} hands per row ({wins} complete 17-tile hands), "
+                        f"CPU µs, best of {args.rounds}")
     table.add_column("operation")
-    table.add_column("µs/call", justify="right")
+    table.add_column("compact µs", justify="right")
+    table.add_column("lists µs", justify="right")
+    table.add_column("lists/compact", justify="right")
     table.add_column("× faster than mahjong pkg", justify="right")
-    for name, us in rows:
-        table.add_row(name, f"{us:.3f}", f"{ref / us:.1f}")
-    Console().print(table)
+    for row, _, _ in rows:
+        us, old = best[row, "compact"], best[row, "lists"]
+        table.add_row(row, f"{us:.3f}", f"{old:.3f}", f"{old / us:.2f}", f"{ref / us:.1f}")
+    Console(width=120).print(table)
+    cost = subprocess.run([sys.executable, "-c", IMPORT_RSS], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    print(f"RSS added by `import twmahjong.hand` (fresh interpreter): {float(cost):.1f} MiB; "
+          f"the same tables as lists add {list_cost:.1f} MiB more")
 
 
 if __name__ == "__main__":

@@ -254,7 +254,7 @@ def test_random_draws_match_reference():
 
 def test_corrupt_cache_rebuilds_silently(tmp_path, monkeypatch):
     monkeypatch.setenv("TWMJ_CACHE_DIR", str(tmp_path))
-    path = tmp_path / "hand-tables.marshal"
+    path = tmp_path / _tables._FILE
     path.write_bytes(b"not a table")
     t = _tables.load()
     key = hand.hand_key(c("123m456m789m11p"))
@@ -268,6 +268,32 @@ def test_corrupt_cache_rebuilds_silently(tmp_path, monkeypatch):
     assert _tables.load().suit_win[key[0]] == 0
     assert _tables._read(path) is not None
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".hand-tables-")]
+
+
+def test_unwritable_cache_builds_in_memory(tmp_path, monkeypatch):
+    # a read-only install: the cache dir cannot be made (its parent is a file), so
+    # load() builds and serves from memory. The build itself is handed the cached one
+    # (building again takes seconds, and test_corrupt_cache_rebuilds_silently does).
+    cached = _tables._read(_tables.cache_dir() / _tables._FILE)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("TWMJ_CACHE_DIR", str(blocker / "cache"))
+    builds = []
+    real_build = _tables.build
+    monkeypatch.setattr(_tables, "build", lambda: builds.append(1) or cached or real_build())
+    t = _tables.load()
+    assert builds == [1]
+    key = hand.hand_key(c("123m456m789m11p"))
+    assert t.suit_win[key[0]] == 0 and t.suit_win[key[1]] == 1
+    assert t.suit_prof == hand._T.suit_prof and t.suit_wait == hand._T.suit_wait
+
+
+def test_tables_are_compact():
+    # one byte an entry, two for the waits: lists of 5⁹ entries cost ~63 MiB
+    t = hand._T
+    for table in (t.suit_size, t.suit_win, t.suit_prof, t.honor_size, t.honor_win, t.honor_prof):
+        assert type(table) is bytes
+    assert t.suit_wait.itemsize == t.honor_wait.itemsize == 2
 
 
 @settings(max_examples=200, deadline=None)

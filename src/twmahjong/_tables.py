@@ -5,39 +5,51 @@ significant digit: ``1123m`` is ``2·5⁸ + 1·5⁷ + 1·5⁶``. Suits have 9 di
 (keys below 5⁹), honors 7 (below 5⁷). Chows never cross suits, so everything
 about a hand follows from its four keys, and each table is indexed by a key.
 
-Tables (lists/bytes/arrays indexed by suit key):
+Tables (indexed by suit key; one byte an entry unless said):
 
 * ``size``: tiles in the key (its digit sum).
 * ``win``: 0 if the suit's tiles are all sets, 1 if sets and one pair, 9 if
   neither. A hand is complete (胡牌) iff the four entries sum to exactly 1.
-* ``wait0`` / ``wait1``: bit r set when adding rank r+1 makes the key all-sets
-  (``wait0``) or sets-and-pair (``wait1``) — the waits (聽牌) of that suit.
+* ``wait`` (two bytes): bits 0-8, bit r set when adding rank r+1 makes the key
+  all-sets or sets-and-pair — the waits (聽牌) of that suit; bit 9 set when it is
+  sets-and-pair. One table serves both questions because a key of 3k+2 tiles can
+  only become all-sets and one of 3k+1 only sets-and-pair.
 * ``prof``: id of the suit's *profile*, ``A[0..5] + B[0..5]``, where ``A[j]`` is
   the best ``2·sets + partials`` using at most j blocks (sets or partials) and
   ``B[j]`` the same with one extra pair kept as the head (-1 when no pair can be
   head). Profiles combine across suits by max-plus convolution, and shanten for
   k sets is ``2k - max(A[k], B[k] + 1)`` — the reference's definition exactly.
 
+Memory: the suit tables are 5⁹ ≈ 1.95 M entries each, so their container is the
+whole cost. Python lists (8-byte pointers) made ``import twmahjong.hand`` cost
+~63 MiB of RSS; bytes and a two-byte array cost ~10 MiB, and ``bytes`` indexing
+is as fast as a list's. Every id fits a byte (a few hundred profiles at most —
+``build`` checks), and 255 marks a key of more than 17 tiles, which no hand has.
+
 Building the tables takes a few seconds in pure Python; they are written to the
 user cache dir (or ``$TWMJ_CACHE_DIR``) atomically, stamped with ``VERSION``, and
-rebuilt silently when the file is missing, stale or unreadable.
+rebuilt silently when the file is missing, stale or unreadable. A cache dir that
+cannot be written (a read-only install) only means each start builds in memory.
 """
 
 from __future__ import annotations
 
 import marshal
 import os
+import sys
 import tempfile
 from array import array
 from pathlib import Path
 
-VERSION = 2
+VERSION = 3
+NO_PROFILE = 255              # ``prof`` of a key with more than MAX_TILES tiles
+WAIT_PAIR = 1 << 9           # ``wait`` bit: the waits make sets and a pair
 NEG = -1                       # "no such reading" in a profile entry
 MAX_BLOCKS = 5                 # five sets + pair: the 16-tile hand's shape
 SUIT_DIGITS, HONOR_DIGITS = 9, 7
 MAX_TILES = 17                 # concealed tiles never exceed 16 + the winning one
 
-_FILE = "hand-tables.marshal"
+_FILE = f"hand-tables-v{VERSION}.marshal"   # old and new installs side by side keep their own
 
 
 def cache_dir() -> Path:
@@ -193,7 +205,7 @@ def _build_profiles(prof: Profiles, n_digits: int, chows: bool) -> array:
     return out
 
 
-def _build_wins(n_digits: int, chows: bool) -> tuple[bytes, array, array]:
+def _build_wins(n_digits: int, chows: bool) -> tuple[bytes, array]:
     """Every key that is sets only / sets and a pair, and the keys one tile short."""
     size = 5 ** n_digits
     pw = [5 ** (n_digits - 1 - r) for r in range(n_digits)]
@@ -226,31 +238,42 @@ def _build_wins(n_digits: int, chows: bool) -> tuple[bytes, array, array]:
         for r in range(n_digits):
             if key // pw[r] % 5 <= 2:
                 win[key + 2 * pw[r]] = 1
-    wait0 = array("H", [0]) * size
-    wait1 = array("H", [0]) * size
+    wait = array("H", [0]) * size
     for key in range(size):
         w = win[key]
         if w > 1:
             continue
-        table = wait0 if w == 0 else wait1
+        flag = WAIT_PAIR if w else 0
         for r in range(n_digits):
             if key // pw[r] % 5:
-                table[key - pw[r]] |= 1 << r
-    return bytes(win), wait0, wait1
+                short = key - pw[r]
+                entry = wait[short]
+                # cannot happen: all-sets waits need 3k+2 tiles, sets-and-pair 3k+1
+                if entry and entry & WAIT_PAIR != flag:
+                    raise AssertionError(f"key {short} waits both ways")
+                wait[short] = entry | 1 << r | flag
+    return bytes(win), wait
+
+
+def _one_byte(ids: array) -> bytes:
+    """Profile ids as one byte each, NO_PROFILE where the key has too many tiles."""
+    if max(ids) >= NO_PROFILE:
+        raise AssertionError("more profiles than one byte holds")
+    return bytes(NO_PROFILE if i < 0 else i for i in ids)
 
 
 def build() -> dict:
     prof = Profiles()
     suit_prof = _build_profiles(prof, SUIT_DIGITS, True)
     honor_prof = _build_profiles(prof, HONOR_DIGITS, False)
-    sw, s0, s1 = _build_wins(SUIT_DIGITS, True)
-    hw, h0, h1 = _build_wins(HONOR_DIGITS, False)
+    sw, swait = _build_wins(SUIT_DIGITS, True)
+    hw, hwait = _build_wins(HONOR_DIGITS, False)
     return {
         "suit_size": bytes(_digit_sums(SUIT_DIGITS)), "honor_size": bytes(_digit_sums(HONOR_DIGITS)),
-        "version": VERSION, "profiles": prof.vec,
-        "suit_prof": suit_prof.tobytes(), "honor_prof": honor_prof.tobytes(),
-        "suit_win": sw, "suit_wait0": s0.tobytes(), "suit_wait1": s1.tobytes(),
-        "honor_win": hw, "honor_wait0": h0.tobytes(), "honor_wait1": h1.tobytes(),
+        "version": VERSION, "byteorder": sys.byteorder, "profiles": prof.vec,
+        "suit_prof": _one_byte(suit_prof), "honor_prof": _one_byte(honor_prof),
+        "suit_win": sw, "suit_wait": swait.tobytes(),
+        "honor_win": hw, "honor_wait": hwait.tobytes(),
     }
 
 
@@ -261,7 +284,8 @@ def _read(path: Path) -> dict | None:
         data = marshal.loads(path.read_bytes())
     except (OSError, ValueError, EOFError, TypeError):
         return None
-    if not isinstance(data, dict) or data.get("version") != VERSION:
+    if not isinstance(data, dict) or data.get("version") != VERSION \
+            or data.get("byteorder") != sys.byteorder:
         return None
     return data
 
@@ -283,33 +307,39 @@ def _write(path: Path, data: dict) -> None:
 
 
 class Tables:
-    """The loaded tables, as the fastest Python containers for each lookup."""
+    """The loaded tables: ``bytes`` for the one-byte ones (indexing a bytes object is
+    as fast as indexing a list, at an eighth of the memory) and an unsigned-short
+    array for ``wait``."""
 
     def __init__(self, data: dict):
         self.profiles = Profiles(data["profiles"])
-        self.suit_prof = _ints(data["suit_prof"], "i")
-        self.honor_prof = _ints(data["honor_prof"], "i")
+        self.suit_prof = data["suit_prof"]
+        self.honor_prof = data["honor_prof"]
         self.suit_size = data["suit_size"]
         self.honor_size = data["honor_size"]
         self.suit_win = data["suit_win"]
         self.honor_win = data["honor_win"]
-        self.suit_wait0 = _ints(data["suit_wait0"], "H")
-        self.suit_wait1 = _ints(data["suit_wait1"], "H")
-        self.honor_wait0 = _ints(data["honor_wait0"], "H")
-        self.honor_wait1 = _ints(data["honor_wait1"], "H")
+        self.suit_wait = _shorts(data["suit_wait"])
+        self.honor_wait = _shorts(data["honor_wait"])
         size_s, size_h = 5 ** SUIT_DIGITS, 5 ** HONOR_DIGITS
-        for t, n in ((self.suit_size, size_s), (self.honor_size, size_h), (self.suit_prof, size_s), (self.honor_prof, size_h), (self.suit_win, size_s),
-                     (self.honor_win, size_h), (self.suit_wait0, size_s),
-                     (self.suit_wait1, size_s), (self.honor_wait0, size_h),
-                     (self.honor_wait1, size_h)):
+        for t, n in ((self.suit_size, size_s), (self.honor_size, size_h),
+                     (self.suit_prof, size_s), (self.honor_prof, size_h),
+                     (self.suit_win, size_s), (self.honor_win, size_h),
+                     (self.suit_wait, size_s), (self.honor_wait, size_h)):
             if len(t) != n:
                 raise ValueError("table has the wrong size")
+        for t in (self.suit_size, self.honor_size, self.suit_prof, self.honor_prof,
+                  self.suit_win, self.honor_win):
+            if type(t) is not bytes:
+                raise TypeError("table is not bytes")
+        if len(self.profiles.vec) > NO_PROFILE:
+            raise ValueError("more profiles than one byte holds")
 
 
-def _ints(raw: bytes, code: str) -> list[int]:
-    a = array(code)
+def _shorts(raw: bytes) -> array:
+    a = array("H")
     a.frombytes(raw)
-    return a.tolist()
+    return a
 
 
 def load(path: Path | None = None) -> Tables:

@@ -13,7 +13,8 @@ counts in base 5 with rank 1 as the most significant digit; add a tile with
 
 Why tables: chows never cross suits, so a suit's contribution to any question
 depends on that suit's counts only. ``_tables`` precomputes per-suit answers once
-(cached on disk), and each query is four lookups and a little arithmetic.
+(cached on disk, about 10 MiB in memory), and each query is four lookups and a
+little arithmetic.
 """
 
 from __future__ import annotations
@@ -42,8 +43,7 @@ class Split:
 
 _T = _tables.load()
 _SW, _HW = _T.suit_win, _T.honor_win
-_SW0, _SW1 = _T.suit_wait0, _T.suit_wait1
-_HW0, _HW1 = _T.honor_wait0, _T.honor_wait1
+_SWT, _HWT = _T.suit_wait, _T.honor_wait
 _SP, _HP = _T.suit_prof, _T.honor_prof
 _SN, _HN = _T.suit_size, _T.honor_size
 _PROF = _T.profiles
@@ -55,10 +55,20 @@ _merge = _PROF.merge
 KEY_STEP: tuple[tuple[int, int], ...] = tuple(
     (k // 9, 5 ** (8 - k % 9)) if k < 27 else (3, 5 ** (6 - (k - 27))) for k in range(34))
 
-# Wait bitmask of one group -> its kinds, ascending.
-_MASK_KINDS = tuple(
-    tuple(tuple(base + r for r in range(n) if mask >> r & 1) for mask in range(1 << n))
-    for base, n in ((0, 9), (9, 9), (18, 9), (27, 7)))
+# A ``wait`` entry of one group -> its kinds, ascending: _SET_WAITS when the group
+# must become all sets (another group holds the pair), _PAIR_WAITS when it must also
+# supply the pair. An entry of the other sort answers ().
+def _wait_kinds(pair: bool) -> tuple:
+    out = []
+    for base, n in ((0, 9), (9, 9), (18, 9), (27, 7)):
+        out.append(tuple(
+            tuple(base + r for r in range(n) if entry >> r & 1)
+            if bool(entry & _tables.WAIT_PAIR) == pair else ()
+            for entry in range(2 * _tables.WAIT_PAIR)))
+    return tuple(out)
+
+
+_SET_WAITS, _PAIR_WAITS = _wait_kinds(False), _wait_kinds(True)
 
 # bytes.translate table: counts 0-4 become base-5 digits, anything else fails int().
 _DIGITS = b"01234" + b"x" * 251
@@ -144,24 +154,24 @@ def waits_key(keys) -> list[int]:
     out: list[int] = []
     o = total - wm
     if o <= 1:
-        mask = _SW1[km] if o == 0 else _SW0[km]
-        if mask:
-            out.extend(_MASK_KINDS[0][mask])
+        entry = _SWT[km]
+        if entry:
+            out.extend((_PAIR_WAITS if o == 0 else _SET_WAITS)[0][entry])
     o = total - wp
     if o <= 1:
-        mask = _SW1[kp] if o == 0 else _SW0[kp]
-        if mask:
-            out.extend(_MASK_KINDS[1][mask])
+        entry = _SWT[kp]
+        if entry:
+            out.extend((_PAIR_WAITS if o == 0 else _SET_WAITS)[1][entry])
     o = total - ws
     if o <= 1:
-        mask = _SW1[ks] if o == 0 else _SW0[ks]
-        if mask:
-            out.extend(_MASK_KINDS[2][mask])
+        entry = _SWT[ks]
+        if entry:
+            out.extend((_PAIR_WAITS if o == 0 else _SET_WAITS)[2][entry])
     o = total - wz
     if o <= 1:
-        mask = _HW1[kz] if o == 0 else _HW0[kz]
-        if mask:
-            out.extend(_MASK_KINDS[3][mask])
+        entry = _HWT[kz]
+        if entry:
+            out.extend((_PAIR_WAITS if o == 0 else _SET_WAITS)[3][entry])
     return out
 
 

@@ -361,7 +361,7 @@ def _rules(profile: Profile) -> _Rules:
     return rules
 
 
-_MEMO_CAP = 1 << 14      # answers remembered per group and profile before starting afresh
+_MEMO_CAP = 1 << 12      # answers remembered per memo and profile before starting afresh
 
 
 def _held(groups: tuple, f: Facts) -> tuple[tuple[int, int], ...]:
