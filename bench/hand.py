@@ -8,7 +8,7 @@ Hands are random draws from the 136 non-flower tiles (seeded); a tenth of the
 reference row is riichi shanten (`mahjong.shanten.Shanten`) on random 14-tile
 hands — a different game's rule, but the same kind of work, in the same run.
 
-Every row is also timed with the suit tables swapped for Python lists — the
+Every row is also timed with the tables swapped for Python lists — the
 layout the tables had before they were made compact (``import twmahjong.hand``
 then cost ~63 MiB of RSS) — so "no slower" is measured in one run: same code,
 same hands, only the containers differ. Times are CPU time, best of ``--rounds``
@@ -27,7 +27,7 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from twmahjong import hand
+from twmahjong import _tables, hand
 from twmahjong.tiles import counts34
 
 WALL = [k for k in range(34) for _ in range(4)]
@@ -73,6 +73,17 @@ def rss_mib() -> float:
     return float("nan")
 
 
+def mapped_mib(path: str) -> float:
+    """Resident MiB of this process's mappings of ``path`` (from /proc/self/smaps)."""
+    total, inside = 0, False
+    for line in open("/proc/self/smaps"):
+        if line[:1].isdigit() or line[:1] in "abcdef":
+            inside = line.rstrip().endswith(path)
+        elif inside and line.startswith("Rss:"):
+            total += int(line.split()[1])
+    return total / 1024
+
+
 IMPORT_RSS = """
 def rss():
     for line in open('/proc/self/status'):
@@ -115,7 +126,7 @@ def main() -> None:
     ]
     compact = {name: getattr(hand, name) for name in TABLES}
     before = rss_mib()
-    lists = {name: list(t) for name, t in compact.items()}
+    lists = {name: memoryview(t).tolist() for name, t in compact.items()}
     list_cost = rss_mib() - before
     best: dict[tuple[str, str], float] = {}
     for r in range(args.rounds):
@@ -141,10 +152,13 @@ def main() -> None:
         us, old = best[row, "compact"], best[row, "lists"]
         table.add_row(row, f"{us:.3f}", f"{old:.3f}", f"{old / us:.2f}", f"{ref / us:.1f}")
     Console(width=120).print(table)
+    mapped = mapped_mib(str(_tables.cache_dir() / _tables._FILE))
     cost = subprocess.run([sys.executable, "-c", IMPORT_RSS], capture_output=True, text=True,
                           check=True).stdout.strip()
     print(f"RSS added by `import twmahjong.hand` (fresh interpreter): {float(cost):.1f} MiB; "
           f"the same tables as lists add {list_cost:.1f} MiB more")
+    print(f"cache file pages resident in this process after the run: {mapped:.1f} MiB "
+          f"(read-only file mapping: shared with every other process using it)")
 
 
 if __name__ == "__main__":

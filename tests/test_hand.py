@@ -262,11 +262,12 @@ def test_corrupt_cache_rebuilds_silently(tmp_path, monkeypatch):
     assert _tables._read(path)["version"] == _tables.VERSION
     stale = _tables._read(path)
     stale["version"] = -1
-    import marshal
-    path.write_bytes(marshal.dumps(stale))
+    assert _tables._write(path, stale)
     assert _tables._read(path) is None
     assert _tables.load().suit_win[key[0]] == 0
     assert _tables._read(path) is not None
+    path.write_bytes(path.read_bytes()[:100_000])            # cut short
+    assert _tables._read(path) is None
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".hand-tables-")]
 
 
@@ -275,25 +276,30 @@ def test_unwritable_cache_builds_in_memory(tmp_path, monkeypatch):
     # load() builds and serves from memory. The build itself is handed the cached one
     # (building again takes seconds, and test_corrupt_cache_rebuilds_silently does).
     cached = _tables._read(_tables.cache_dir() / _tables._FILE)
+    in_memory = cached and {k: bytes(v) if k in _tables._TABLES else v for k, v in cached.items()}
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setenv("TWMJ_CACHE_DIR", str(blocker / "cache"))
     builds = []
     real_build = _tables.build
-    monkeypatch.setattr(_tables, "build", lambda: builds.append(1) or cached or real_build())
+    monkeypatch.setattr(_tables, "build", lambda: builds.append(1) or in_memory or real_build())
     t = _tables.load()
     assert builds == [1]
     key = hand.hand_key(c("123m456m789m11p"))
     assert t.suit_win[key[0]] == 0 and t.suit_win[key[1]] == 1
-    assert t.suit_prof == hand._T.suit_prof and t.suit_wait == hand._T.suit_wait
+    assert bytes(t.suit_prof) == bytes(hand._T.suit_prof)
+    assert bytes(t.suit_wait) == bytes(hand._T.suit_wait)
 
 
-def test_tables_are_compact():
-    # one byte an entry, two for the waits: lists of 5⁹ entries cost ~63 MiB
+def test_tables_are_mapped_from_the_cache():
+    # one byte an entry, two for the waits, mapped read-only: lists of 5⁹ entries
+    # cost ~63 MiB in every process; a map costs the pages touched, shared by all
+    import mmap
     t = hand._T
     for table in (t.suit_size, t.suit_win, t.suit_prof, t.honor_size, t.honor_win, t.honor_prof):
-        assert type(table) is bytes
+        assert isinstance(table, mmap.mmap)
     assert t.suit_wait.itemsize == t.honor_wait.itemsize == 2
+    assert t.suit_wait.readonly
 
 
 @settings(max_examples=200, deadline=None)

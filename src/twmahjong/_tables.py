@@ -22,9 +22,11 @@ Tables (indexed by suit key; one byte an entry unless said):
 
 Memory: the suit tables are 5⁹ ≈ 1.95 M entries each, so their container is the
 whole cost. Python lists (8-byte pointers) made ``import twmahjong.hand`` cost
-~63 MiB of RSS; bytes and a two-byte array cost ~10 MiB, and ``bytes`` indexing
-is as fast as a list's. Every id fits a byte (a few hundred profiles at most —
-``build`` checks), and 255 marks a key of more than 17 tiles, which no hand has.
+~63 MiB of RSS; one byte an entry (two for ``wait``) is ~10 MiB, and those bytes
+are mapped read-only from the cache file, so a process holds only the pages its
+lookups touched and all processes on a machine share them (server workers, bots,
+test workers). Every id fits a byte (a few hundred profiles at most — ``build``
+checks), and 255 marks a key of more than 17 tiles, which no hand has.
 
 Building the tables takes a few seconds in pure Python; they are written to the
 user cache dir (or ``$TWMJ_CACHE_DIR``) atomically, stamped with ``VERSION``, and
@@ -35,13 +37,14 @@ cannot be written (a read-only install) only means each start builds in memory.
 from __future__ import annotations
 
 import marshal
+import mmap
 import os
 import sys
 import tempfile
 from array import array
 from pathlib import Path
 
-VERSION = 3
+VERSION = 4
 NO_PROFILE = 255              # ``prof`` of a key with more than MAX_TILES tiles
 WAIT_PAIR = 1 << 9           # ``wait`` bit: the waits make sets and a pair
 NEG = -1                       # "no such reading" in a profile entry
@@ -49,7 +52,7 @@ MAX_BLOCKS = 5                 # five sets + pair: the 16-tile hand's shape
 SUIT_DIGITS, HONOR_DIGITS = 9, 7
 MAX_TILES = 17                 # concealed tiles never exceed 16 + the winning one
 
-_FILE = f"hand-tables-v{VERSION}.marshal"   # old and new installs side by side keep their own
+_FILE = f"hand-tables-v{VERSION}.bin"   # old and new installs side by side keep their own
 
 
 def cache_dir() -> Path:
@@ -278,38 +281,77 @@ def build() -> dict:
 
 
 # ---- the cache --------------------------------------------------------------
+#
+# One file: every table at a page-aligned offset, then the marshalled header
+# (version, byte order, profile vectors, each table's offset and size), then the
+# header's offset and a magic word. Tables are mapped read-only straight from the
+# file: no copy is made, pages are read in as lookups touch them, and every process
+# on the machine shares the same pages through the page cache.
+
+_MAGIC = b"TWMJHT\x00\x03"
+_TABLES = ("suit_size", "honor_size", "suit_prof", "honor_prof", "suit_win", "honor_win",
+           "suit_wait", "honor_wait")
+_SHORTS = ("suit_wait", "honor_wait")
+_PAGE = mmap.ALLOCATIONGRANULARITY
+
 
 def _read(path: Path) -> dict | None:
+    """The cached tables, mapped; None when the file is missing, stale or damaged."""
     try:
-        data = marshal.loads(path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            f.seek(size - 16)
+            tail = f.read(16)
+            if tail[8:] != _MAGIC:
+                return None
+            start = int.from_bytes(tail[:8], "little")
+            f.seek(start)
+            header = marshal.loads(f.read(size - 16 - start))
+            if not isinstance(header, dict) or header.get("version") != VERSION \
+                    or header.get("byteorder") != sys.byteorder:
+                return None
+            data = {"version": VERSION, "byteorder": sys.byteorder,
+                    "profiles": header["profiles"]}
+            for name in _TABLES:
+                offset, nbytes = header["tables"][name]
+                table = mmap.mmap(f.fileno(), nbytes, offset=offset, access=mmap.ACCESS_READ)
+                data[name] = memoryview(table).cast("H") if name in _SHORTS else table
+            return data
+    except (OSError, ValueError, EOFError, TypeError, KeyError, OverflowError):
         return None
-    if not isinstance(data, dict) or data.get("version") != VERSION \
-            or data.get("byteorder") != sys.byteorder:
-        return None
-    return data
 
 
-def _write(path: Path, data: dict) -> None:
-    """Write beside the target, then rename: readers never see half a file."""
+def _write(path: Path, data: dict) -> bool:
+    """Write beside the target, then rename: readers never see half a file, and a
+    process that still maps the old file keeps reading it. False when the cache dir
+    cannot be written (a read-only install)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hand-tables-")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(marshal.dumps(data))
+                where = {}
+                for name in _TABLES:
+                    f.write(b"\x00" * (-f.tell() % _PAGE))
+                    where[name] = (f.tell(), memoryview(data[name]).nbytes)
+                    f.write(data[name])
+                start = f.tell()
+                f.write(marshal.dumps({"version": data["version"], "byteorder": data["byteorder"],
+                                       "profiles": data["profiles"], "tables": where}))
+                f.write(start.to_bytes(8, "little") + _MAGIC)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
             raise
     except OSError:
-        pass            # a read-only cache dir only costs the next start a rebuild
+        return False
+    return True
 
 
 class Tables:
-    """The loaded tables: ``bytes`` for the one-byte ones (indexing a bytes object is
-    as fast as indexing a list, at an eighth of the memory) and an unsigned-short
-    array for ``wait``."""
+    """The tables as looked up: read-only maps of the cache file (or, when the cache
+    cannot be written, ``bytes``/arrays built in memory). Indexing a map or ``bytes``
+    costs what indexing a list does, at an eighth of the memory or none at all."""
 
     def __init__(self, data: dict):
         self.profiles = Profiles(data["profiles"])
@@ -328,22 +370,22 @@ class Tables:
                      (self.suit_wait, size_s), (self.honor_wait, size_h)):
             if len(t) != n:
                 raise ValueError("table has the wrong size")
-        for t in (self.suit_size, self.honor_size, self.suit_prof, self.honor_prof,
-                  self.suit_win, self.honor_win):
-            if type(t) is not bytes:
-                raise TypeError("table is not bytes")
         if len(self.profiles.vec) > NO_PROFILE:
             raise ValueError("more profiles than one byte holds")
 
 
-def _shorts(raw: bytes) -> array:
+def _shorts(raw) -> array | memoryview:
+    """A two-byte table: a mapped one as it is, built bytes as an array."""
+    if isinstance(raw, memoryview):
+        return raw
     a = array("H")
     a.frombytes(raw)
     return a
 
 
 def load(path: Path | None = None) -> Tables:
-    """Tables from the cache, rebuilding (and re-caching) whatever is not usable."""
+    """Tables mapped from the cache, rebuilding (and re-caching) whatever is not
+    usable; built in memory when the cache cannot be written."""
     path = path or cache_dir() / _FILE
     data = _read(path)
     if data is not None:
@@ -352,5 +394,8 @@ def load(path: Path | None = None) -> Tables:
         except (KeyError, ValueError, TypeError, IndexError):
             pass
     data = build()
-    _write(path, data)
+    if _write(path, data):
+        mapped = _read(path)
+        if mapped is not None:
+            return Tables(mapped)
     return Tables(data)
