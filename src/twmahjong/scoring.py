@@ -236,6 +236,10 @@ def _meld_text(m: Meld) -> str:
 
 # --- a profile's patterns, compiled once ----------------------------------------------------
 
+PATTERN_INDEX = {p.id: i for i, p in enumerate(CATALOGUE)}
+_MEMO_CAP = 1 << 12      # answers remembered per memo and profile before starting afresh
+_PROFILES_CAP = 64       # compiled profiles kept (a record replayed may bring its own)
+
 class _Rules:
     """One profile's patterns as tables indexed by catalogue position (bit i = pattern i).
 
@@ -326,7 +330,6 @@ class _Rules:
         return tuple(out)
 
 
-PATTERN_INDEX = {p.id: i for i, p in enumerate(CATALOGUE)}
 _compiled: dict[int, tuple[Profile, _Rules]] = {}
 _checked: dict[int, Profile] = {}
 
@@ -357,11 +360,10 @@ def _rules(profile: Profile) -> _Rules:
         return found[1]
     check_profile(profile)
     rules = _Rules(profile)
+    if len(_compiled) >= _PROFILES_CAP:
+        _compiled.clear()
     _compiled[id(profile)] = (profile, rules)
     return rules
-
-
-_MEMO_CAP = 1 << 12      # answers remembered per memo and profile before starting afresh
 
 
 def _held(groups: tuple, f: Facts) -> tuple[tuple[int, int], ...]:
