@@ -8,17 +8,20 @@ Hands are random draws from the 136 non-flower tiles (seeded); a tenth of the
 reference row is riichi shanten (`mahjong.shanten.Shanten`) on random 14-tile
 hands — a different game's rule, but the same kind of work, in the same run.
 
-Every row is also timed with the tables swapped for Python lists — the
-layout the tables had before they were made compact (``import twmahjong.hand``
-then cost ~63 MiB of RSS) — so "no slower" is measured in one run: same code,
-same hands, only the containers differ. Times are CPU time, best of ``--rounds``
-interleaved rounds. The last lines give the RSS that importing ``twmahjong.hand``
-adds, measured in a fresh interpreter, and the RSS the lists would add.
+Every row is timed with three layouts of the same tables, swapped under the same
+code: ``bytes`` (the default), the cache file mapped read-only
+(``TWMJ_MAP_TABLES=1``), and Python lists — the layout before the tables were made
+compact (``import twmahjong.hand`` then cost ~63 MiB of RSS) — so "no slower" is
+measured in one run. Times are CPU time, best of ``--rounds`` rounds whose layout
+order rotates. The last lines give the RSS that importing ``twmahjong.hand`` adds
+in a fresh interpreter (both ways), what the lists would add, and how much of the
+mapped file this process ended up holding.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -61,9 +64,10 @@ def per_call(fn, inputs) -> float:
     return (time.process_time() - t0) / len(inputs) * 1e6
 
 
-# The module globals that hold the suit tables; swapping them for lists gives the
-# old layout under the same functions.
-TABLES = ("_SW", "_HW", "_SWT", "_HWT", "_SP", "_HP", "_SN", "_HN")
+# The module globals that hold the tables, and the Tables attribute behind each;
+# swapping them gives another layout under the same functions.
+TABLES = {"_SW": "suit_win", "_HW": "honor_win", "_SWT": "suit_wait", "_HWT": "honor_wait",
+          "_SP": "suit_prof", "_HP": "honor_prof", "_SN": "suit_size", "_HN": "honor_size"}
 
 
 def rss_mib() -> float:
@@ -125,13 +129,15 @@ def main() -> None:
         ("hand_key (34 counts -> keys)", hand.hand_key, h16),
     ]
     compact = {name: getattr(hand, name) for name in TABLES}
+    mapped_tables = _tables.load(mapped=True)
+    mapped = {name: getattr(mapped_tables, attr) for name, attr in TABLES.items()}
     before = rss_mib()
     lists = {name: memoryview(t).tolist() for name, t in compact.items()}
     list_cost = rss_mib() - before
+    layouts = [("compact", compact), ("mapped", mapped), ("lists", lists)]
     best: dict[tuple[str, str], float] = {}
     for r in range(args.rounds):
-        order = (("compact", compact), ("lists", lists))
-        for layout, tables in order if r % 2 == 0 else order[::-1]:
+        for layout, tables in layouts[r % 3:] + layouts[:r % 3]:
             for name, t in tables.items():
                 setattr(hand, name, t)
             for row, fn, inputs in rows:
@@ -144,21 +150,25 @@ def main() -> None:
     table = Table(title=f"hand analysis, {n} hands per row ({wins} complete 17-tile hands), "
                         f"CPU µs, best of {args.rounds}")
     table.add_column("operation")
-    table.add_column("compact µs", justify="right")
+    table.add_column("bytes µs", justify="right")
+    table.add_column("mapped µs", justify="right")
     table.add_column("lists µs", justify="right")
-    table.add_column("lists/compact", justify="right")
+    table.add_column("lists/bytes", justify="right")
     table.add_column("× faster than mahjong pkg", justify="right")
     for row, _, _ in rows:
-        us, old = best[row, "compact"], best[row, "lists"]
-        table.add_row(row, f"{us:.3f}", f"{old:.3f}", f"{old / us:.2f}", f"{ref / us:.1f}")
-    Console(width=120).print(table)
-    mapped = mapped_mib(str(_tables.cache_dir() / _tables._FILE))
-    cost = subprocess.run([sys.executable, "-c", IMPORT_RSS], capture_output=True, text=True,
-                          check=True).stdout.strip()
-    print(f"RSS added by `import twmahjong.hand` (fresh interpreter): {float(cost):.1f} MiB; "
-          f"the same tables as lists add {list_cost:.1f} MiB more")
-    print(f"cache file pages resident in this process after the run: {mapped:.1f} MiB "
-          f"(read-only file mapping: shared with every other process using it)")
+        us, mp, old = best[row, "compact"], best[row, "mapped"], best[row, "lists"]
+        table.add_row(row, f"{us:.3f}", f"{mp:.3f}", f"{old:.3f}", f"{old / us:.2f}",
+                      f"{ref / us:.1f}")
+    Console(width=130).print(table)
+    resident = mapped_mib(str(_tables.cache_dir() / _tables._FILE))
+    costs = [float(subprocess.run([sys.executable, "-c", IMPORT_RSS], capture_output=True,
+                                  text=True, check=True, env={**os.environ, **env}).stdout)
+             for env in ({"TWMJ_MAP_TABLES": "0"}, {"TWMJ_MAP_TABLES": "1"})]
+    print(f"RSS added by `import twmahjong.hand` (fresh interpreter): {costs[0]:.1f} MiB "
+          f"(bytes), {costs[1]:.1f} MiB (mapped); the same tables as lists add "
+          f"{list_cost:.1f} MiB more")
+    print(f"mapped file pages resident in this process after the run: {resident:.1f} MiB "
+          f"(a read-only file mapping: shared with every other process mapping it)")
 
 
 if __name__ == "__main__":

@@ -291,15 +291,18 @@ def test_unwritable_cache_builds_in_memory(tmp_path, monkeypatch):
     assert bytes(t.suit_wait) == bytes(hand._T.suit_wait)
 
 
-def test_tables_are_mapped_from_the_cache():
-    # one byte an entry, two for the waits, mapped read-only: lists of 5⁹ entries
-    # cost ~63 MiB in every process; a map costs the pages touched, shared by all
+def test_tables_are_compact_and_can_be_mapped():
+    # one byte an entry, two for the waits: lists of 5⁹ entries cost ~63 MiB
     import mmap
     t = hand._T
     for table in (t.suit_size, t.suit_win, t.suit_prof, t.honor_size, t.honor_win, t.honor_prof):
-        assert isinstance(table, mmap.mmap)
+        assert type(table) is bytes
     assert t.suit_wait.itemsize == t.honor_wait.itemsize == 2
-    assert t.suit_wait.readonly
+    # mapped read-only from the same file, the same tables (TWMJ_MAP_TABLES=1)
+    m = _tables.load(mapped=True)
+    assert isinstance(m.suit_prof, mmap.mmap) and m.suit_wait.readonly
+    for name in ("suit_size", "suit_win", "suit_prof", "suit_wait", "honor_prof", "honor_wait"):
+        assert bytes(getattr(m, name)) == bytes(getattr(t, name)), name
 
 
 @settings(max_examples=200, deadline=None)

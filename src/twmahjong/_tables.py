@@ -22,10 +22,13 @@ Tables (indexed by suit key; one byte an entry unless said):
 
 Memory: the suit tables are 5⁹ ≈ 1.95 M entries each, so their container is the
 whole cost. Python lists (8-byte pointers) made ``import twmahjong.hand`` cost
-~63 MiB of RSS; one byte an entry (two for ``wait``) is ~10 MiB, and those bytes
-are mapped read-only from the cache file, so a process holds only the pages its
-lookups touched and all processes on a machine share them (server workers, bots,
-test workers). Every id fits a byte (a few hundred profiles at most — ``build``
+~63 MiB of RSS; one byte an entry (two for ``wait``) is ~10 MiB, read from the
+cache file into ``bytes`` and an array — indexing ``bytes`` is a little faster
+than indexing a list (bench/hand.py times both). With ``TWMJ_MAP_TABLES=1`` the
+file is mapped read-only instead: a process then holds only the pages its lookups
+touched and every process on the machine shares them (~10 MiB less per server
+worker), at a few per cent on each lookup (a map is indexed more slowly than
+``bytes``). Every id fits a byte (a few hundred profiles at most — ``build``
 checks), and 255 marks a key of more than 17 tiles, which no hand has.
 
 Building the tables takes a few seconds in pure Python; they are written to the
@@ -284,9 +287,9 @@ def build() -> dict:
 #
 # One file: every table at a page-aligned offset, then the marshalled header
 # (version, byte order, profile vectors, each table's offset and size), then the
-# header's offset and a magic word. Tables are mapped read-only straight from the
-# file: no copy is made, pages are read in as lookups touch them, and every process
-# on the machine shares the same pages through the page cache.
+# header's offset and a magic word. A table is one read into ``bytes``, or, mapped,
+# no copy at all: pages come in as lookups touch them and every process on the
+# machine shares them through the page cache.
 
 _MAGIC = b"TWMJHT\x00\x03"
 _TABLES = ("suit_size", "honor_size", "suit_prof", "honor_prof", "suit_win", "honor_win",
@@ -295,8 +298,9 @@ _SHORTS = ("suit_wait", "honor_wait")
 _PAGE = mmap.ALLOCATIONGRANULARITY
 
 
-def _read(path: Path) -> dict | None:
-    """The cached tables, mapped; None when the file is missing, stale or damaged."""
+def _read(path: Path, mapped: bool = False) -> dict | None:
+    """The cached tables, read into memory or mapped; None when the file is missing,
+    stale or damaged."""
     try:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
@@ -314,8 +318,14 @@ def _read(path: Path) -> dict | None:
                     "profiles": header["profiles"]}
             for name in _TABLES:
                 offset, nbytes = header["tables"][name]
-                table = mmap.mmap(f.fileno(), nbytes, offset=offset, access=mmap.ACCESS_READ)
-                data[name] = memoryview(table).cast("H") if name in _SHORTS else table
+                if mapped:
+                    table = mmap.mmap(f.fileno(), nbytes, offset=offset, access=mmap.ACCESS_READ)
+                    data[name] = memoryview(table).cast("H") if name in _SHORTS else table
+                else:
+                    f.seek(offset)
+                    data[name] = f.read(nbytes)
+                    if len(data[name]) != nbytes:
+                        return None
             return data
     except (OSError, ValueError, EOFError, TypeError, KeyError, OverflowError):
         return None
@@ -349,9 +359,8 @@ def _write(path: Path, data: dict) -> bool:
 
 
 class Tables:
-    """The tables as looked up: read-only maps of the cache file (or, when the cache
-    cannot be written, ``bytes``/arrays built in memory). Indexing a map or ``bytes``
-    costs what indexing a list does, at an eighth of the memory or none at all."""
+    """The tables as looked up: ``bytes`` for the one-byte tables and an unsigned-short
+    array for ``wait`` (or read-only maps of the cache file, see ``load``)."""
 
     def __init__(self, data: dict):
         self.profiles = Profiles(data["profiles"])
@@ -383,19 +392,22 @@ def _shorts(raw) -> array | memoryview:
     return a
 
 
-def load(path: Path | None = None) -> Tables:
-    """Tables mapped from the cache, rebuilding (and re-caching) whatever is not
-    usable; built in memory when the cache cannot be written."""
+def load(path: Path | None = None, mapped: bool | None = None) -> Tables:
+    """Tables from the cache, rebuilding (and re-caching) whatever is not usable;
+    built in memory when the cache cannot be written. ``mapped`` (default: env
+    ``TWMJ_MAP_TABLES=1``) maps the file instead of reading it (see the module doc)."""
+    if mapped is None:
+        mapped = os.environ.get("TWMJ_MAP_TABLES") == "1"
     path = path or cache_dir() / _FILE
-    data = _read(path)
+    data = _read(path, mapped)
     if data is not None:
         try:
             return Tables(data)
         except (KeyError, ValueError, TypeError, IndexError):
             pass
     data = build()
-    if _write(path, data):
-        mapped = _read(path)
-        if mapped is not None:
-            return Tables(mapped)
+    if _write(path, data) and mapped:
+        found = _read(path, mapped)
+        if found is not None:
+            return Tables(found)
     return Tables(data)
