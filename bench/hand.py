@@ -1,7 +1,7 @@
 """Microseconds per call of the hand analysis, next to the `mahjong` package's shanten,
 and the tables' memory: compact (bytes, two-byte array) against Python lists.
 
-    .venv/bin/python bench/hand.py --n 100000
+    .venv/bin/python bench/hand.py --n 10000 --rounds 15
 
 Hands are random draws from the 136 non-flower tiles (seeded); a tenth of the
 17-tile hands are built complete so the win check sees both answers. The
@@ -12,8 +12,9 @@ Every row is timed with three layouts of the same tables, swapped under the same
 code: ``bytes`` (the default), the cache file mapped read-only
 (``TWMJ_MAP_TABLES=1``), and Python lists — the layout before the tables were made
 compact (``import twmahjong.hand`` then cost ~63 MiB of RSS) — so "no slower" is
-measured in one run. Times are CPU time, best of ``--rounds`` rounds whose layout
-order rotates. The last lines give the RSS that importing ``twmahjong.hand`` adds
+measured in one run. Times are CPU time, best of ``--rounds`` rounds per row, the
+three layouts of a row timed back to back in rotating order (so a burst of load
+from elsewhere hits them alike). The last lines give the RSS that importing ``twmahjong.hand`` adds
 in a fresh interpreter (both ways), what the lists would add, and how much of the
 mapped file this process ended up holding.
 """
@@ -102,8 +103,8 @@ print(rss() - before)
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--n", type=int, default=100_000, help="hands per measurement")
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (the best counts)")
+    ap.add_argument("--n", type=int, default=10_000, help="hands per measurement")
+    ap.add_argument("--rounds", type=int, default=15, help="rounds per row (the best counts)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     n = args.n
@@ -136,11 +137,11 @@ def main() -> None:
     list_cost = rss_mib() - before
     layouts = [("compact", compact), ("mapped", mapped), ("lists", lists)]
     best: dict[tuple[str, str], float] = {}
-    for r in range(args.rounds):
-        for layout, tables in layouts[r % 3:] + layouts[:r % 3]:
-            for name, t in tables.items():
-                setattr(hand, name, t)
-            for row, fn, inputs in rows:
+    for row, fn, inputs in rows:          # a row's layouts side by side, so noise hits all
+        for r in range(args.rounds):
+            for layout, tables in layouts[r % 3:] + layouts[:r % 3]:
+                for name, t in tables.items():
+                    setattr(hand, name, t)
                 us = per_call(fn, inputs)
                 best[row, layout] = min(best.get((row, layout), us), us)
     for name, t in compact.items():
