@@ -254,7 +254,7 @@ def test_random_draws_match_reference():
 
 def test_corrupt_cache_rebuilds_silently(tmp_path, monkeypatch):
     monkeypatch.setenv("TWMJ_CACHE_DIR", str(tmp_path))
-    path = tmp_path / "hand-tables.marshal"
+    path = tmp_path / _tables._FILE
     path.write_bytes(b"not a table")
     t = _tables.load()
     key = hand.hand_key(c("123m456m789m11p"))
@@ -262,12 +262,47 @@ def test_corrupt_cache_rebuilds_silently(tmp_path, monkeypatch):
     assert _tables._read(path)["version"] == _tables.VERSION
     stale = _tables._read(path)
     stale["version"] = -1
-    import marshal
-    path.write_bytes(marshal.dumps(stale))
+    assert _tables._write(path, stale)
     assert _tables._read(path) is None
     assert _tables.load().suit_win[key[0]] == 0
     assert _tables._read(path) is not None
+    path.write_bytes(path.read_bytes()[:100_000])            # cut short
+    assert _tables._read(path) is None
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".hand-tables-")]
+
+
+def test_unwritable_cache_builds_in_memory(tmp_path, monkeypatch):
+    # a read-only install: the cache dir cannot be made (its parent is a file), so
+    # load() builds and serves from memory. The build itself is handed the cached one
+    # (building again takes seconds, and test_corrupt_cache_rebuilds_silently does).
+    cached = _tables._read(_tables.cache_dir() / _tables._FILE)
+    in_memory = cached and {k: bytes(v) if k in _tables._TABLES else v for k, v in cached.items()}
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("TWMJ_CACHE_DIR", str(blocker / "cache"))
+    builds = []
+    real_build = _tables.build
+    monkeypatch.setattr(_tables, "build", lambda: builds.append(1) or in_memory or real_build())
+    t = _tables.load()
+    assert builds == [1]
+    key = hand.hand_key(c("123m456m789m11p"))
+    assert t.suit_win[key[0]] == 0 and t.suit_win[key[1]] == 1
+    assert bytes(t.suit_prof) == bytes(hand._T.suit_prof)
+    assert bytes(t.suit_wait) == bytes(hand._T.suit_wait)
+
+
+def test_tables_are_compact_and_can_be_mapped():
+    # one byte an entry, two for the waits: lists of 5⁹ entries cost ~63 MiB
+    import mmap
+    t = hand._T
+    for table in (t.suit_size, t.suit_win, t.suit_prof, t.honor_size, t.honor_win, t.honor_prof):
+        assert type(table) is bytes
+    assert t.suit_wait.itemsize == t.honor_wait.itemsize == 2
+    # mapped read-only from the same file, the same tables (TWMJ_MAP_TABLES=1)
+    m = _tables.load(mapped=True)
+    assert isinstance(m.suit_prof, mmap.mmap) and m.suit_wait.readonly
+    for name in ("suit_size", "suit_win", "suit_prof", "suit_wait", "honor_prof", "honor_wait"):
+        assert bytes(getattr(m, name)) == bytes(getattr(t, name)), name
 
 
 @settings(max_examples=200, deadline=None)

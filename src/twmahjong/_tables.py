@@ -5,39 +5,57 @@ significant digit: ``1123m`` is ``2·5⁸ + 1·5⁷ + 1·5⁶``. Suits have 9 di
 (keys below 5⁹), honors 7 (below 5⁷). Chows never cross suits, so everything
 about a hand follows from its four keys, and each table is indexed by a key.
 
-Tables (lists/bytes/arrays indexed by suit key):
+Tables (indexed by suit key; one byte an entry unless said):
 
 * ``size``: tiles in the key (its digit sum).
 * ``win``: 0 if the suit's tiles are all sets, 1 if sets and one pair, 9 if
   neither. A hand is complete (胡牌) iff the four entries sum to exactly 1.
-* ``wait0`` / ``wait1``: bit r set when adding rank r+1 makes the key all-sets
-  (``wait0``) or sets-and-pair (``wait1``) — the waits (聽牌) of that suit.
+* ``wait`` (two bytes): bits 0-8, bit r set when adding rank r+1 makes the key
+  all-sets or sets-and-pair — the waits (聽牌) of that suit; bit 9 set when it is
+  sets-and-pair. One table serves both questions because a key of 3k+2 tiles can
+  only become all-sets and one of 3k+1 only sets-and-pair.
 * ``prof``: id of the suit's *profile*, ``A[0..5] + B[0..5]``, where ``A[j]`` is
   the best ``2·sets + partials`` using at most j blocks (sets or partials) and
   ``B[j]`` the same with one extra pair kept as the head (-1 when no pair can be
   head). Profiles combine across suits by max-plus convolution, and shanten for
   k sets is ``2k - max(A[k], B[k] + 1)`` — the reference's definition exactly.
 
+Memory: the suit tables are 5⁹ ≈ 1.95 M entries each, so their container is the
+whole cost. Python lists (8-byte pointers) made ``import twmahjong.hand`` cost
+~63 MiB of RSS; one byte an entry (two for ``wait``) is ~10 MiB, read from the
+cache file into ``bytes`` and an array — indexing ``bytes`` is a little faster
+than indexing a list (bench/hand.py times both). With ``TWMJ_MAP_TABLES=1`` the
+file is mapped read-only instead: a process then holds only the pages its lookups
+touched and every process on the machine shares them (~10 MiB less per server
+worker), at a few per cent on each lookup (a map is indexed more slowly than
+``bytes``). Every id fits a byte (a few hundred profiles at most — ``build``
+checks), and 255 marks a key of more than 17 tiles, which no hand has.
+
 Building the tables takes a few seconds in pure Python; they are written to the
 user cache dir (or ``$TWMJ_CACHE_DIR``) atomically, stamped with ``VERSION``, and
-rebuilt silently when the file is missing, stale or unreadable.
+rebuilt silently when the file is missing, stale or unreadable. A cache dir that
+cannot be written (a read-only install) only means each start builds in memory.
 """
 
 from __future__ import annotations
 
 import marshal
+import mmap
 import os
+import sys
 import tempfile
 from array import array
 from pathlib import Path
 
-VERSION = 2
+VERSION = 4
+NO_PROFILE = 255              # ``prof`` of a key with more than MAX_TILES tiles
+WAIT_PAIR = 1 << 9           # ``wait`` bit: the waits make sets and a pair
 NEG = -1                       # "no such reading" in a profile entry
 MAX_BLOCKS = 5                 # five sets + pair: the 16-tile hand's shape
 SUIT_DIGITS, HONOR_DIGITS = 9, 7
 MAX_TILES = 17                 # concealed tiles never exceed 16 + the winning one
 
-_FILE = "hand-tables.marshal"
+_FILE = f"hand-tables-v{VERSION}.bin"   # old and new installs side by side keep their own
 
 
 def cache_dir() -> Path:
@@ -193,7 +211,7 @@ def _build_profiles(prof: Profiles, n_digits: int, chows: bool) -> array:
     return out
 
 
-def _build_wins(n_digits: int, chows: bool) -> tuple[bytes, array, array]:
+def _build_wins(n_digits: int, chows: bool) -> tuple[bytes, array]:
     """Every key that is sets only / sets and a pair, and the keys one tile short."""
     size = 5 ** n_digits
     pw = [5 ** (n_digits - 1 - r) for r in range(n_digits)]
@@ -226,101 +244,170 @@ def _build_wins(n_digits: int, chows: bool) -> tuple[bytes, array, array]:
         for r in range(n_digits):
             if key // pw[r] % 5 <= 2:
                 win[key + 2 * pw[r]] = 1
-    wait0 = array("H", [0]) * size
-    wait1 = array("H", [0]) * size
+    wait = array("H", [0]) * size
     for key in range(size):
         w = win[key]
         if w > 1:
             continue
-        table = wait0 if w == 0 else wait1
+        flag = WAIT_PAIR if w else 0
         for r in range(n_digits):
             if key // pw[r] % 5:
-                table[key - pw[r]] |= 1 << r
-    return bytes(win), wait0, wait1
+                short = key - pw[r]
+                entry = wait[short]
+                # cannot happen: all-sets waits need 3k+2 tiles, sets-and-pair 3k+1
+                if entry and entry & WAIT_PAIR != flag:
+                    raise AssertionError(f"key {short} waits both ways")
+                wait[short] = entry | 1 << r | flag
+    return bytes(win), wait
+
+
+def _one_byte(ids: array) -> bytes:
+    """Profile ids as one byte each, NO_PROFILE where the key has too many tiles."""
+    if max(ids) >= NO_PROFILE:
+        raise AssertionError("more profiles than one byte holds")
+    return bytes(NO_PROFILE if i < 0 else i for i in ids)
 
 
 def build() -> dict:
     prof = Profiles()
     suit_prof = _build_profiles(prof, SUIT_DIGITS, True)
     honor_prof = _build_profiles(prof, HONOR_DIGITS, False)
-    sw, s0, s1 = _build_wins(SUIT_DIGITS, True)
-    hw, h0, h1 = _build_wins(HONOR_DIGITS, False)
+    sw, swait = _build_wins(SUIT_DIGITS, True)
+    hw, hwait = _build_wins(HONOR_DIGITS, False)
     return {
         "suit_size": bytes(_digit_sums(SUIT_DIGITS)), "honor_size": bytes(_digit_sums(HONOR_DIGITS)),
-        "version": VERSION, "profiles": prof.vec,
-        "suit_prof": suit_prof.tobytes(), "honor_prof": honor_prof.tobytes(),
-        "suit_win": sw, "suit_wait0": s0.tobytes(), "suit_wait1": s1.tobytes(),
-        "honor_win": hw, "honor_wait0": h0.tobytes(), "honor_wait1": h1.tobytes(),
+        "version": VERSION, "byteorder": sys.byteorder, "profiles": prof.vec,
+        "suit_prof": _one_byte(suit_prof), "honor_prof": _one_byte(honor_prof),
+        "suit_win": sw, "suit_wait": swait.tobytes(),
+        "honor_win": hw, "honor_wait": hwait.tobytes(),
     }
 
 
 # ---- the cache --------------------------------------------------------------
+#
+# One file: every table at a page-aligned offset, then the marshalled header
+# (version, byte order, profile vectors, each table's offset and size), then the
+# header's offset and a magic word. A table is one read into ``bytes``, or, mapped,
+# no copy at all: pages come in as lookups touch them and every process on the
+# machine shares them through the page cache.
 
-def _read(path: Path) -> dict | None:
+_MAGIC = b"TWMJHT\x00\x03"
+_TABLES = ("suit_size", "honor_size", "suit_prof", "honor_prof", "suit_win", "honor_win",
+           "suit_wait", "honor_wait")
+_SHORTS = ("suit_wait", "honor_wait")
+_PAGE = mmap.ALLOCATIONGRANULARITY
+
+
+def _read(path: Path, mapped: bool = False) -> dict | None:
+    """The cached tables, read into memory or mapped; None when the file is missing,
+    stale or damaged."""
     try:
-        data = marshal.loads(path.read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            f.seek(size - 16)
+            tail = f.read(16)
+            if tail[8:] != _MAGIC:
+                return None
+            start = int.from_bytes(tail[:8], "little")
+            f.seek(start)
+            header = marshal.loads(f.read(size - 16 - start))
+            if not isinstance(header, dict) or header.get("version") != VERSION \
+                    or header.get("byteorder") != sys.byteorder:
+                return None
+            data = {"version": VERSION, "byteorder": sys.byteorder,
+                    "profiles": header["profiles"]}
+            for name in _TABLES:
+                offset, nbytes = header["tables"][name]
+                if mapped:
+                    table = mmap.mmap(f.fileno(), nbytes, offset=offset, access=mmap.ACCESS_READ)
+                    data[name] = memoryview(table).cast("H") if name in _SHORTS else table
+                else:
+                    f.seek(offset)
+                    data[name] = f.read(nbytes)
+                    if len(data[name]) != nbytes:
+                        return None
+            return data
+    except (OSError, ValueError, EOFError, TypeError, KeyError, OverflowError):
         return None
-    if not isinstance(data, dict) or data.get("version") != VERSION:
-        return None
-    return data
 
 
-def _write(path: Path, data: dict) -> None:
-    """Write beside the target, then rename: readers never see half a file."""
+def _write(path: Path, data: dict) -> bool:
+    """Write beside the target, then rename: readers never see half a file, and a
+    process that still maps the old file keeps reading it. False when the cache dir
+    cannot be written (a read-only install)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".hand-tables-")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(marshal.dumps(data))
+                where = {}
+                for name in _TABLES:
+                    f.write(b"\x00" * (-f.tell() % _PAGE))
+                    where[name] = (f.tell(), memoryview(data[name]).nbytes)
+                    f.write(data[name])
+                start = f.tell()
+                f.write(marshal.dumps({"version": data["version"], "byteorder": data["byteorder"],
+                                       "profiles": data["profiles"], "tables": where}))
+                f.write(start.to_bytes(8, "little") + _MAGIC)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
             raise
     except OSError:
-        pass            # a read-only cache dir only costs the next start a rebuild
+        return False
+    return True
 
 
 class Tables:
-    """The loaded tables, as the fastest Python containers for each lookup."""
+    """The tables as looked up: ``bytes`` for the one-byte tables and an unsigned-short
+    array for ``wait`` (or read-only maps of the cache file, see ``load``)."""
 
     def __init__(self, data: dict):
         self.profiles = Profiles(data["profiles"])
-        self.suit_prof = _ints(data["suit_prof"], "i")
-        self.honor_prof = _ints(data["honor_prof"], "i")
+        self.suit_prof = data["suit_prof"]
+        self.honor_prof = data["honor_prof"]
         self.suit_size = data["suit_size"]
         self.honor_size = data["honor_size"]
         self.suit_win = data["suit_win"]
         self.honor_win = data["honor_win"]
-        self.suit_wait0 = _ints(data["suit_wait0"], "H")
-        self.suit_wait1 = _ints(data["suit_wait1"], "H")
-        self.honor_wait0 = _ints(data["honor_wait0"], "H")
-        self.honor_wait1 = _ints(data["honor_wait1"], "H")
+        self.suit_wait = _shorts(data["suit_wait"])
+        self.honor_wait = _shorts(data["honor_wait"])
         size_s, size_h = 5 ** SUIT_DIGITS, 5 ** HONOR_DIGITS
-        for t, n in ((self.suit_size, size_s), (self.honor_size, size_h), (self.suit_prof, size_s), (self.honor_prof, size_h), (self.suit_win, size_s),
-                     (self.honor_win, size_h), (self.suit_wait0, size_s),
-                     (self.suit_wait1, size_s), (self.honor_wait0, size_h),
-                     (self.honor_wait1, size_h)):
+        for t, n in ((self.suit_size, size_s), (self.honor_size, size_h),
+                     (self.suit_prof, size_s), (self.honor_prof, size_h),
+                     (self.suit_win, size_s), (self.honor_win, size_h),
+                     (self.suit_wait, size_s), (self.honor_wait, size_h)):
             if len(t) != n:
                 raise ValueError("table has the wrong size")
+        if len(self.profiles.vec) > NO_PROFILE:
+            raise ValueError("more profiles than one byte holds")
 
 
-def _ints(raw: bytes, code: str) -> list[int]:
-    a = array(code)
+def _shorts(raw) -> array | memoryview:
+    """A two-byte table: a mapped one as it is, built bytes as an array."""
+    if isinstance(raw, memoryview):
+        return raw
+    a = array("H")
     a.frombytes(raw)
-    return a.tolist()
+    return a
 
 
-def load(path: Path | None = None) -> Tables:
-    """Tables from the cache, rebuilding (and re-caching) whatever is not usable."""
+def load(path: Path | None = None, mapped: bool | None = None) -> Tables:
+    """Tables from the cache, rebuilding (and re-caching) whatever is not usable;
+    built in memory when the cache cannot be written. ``mapped`` (default: env
+    ``TWMJ_MAP_TABLES=1``) maps the file instead of reading it (see the module doc)."""
+    if mapped is None:
+        mapped = os.environ.get("TWMJ_MAP_TABLES") == "1"
     path = path or cache_dir() / _FILE
-    data = _read(path)
+    data = _read(path, mapped)
     if data is not None:
         try:
             return Tables(data)
         except (KeyError, ValueError, TypeError, IndexError):
             pass
     data = build()
-    _write(path, data)
+    if _write(path, data) and mapped:
+        found = _read(path, mapped)
+        if found is not None:
+            return Tables(found)
     return Tables(data)

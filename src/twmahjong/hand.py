@@ -13,7 +13,8 @@ counts in base 5 with rank 1 as the most significant digit; add a tile with
 
 Why tables: chows never cross suits, so a suit's contribution to any question
 depends on that suit's counts only. ``_tables`` precomputes per-suit answers once
-(cached on disk), and each query is four lookups and a little arithmetic.
+(cached on disk, about 10 MiB in memory), and each query is four lookups and a
+little arithmetic.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from . import hand_reference as _ref
 __all__ = [
     "Set", "Split", "is_complete", "is_lilgu", "placement_shape", "shanten", "splits",
     "wait_shapes", "waits",
-    "KEY_STEP", "hand_key", "is_complete_key", "shanten_key", "waits_key",
+    "KEY_STEP", "hand_key", "is_complete_key", "shanten_key", "splits_key", "waits_key",
 ]
 
 Set = tuple[str, int]           # ("chow", lowest kind) | ("pung", kind)
@@ -42,8 +43,7 @@ class Split:
 
 _T = _tables.load()
 _SW, _HW = _T.suit_win, _T.honor_win
-_SW0, _SW1 = _T.suit_wait0, _T.suit_wait1
-_HW0, _HW1 = _T.honor_wait0, _T.honor_wait1
+_SWT, _HWT = _T.suit_wait, _T.honor_wait
 _SP, _HP = _T.suit_prof, _T.honor_prof
 _SN, _HN = _T.suit_size, _T.honor_size
 _PROF = _T.profiles
@@ -55,10 +55,20 @@ _merge = _PROF.merge
 KEY_STEP: tuple[tuple[int, int], ...] = tuple(
     (k // 9, 5 ** (8 - k % 9)) if k < 27 else (3, 5 ** (6 - (k - 27))) for k in range(34))
 
-# Wait bitmask of one group -> its kinds, ascending.
-_MASK_KINDS = tuple(
-    tuple(tuple(base + r for r in range(n) if mask >> r & 1) for mask in range(1 << n))
-    for base, n in ((0, 9), (9, 9), (18, 9), (27, 7)))
+# A ``wait`` entry of one group -> its kinds, ascending: _SET_WAITS when the group
+# must become all sets (another group holds the pair), _PAIR_WAITS when it must also
+# supply the pair. An entry of the other sort answers ().
+def _wait_kinds(pair: bool) -> tuple:
+    out = []
+    for base, n in ((0, 9), (9, 9), (18, 9), (27, 7)):
+        out.append(tuple(
+            tuple(base + r for r in range(n) if entry >> r & 1)
+            if bool(entry & _tables.WAIT_PAIR) == pair else ()
+            for entry in range(2 * _tables.WAIT_PAIR)))
+    return tuple(out)
+
+
+_SET_WAITS, _PAIR_WAITS = _wait_kinds(False), _wait_kinds(True)
 
 # bytes.translate table: counts 0-4 become base-5 digits, anything else fails int().
 _DIGITS = b"01234" + b"x" * 251
@@ -144,24 +154,24 @@ def waits_key(keys) -> list[int]:
     out: list[int] = []
     o = total - wm
     if o <= 1:
-        mask = _SW1[km] if o == 0 else _SW0[km]
-        if mask:
-            out.extend(_MASK_KINDS[0][mask])
+        entry = _SWT[km]
+        if entry:
+            out.extend((_PAIR_WAITS if o == 0 else _SET_WAITS)[0][entry])
     o = total - wp
     if o <= 1:
-        mask = _SW1[kp] if o == 0 else _SW0[kp]
-        if mask:
-            out.extend(_MASK_KINDS[1][mask])
+        entry = _SWT[kp]
+        if entry:
+            out.extend((_PAIR_WAITS if o == 0 else _SET_WAITS)[1][entry])
     o = total - ws
     if o <= 1:
-        mask = _SW1[ks] if o == 0 else _SW0[ks]
-        if mask:
-            out.extend(_MASK_KINDS[2][mask])
+        entry = _SWT[ks]
+        if entry:
+            out.extend((_PAIR_WAITS if o == 0 else _SET_WAITS)[2][entry])
     o = total - wz
     if o <= 1:
-        mask = _HW1[kz] if o == 0 else _HW0[kz]
-        if mask:
-            out.extend(_MASK_KINDS[3][mask])
+        entry = _HWT[kz]
+        if entry:
+            out.extend((_PAIR_WAITS if o == 0 else _SET_WAITS)[3][entry])
     return out
 
 
@@ -284,6 +294,44 @@ def _group_readings(g: int, key: int) -> tuple:
     return found
 
 
+_layouts: tuple[dict[int, tuple], ...] = ({}, {}, {}, {})
+
+
+def _group_layouts(g: int, key: int) -> tuple:
+    """``_group_readings`` laid out for the scorer: (pair or -1, sets by (kind, chow
+    before pung) as the split text lists them, pungs among them), memoised per key."""
+    found = _layouts[g].get(key)
+    if found is None:
+        found = _layouts[g][key] = tuple(
+            (pair, tuple(sorted(sets, key=lambda st: (st[1], st[0]))),
+             sum(1 for st in sets if st[0] == "pung"))
+            for pair, sets in _group_readings(g, key))
+    return found
+
+
+def splits_key(keys) -> list[tuple[int, tuple[Set, ...], int]]:
+    """Every reading of a complete hand's keys as (pair, sets, pungs), in the order
+    of ``splits()``; the sets are ordered by kind (a chow before a pung of its
+    lowest kind), the way a reading is written out. [] for an incomplete hand.
+
+    A typical hand reads one way in each suit, so the answer is one tuple built
+    from four memo lookups; only a hand with several readings is combined and sorted."""
+    km, kp, ks, kz = keys
+    if _SW[km] + _SW[kp] + _SW[ks] + _HW[kz] != 1:
+        return []
+    a, b, c, d = (_layouts[0].get(km) or _group_layouts(0, km),
+                  _layouts[1].get(kp) or _group_layouts(1, kp),
+                  _layouts[2].get(ks) or _group_layouts(2, ks),
+                  _layouts[3].get(kz) or _group_layouts(3, kz))
+    if len(a) == len(b) == len(c) == len(d) == 1:
+        (pa, sa, na), (pb, sb, nb), (pc, sc, nc), (pd, sd, nd) = a[0], b[0], c[0], d[0]
+        return [(max(pa, pb, pc, pd), sa + sb + sc + sd, na + nb + nc + nd)]
+    out = [(max(w[0], x[0], y[0], z[0]), w[1] + x[1] + y[1] + z[1], w[2] + x[2] + y[2] + z[2])
+           for w, x, y, z in product(a, b, c, d)]
+    out.sort(key=lambda r: (r[0], tuple(sorted(r[1]))))
+    return out
+
+
 def splits(counts) -> list[Split]:
     """Every distinct way to read 3k+2 concealed tiles as k sets and one pair."""
     if sum(counts) > _tables.MAX_TILES:
@@ -292,13 +340,7 @@ def splits(counts) -> list[Split]:
         keys = hand_key(counts)
     except _BadCounts:
         return [Split(s.pair, s.sets) for s in _ref.splits(counts)]
-    if not is_complete_key(keys):
-        return []
-    found = set()
-    for combo in product(*(_group_readings(g, keys[g]) for g in range(4))):
-        pair = max(p for p, _ in combo)
-        found.add(Split(pair, tuple(sorted(s for _, sets in combo for s in sets))))
-    return sorted(found)
+    return [Split(pair, tuple(sorted(sets))) for pair, sets, _ in splits_key(keys)]
 
 
 def placement_shape(kind: str, low: int, tile: int) -> str:

@@ -16,11 +16,14 @@ ties go to the profile's ``scoring.prefer`` list (rules/003: 邊張 before 中�
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .errors import UserError
-from .hand import is_lilgu, placement_shape, splits, waits
-from .patterns import CATALOGUE, CONDITIONS, PATTERN_IDS, REQUIREMENTS, Reading, SetInfo
+from .hand import KEY_STEP, is_lilgu, placement_shape, splits_key, waits, waits_key
+from .patterns import (CATALOGUE, CONDITIONS, GATED, GROUPS, PATTERN_IDS, PER_READING,
+                       REQUIREMENTS, Facts)
 from .profiles import Profile, ProfileError
 from .tiles import (NotationError, check_limits, counts34, format_tiles, is_flower, parse_tiles,
                     wind_index)
@@ -217,94 +220,117 @@ class ScoreResult:
         return out
 
 
-# --- readings ---------------------------------------------------------------------------
+# --- split text: every set's notation once, at import ------------------------------------
 
-def _set_text(s: SetInfo) -> str:
-    if s.kind == "chow":
-        return format_tiles([s.tile, s.tile + 1, s.tile + 2])
-    return format_tiles([s.tile] * (4 if s.kong else 3))
-
-
-def _meld_sets(spec: HandSpec) -> list[SetInfo]:
-    out = []
-    for m in spec.melds:
-        if m.type == "chi":
-            out.append(SetInfo("chow", m.tiles[0], concealed=False, meld=True))
-        else:
-            out.append(SetInfo("pung", m.tiles[0], concealed=m.type == "concealed_kong",
-                               kong=m.type in _KONGS, meld=True))
-    return out
+_PUNG_TEXT = tuple(format_tiles([k] * 3) for k in range(34))
+_KONG_TEXT = tuple(format_tiles([k] * 4) for k in range(34))
+_PAIR_TEXT = tuple(format_tiles([k] * 2) for k in range(34))
+_CHOW_TEXT = tuple(format_tiles([k, k + 1, k + 2]) if k < 27 and k % 9 < 7 else "" for k in range(34))
+_SET_TEXT = {"pung": _PUNG_TEXT, "chow": _CHOW_TEXT}
 
 
-def _readings(spec: HandSpec, profile: Profile, base: dict) -> list[tuple[Reading, list[str]]]:
-    """Every split of the 17 concealed tiles × every set the winning tile can sit in."""
-    hand = list(spec.concealed) + ([spec.win_tile] if spec.win_tile is not None else [])
-    counts = counts34(hand)
-    melds = _meld_sets(spec)
-    meld_text = [_set_text(s) for s in melds]
-    win, drawn = spec.win_tile, base["self_drawn"]
-    out = []
-    for sp in splits(counts):
-        sp_sets = sorted(sp.sets, key=lambda st: (st[1], st[0]))   # by tile, as laid out
-        places: set[tuple[str, int] | None] = set()
-        if win is None:
-            places.add(None)
-        else:
-            if sp.pair == win:
-                places.add(("pair", win))
-            places.update(st for st in sp.sets if st[0] == "pung" and st[1] == win
-                          or st[0] == "chow" and st[1] <= win <= st[1] + 2 and st[1] < 27)
-        for place in sorted(places, key=lambda p: (p is None, p)):
-            # a pung the winning discard completes is exposed (明刻); self-drawn it stays 暗
-            exposed = None if drawn or place is None or place[0] != "pung" else place
-            sets = tuple(SetInfo(k, t, concealed=(k, t) != exposed) for k, t in sp_sets)
-            sets += tuple(melds)
-            shape = None
-            if place is not None:
-                kind, low = place
-                shape = "single" if kind == "pair" else placement_shape(kind, low, win)
-            text = [_set_text(s) for s in sets[:len(sp.sets)]] + meld_text
-            text.append(format_tiles([sp.pair] * 2))
-            reading = Reading(sets=sets, pair=sp.pair, pairs=(), shape=shape, complete=True, **base)
-            out.append((reading, text))
-    if profile.scoring.lilgu and not spec.melds and is_lilgu(counts):
-        pung = next(k for k in range(34) if counts[k] >= 3
-                    and all((n - 3 * (j == k)) % 2 == 0 for j, n in enumerate(counts)))
-        pairs = tuple(k for k in range(34) for _ in range((counts[k] - 3 * (k == pung)) // 2))
-        concealed_pung = drawn or win != pung
-        sets = (SetInfo("pung", pung, concealed=concealed_pung),)
-        text = [_set_text(sets[0])] + [format_tiles([p] * 2) for p in pairs]
-        reading = Reading(sets=sets, pair=None, pairs=pairs, shape=None, complete=True, **base)
-        out.append((reading, text))
-    return out
+def _meld_text(m: Meld) -> str:
+    return _CHOW_TEXT[m.tiles[0]] if m.type == "chi" else \
+        (_KONG_TEXT if m.type in _KONGS else _PUNG_TEXT)[m.tiles[0]]
 
 
-def _facts(spec: HandSpec, profile: Profile) -> dict:
-    """What every reading of this hand shares."""
-    kinds = list(spec.concealed) + [t for m in spec.melds for t in m.tiles]
-    if spec.win_tile is not None:
-        kinds.append(spec.win_tile)
-    single = False
-    if spec.win_tile is not None:
-        held = counts34(list(spec.concealed) + [t for m in spec.melds for t in m.tiles])
-        single = len(waits(counts34(spec.concealed), held, lilgu=profile.scoring.lilgu)) == 1
-    exposed = [m for m in spec.melds if m.type != "concealed_kong"]
-    return dict(
-        kinds=tuple(kinds), flowers=frozenset(spec.flowers),
-        # 槓上開花 and 海底撈月 are self-drawn by nature (scoring.md fine points)
-        self_drawn=spec.self_drawn or bool({"kong_bloom", "last_tile"} & spec.conditions),
-        seat_wind=spec.seat_wind, round_wind=spec.round_wind, dealer=spec.dealer,
-        dealer_streak=spec.dealer_streak, conditions=spec.conditions,
-        one_tile_left=len(spec.concealed) == 1,
-        exposed_only=bool(spec.melds) and len(exposed) == len(spec.melds),
-        no_exposed=not exposed, single_wait=single,
-        flower_set_mode=profile.scoring.flower_set_mode,
-        ping_hu_requires=profile.scoring.ping_hu_requires,
-    )
+# --- a profile's patterns, compiled once ----------------------------------------------------
+
+PATTERN_INDEX = {p.id: i for i, p in enumerate(CATALOGUE)}
+_MEMO_CAP = 1 << 12      # answers remembered per memo and profile before starting afresh
+_PROFILES_CAP = 64       # compiled profiles kept (a record replayed may bring its own)
+
+class _Rules:
+    """One profile's patterns as tables indexed by catalogue position (bit i = pattern i).
+
+    Valuing a reading is then integer work: the held patterns' drop masks OR'd
+    together, the survivors' 台 summed; names and PatternScore lines are made only
+    for the reading that wins. Built once per profile object, like ``check_profile``."""
+
+    __slots__ = ("family", "reading", "tai", "drops", "minus", "minus_with", "honors_bit",
+                 "honors", "prefer", "lilgu", "incomplete", "keeps", "lines", "defs",
+                 "flower_set_mode", "ping_hu_requires", "judged")
+
+    def __init__(self, profile: Profile):
+        sc, mine = profile.scoring, profile.patterns
+        bit = {p.id: 1 << i for i, p in enumerate(CATALOGUE)}
+        groups: dict[str, list[tuple[int, Callable]]] = {}
+        for i, p in enumerate(CATALOGUE):
+            if p.id in mine:
+                groups.setdefault(p.group, []).append((i, p.count))
+        reading = tuple(groups.pop(PER_READING, ()))
+        self.reading = ((None, attrgetter(*GROUPS[PER_READING]), reading, {}),)
+        self.family = tuple((GROUPS[g][0] if g in GATED else None, attrgetter(*GROUPS[g]),
+                             tuple(pats), {}) for g, pats in groups.items())
+        self.judged: dict[tuple, tuple] = {}
+        self.defs = tuple(mine.get(p.id) for p in CATALOGUE)
+        self.tai = tuple(d.tai if d else 0 for d in self.defs)
+        self.drops = tuple(sum(bit[d] for d in set(sc.drops.get(p.id, ()))) for p in CATALOGUE)
+        self.minus = sc.all_honors_minus                 # 字一色: 累計後減除4台
+        self.minus_with = sum(bit[pid] for pid in set(sc.all_honors_minus_with))
+        self.honors = PATTERN_INDEX["all_honors"]
+        self.honors_bit = bit["all_honors"]
+        self.prefer = tuple(bit[pid] for pid in sc.prefer)
+        self.lilgu = sc.lilgu
+        self.incomplete = sum(bit[pid] for pid in set(sc.incomplete_wins))
+        self.keeps = self.incomplete | sum(bit[pid] for pid in set(sc.incomplete_win_keeps))
+        self.flower_set_mode, self.ping_hu_requires = sc.flower_set_mode, sc.ping_hu_requires
+        self.lines: dict[tuple, tuple[PatternScore, ...]] = {}
+
+    def value(self, held) -> tuple[int, int]:
+        """(total 台, bitmask of the patterns kept) after the exclusions (台數計算準則)."""
+        drops, tai = self.drops, self.tai
+        dropped = 0
+        for i, _ in held:
+            dropped |= drops[i]
+        total = kept = 0
+        for i, n in held:
+            if not dropped >> i & 1:
+                kept |= 1 << i
+                total += tai[i] * n
+        if kept & self.honors_bit and kept & self.minus_with:
+            total -= self.minus
+        return total, kept
+
+    def rank(self, total: int, kept: int):
+        """Lower is better: the most 台, then the profile's ``prefer`` list in order."""
+        if not self.prefer:
+            return -total
+        return (-total,) + tuple(-1 if kept & b else 0 for b in self.prefer)
+
+    def judge(self, held: tuple[tuple[int, int], ...]) -> tuple:
+        """(rank, total, kept) of a reading's held patterns, remembered: the same
+        patterns held the same number of times are worth the same in every hand."""
+        found = self.judged.get(held)
+        if found is None:
+            total, kept = self.value(held)
+            if len(self.judged) >= _MEMO_CAP:
+                self.judged.clear()
+            found = self.judged[held] = (self.rank(total, kept), total, kept)
+        return found
+
+    def patterns(self, held, kept: int) -> tuple[PatternScore, ...]:
+        """The answer's lines for one reading, in catalogue order (remembered per held
+        patterns, like ``judge``)."""
+        found = self.lines.get(held)
+        if found is None:
+            if len(self.lines) >= _MEMO_CAP:
+                self.lines.clear()
+            found = self.lines[held] = self._patterns(held, kept)
+        return found
+
+    def _patterns(self, held, kept: int) -> tuple[PatternScore, ...]:
+        minus = self.minus if kept & self.honors_bit and kept & self.minus_with else 0
+        out = []
+        for i, n in sorted(held):
+            if kept >> i & 1:
+                tai = self.tai[i] * n - (minus if i == self.honors else 0)
+                d = self.defs[i]
+                out.append(PatternScore(CATALOGUE[i].id, d.zh, d.en, tai))
+        return tuple(out)
 
 
-# --- valuation --------------------------------------------------------------------------
-
+_compiled: dict[int, tuple[Profile, _Rules]] = {}
 _checked: dict[int, Profile] = {}
 
 
@@ -328,55 +354,220 @@ def check_profile(profile: Profile) -> None:
     _checked[id(profile)] = profile
 
 
-def _value(r: Reading, profile: Profile, only: frozenset[str] | None = None) -> list[PatternScore]:
-    """The patterns of one reading after the profile's exclusions (台數計算準則)."""
-    held = {}
-    for p in CATALOGUE:
-        if p.id in profile.patterns and (only is None or p.id in only):
-            n = p.count(r)
-            if n:
-                held[p.id] = n
-    dropped = {d for pid in held for d in profile.scoring.drops.get(pid, ())}
-    kept = [pid for pid in held if pid not in dropped]
-    minus = 0
-    if "all_honors" in kept and any(pid in kept for pid in profile.scoring.all_honors_minus_with):
-        minus = profile.scoring.all_honors_minus        # 字一色: 累計後減除4台
-    out = []
-    for pid in kept:
-        d = profile.patterns[pid]
-        tai = d.tai * held[pid] - (minus if pid == "all_honors" else 0)
-        out.append(PatternScore(pid, d.zh, d.en, tai))
+def _rules(profile: Profile) -> _Rules:
+    found = _compiled.get(id(profile))
+    if found is not None and found[0] is profile:
+        return found[1]
+    check_profile(profile)
+    rules = _Rules(profile)
+    if len(_compiled) >= _PROFILES_CAP:
+        _compiled.clear()
+    _compiled[id(profile)] = (profile, rules)
+    return rules
+
+
+def _held(groups: tuple, f: Facts) -> tuple[tuple[int, int], ...]:
+    """(index, count) of every pattern of these groups that holds. A gated group
+    whose gate fact is empty is skipped; the others are answered from the group's
+    memo, keyed on exactly the facts the group's conditions read."""
+    out: tuple[tuple[int, int], ...] = ()
+    for gate, facts_of, pats, memo in groups:
+        if gate is not None and not getattr(f, gate):
+            continue
+        key = facts_of(f)
+        found = memo.get(key)
+        if found is None:
+            found = tuple((i, n) for i, count in pats if (n := count(f)))
+            if len(memo) >= _MEMO_CAP:
+                memo.clear()
+            memo[key] = found
+        out += found
     return out
 
 
-def _rank(pats: list[PatternScore], profile: Profile) -> tuple:
-    ids = {p.id for p in pats}
-    pref = tuple(-1 if pid in ids else 0 for pid in profile.scoring.prefer)
-    return (-sum(p.tai for p in pats),) + pref
-
+# --- scoring ------------------------------------------------------------------------------
 
 def score(spec: HandSpec, profile: Profile) -> ScoreResult:
-    """Score a finished hand under a profile: the highest-valued reading, or why it does not win."""
-    check_profile(profile)
-    base = _facts(spec, profile)
-    best: tuple | None = None
-    for reading, text in _readings(spec, profile, base):
-        pats = _value(reading, profile)
-        key = _rank(pats, profile)
-        if best is None or key < best[0]:
-            best = (key, pats, text)
+    """Score a finished hand under a profile: the highest-valued reading, or why it does not win.
+
+    Every split of the 17 concealed tiles × every set the winning tile can sit in is a
+    reading (the placement decides whether a pung is concealed — a pung the winning
+    discard completes is exposed — and the wait's shape); ties go to the profile's
+    ``prefer`` list, then to the first reading in ``hand.splits`` order."""
+    rules = _rules(profile)
+    win, concealed, melds, conds = spec.win_tile, spec.concealed, spec.melds, spec.conditions
+    tiles = list(concealed)
+    if win is not None:
+        tiles.append(win)
+    keys = [0, 0, 0, 0]                 # hand.hand_key of the 17 tiles, without a count array
+    for t in tiles:
+        g, step = KEY_STEP[t]
+        keys[g] += step
+
+    # What every reading shares: the melds, the flowers, the seat, the 16-tile wait.
+    meld_pungs = concealed_kongs = kongs = exposed = honor_melds = 0
+    suit_bits = (keys[0] != 0) | (keys[1] != 0) << 1 | (keys[2] != 0) << 2
+    has_honor = keys[3] != 0
+    meld_tiles: list[int] = []
+    for m in melds:
+        meld_tiles += m.tiles
+        k = m.tiles[0]
+        if k < 27:
+            suit_bits |= 1 << k // 9
+        else:
+            has_honor = True
+        if m.type == "chi":
+            exposed += 1
+            continue
+        meld_pungs += 1
+        if k >= 27:
+            honor_melds |= 1 << k
+        if m.type in _KONGS:
+            kongs += 1
+        if m.type == "concealed_kong":
+            concealed_kongs += 1
+        else:
+            exposed += 1
+    f = Facts()
+    f.dealer, f.dealer_streak, f.conditions = spec.dealer, spec.dealer_streak, conds
+    # 槓上開花 and 海底撈月 are self-drawn by nature (scoring.md fine points)
+    drawn = f.self_drawn = spec.self_drawn or "kong_bloom" in conds or "last_tile" in conds
+    f.seat_wind, f.round_wind, f.flowers = spec.seat_wind, spec.round_wind, frozenset(spec.flowers)
+    f.one_tile_left = len(concealed) == 1
+    f.exposed_only = bool(melds) and exposed == len(melds)
+    f.no_exposed = not exposed
+    f.suits, f.has_honor = suit_bits.bit_count(), has_honor
+    f.flower_set_mode, f.ping_hu_requires = rules.flower_set_mode, rules.ping_hu_requires
+    f.single_wait = win is not None and _single_wait(tiles, keys, win, meld_tiles, rules.lilgu)
+
+    best = None
+    layouts = splits_key(keys)
+    if layouts:
+        # Honors never form chows: an honor pung or pair is the same in every split.
+        honor_pungs, honor_pair = _honor_sets(keys[3])
+        honor_pungs |= honor_melds
+        f.complete, f.five_sets, f.lilgu = True, True, False     # 5 - melds sets + melds
+        f.honor_pungs, f.honor_pair, f.kongs = honor_pungs, honor_pair, kongs
+        family = _held(rules.family, f)
+        per_reading = rules.reading
+        for pair, sets, pungs in layouts:
+            for place in _placements(pair, sets, win):
+                f.pungs = pungs + meld_pungs
+                # a pung the winning discard completes is exposed (明刻); self-drawn it stays 暗
+                f.concealed_pungs = pungs + concealed_kongs - \
+                    (not drawn and place is not None and place[0] == "pung")
+                f.shape = None if place is None else "single" if place[0] == "pair" else \
+                    placement_shape(place[0], place[1], win)
+                held = family + _held(per_reading, f)
+                key, total, kept = rules.judge(held)
+                if best is None or key < best[0]:
+                    best = (key, total, held, kept, pair, sets)
+    if rules.lilgu and not melds:
+        counts = counts34(tiles)
+        if is_lilgu(counts):
+            best = _lilgu(counts, f, rules, win, drawn, best)
     if best is not None:
-        pats = best[1]
-        return ScoreResult(True, sum(p.tai for p in pats), tuple(pats), tuple(best[2]))
+        _, total, held, kept, pair, text = best
+        if pair is not None:                    # an ordinary split: text[] is its sets
+            text = _sets_text(text)
+            if melds:
+                text += tuple(_meld_text(m) for m in melds)
+            text += (_PAIR_TEXT[pair],)
+        return ScoreResult(True, total, rules.patterns(held, kept), text)
     # Not five sets and a pair: a 花和 or 四槓 still wins, counting only itself and the dealer's 台.
-    sc = profile.scoring
-    bare = Reading(sets=tuple(_meld_sets(spec)), pair=None, pairs=(), shape=None,
-                   complete=False, **base)
-    special = frozenset(sc.incomplete_wins)
-    if _value(bare, profile, special):
-        pats = _value(bare, profile, special | frozenset(sc.incomplete_win_keeps))
-        hand = list(spec.concealed) + ([spec.win_tile] if spec.win_tile is not None else [])
-        text = tuple(_set_text(s) for s in bare.sets) + ((format_tiles(hand),) if hand else ())
-        return ScoreResult(True, sum(p.tai for p in pats), tuple(pats), text)
+    f.complete = f.five_sets = f.lilgu = False
+    f.honor_pungs, f.honor_pair, f.kongs, f.shape = honor_melds, -1, kongs, None
+    f.pungs, f.concealed_pungs = meld_pungs, concealed_kongs
+    every = _held(rules.family, f) + _held(rules.reading, f)
+    if rules.value([(i, n) for i, n in every if rules.incomplete >> i & 1])[1]:
+        held = tuple((i, n) for i, n in every if rules.keeps >> i & 1)
+        total, kept = rules.value(held)
+        text = tuple(_meld_text(m) for m in melds) + ((format_tiles(tiles),) if tiles else ())
+        return ScoreResult(True, total, rules.patterns(held, kept), text)
     return ScoreResult(False, 0, (), (),
                        "not a winning hand (未成胡): the 17 tiles are not five sets and a pair")
+
+
+def _single_wait(tiles: list[int], keys, win: int, meld_tiles: list[int], lilgu: bool) -> bool:
+    """獨聽: the 16 tiles before the win wait on exactly one kind, not counting a kind
+    the hand already holds all four of (scoring.md fine points)."""
+    g, step = KEY_STEP[win]
+    before = list(keys)
+    before[g] -= step
+    found = waits_key(before)
+    if lilgu:                                   # 嚦咕嚦咕 waits too: the count-array path
+        sixteen = counts34(tiles)
+        sixteen[win] -= 1
+        found = waits(sixteen, None, lilgu=True)
+    n = 0
+    for k in found:
+        g, step = KEY_STEP[k]
+        if before[g] // step % 5 + meld_tiles.count(k) < 4:
+            n += 1
+    return n == 1
+
+
+_text_memo: dict[tuple, tuple[str, ...]] = {}
+
+
+def _sets_text(sets: tuple) -> tuple[str, ...]:
+    """The split text of the concealed sets, remembered per layout."""
+    found = _text_memo.get(sets)
+    if found is None:
+        if len(_text_memo) >= _MEMO_CAP:
+            _text_memo.clear()
+        found = _text_memo[sets] = tuple(_SET_TEXT[kind][k] for kind, k in sets)
+    return found
+
+
+_honor_memo: dict[int, tuple[int, int]] = {}
+
+
+def _honor_sets(key: int) -> tuple[int, int]:
+    """(bits of the honor kinds held three times, the honor held twice or -1) for a
+    complete hand's honor key: honors never form chows, so these are its honor pungs
+    and pair in every split. Memoised per key (at most 5⁷ of them)."""
+    found = _honor_memo.get(key)
+    if found is None:
+        pungs, pair = 0, -1
+        for k in range(27, 34):
+            n = key // 5 ** (33 - k) % 5
+            if n >= 3:
+                pungs |= 1 << k
+            elif n == 2:
+                pair = k
+        found = _honor_memo[key] = (pungs, pair)
+    return found
+
+
+def _placements(pair: int, sets: tuple, win: int | None) -> list:
+    """The sets of one split that can hold the winning tile, each once, in the order
+    the first scorer sorted them: chows, then the pair, then the pung."""
+    if win is None:
+        return [None]
+    places = []
+    for st in sets:
+        kind, k = st
+        if (k == win if kind == "pung" else k <= win <= k + 2) and st not in places:
+            places.append(st)
+    if pair == win:
+        places.append(("pair", win))
+    if len(places) > 1:
+        places.sort()
+    return places
+
+
+def _lilgu(counts: list[int], f: Facts, rules: _Rules, win, drawn: bool, best):
+    """嚦咕嚦咕 (八對半): seven pairs and a pung, read after the ordinary splits."""
+    pung = next(k for k in range(34) if counts[k] >= 3
+                and all((n - 3 * (j == k)) % 2 == 0 for j, n in enumerate(counts)))
+    pairs = tuple(k for k in range(34) for _ in range((counts[k] - 3 * (k == pung)) // 2))
+    f.complete, f.five_sets, f.lilgu, f.shape = True, False, True, None
+    f.honor_pungs, f.honor_pair, f.kongs = (1 << pung if pung >= 27 else 0), -1, 0
+    f.pungs, f.concealed_pungs = 1, 1 if drawn or win != pung else 0
+    held = _held(rules.family, f) + _held(rules.reading, f)
+    key, total, kept = rules.judge(held)
+    if best is None or key < best[0]:
+        text = (_PUNG_TEXT[pung],) + tuple(_PAIR_TEXT[p] for p in pairs)
+        best = (key, total, held, kept, None, text)
+    return best
