@@ -11,12 +11,23 @@ from .actions import Action
 
 __all__ = ["why_illegal"]
 
+_BARE = ("pass", "flower_win", "draw")
+
 
 def why_illegal(h, seat: int, a: Action) -> str:
     st = h.seats[seat]
     what = a.describe()
     legal = h.pending().get(seat, [])
     tail = " You may: " + ", ".join(x.describe() for x in legal) + "." if legal else ""
+    named = ((a.tile,) if a.tile is not None else ()) + a.tiles
+    if any(k >= 34 for k in named):
+        # 花牌 are shown and replaced at once (補花): never held, thrown, claimed or melded
+        return (f"{what}: flowers (花牌) are replaced as soon as they are drawn; they are "
+                f"never discarded, claimed or melded." + tail)
+    if a.type in _BARE and named:
+        return f"{what}: {a.type} names no tile." + tail
+    if a.type == "chi" and len(a.tiles) != 2:
+        return f"{what}: 吃 names the tile taken and the two tiles from hand, like chi 3m 45m." + tail
     if h.phase == "last_tile":
         return (f"{what}: the next tile is the last one that may be drawn (海底); draw it "
                 f"(摸) or decline it (過), which ends the hand drawn (荒局)." + tail)

@@ -126,8 +126,7 @@ class HandState(WinConditions):
             if action in legal:
                 action = legal[legal.index(action)]
             else:
-                from .explain import why_illegal
-                raise IllegalAction(why_illegal(self, seat, action))
+                raise IllegalAction(self._why_illegal(seat, action))
         self._choices[seat] = action
         if len(self._choices) == len(self._pending):
             choices = self._choices
@@ -147,6 +146,18 @@ class HandState(WinConditions):
                 self._resolve_declare(choices)
             elif phase == "last_tile":
                 self._resolve_last_tile(seat, choices[seat])
+
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        """The refusal's message. Explaining must never be what stops a table: an
+        action no rule there foresaw still gets a plain refusal (and a bug report's
+        worth of detail stays out of the player's message)."""
+        from .explain import why_illegal
+        try:
+            return why_illegal(self, seat, action)
+        except Exception:                                   # noqa: BLE001 - see docstring
+            legal = self._pending.get(seat, [])
+            return (f"{action.describe()} is not allowed now. You may: "
+                    + ", ".join(x.describe() for x in legal) + ".")
 
     # -- opening -----------------------------------------------------------------
 
