@@ -1,6 +1,8 @@
 """行牌禁制 (rules/001), one test per item that has a screen form, and rules/003's
 casual variants. Item 8 (exposing tiles by accident) has no screen form."""
 
+import pytest
+
 from twmahjong.engine import actions as A
 from twmahjong.tiles import counts34, parse_tile
 
@@ -56,11 +58,41 @@ def test_2_the_same_replacement_after_a_concealed_kong_may_win():
     assert "kong_bloom" in win["conditions"]
 
 
-def test_3_no_concealed_kong_after_a_kong_from_a_discard():
-    h = table(fill({0: "5m", 2: "555m2222p"}), back="8m")
+@pytest.mark.parametrize("profile", ["standard", "casual"])
+def test_3_no_concealed_kong_after_a_kong_from_a_discard(profile):
+    # rules/001 禁制 3: 碰杠補牌之後不得接著暗杠 (casual: rules/003 is silent, kept)
+    h = table(fill({0: "5m", 2: "555m2222p"}), back="8m", profile=profile)
     do(h, 0, "discard 5m", others_pass=False)
     claim(h, 2, "kong 5m")
     assert "concealed_kong" not in legal_types(h, 2)
+
+
+# seat 2 碰槓s 5m, replaces 9p (2222p 99p 78s left with 123s456s), 暗槓s 2p: the
+# replacement 9s would complete 123s456s789s99p
+KONG3 = {0: "5m", 2: "555m2222p123s456s78s9p"}
+
+
+def test_3_classic_a_concealed_kong_may_follow_a_kong_from_a_discard():
+    # rules/000 禁制 3: 碰杠補牌之後如接著暗杠補牌不得自摸胡牌 — the 暗槓 itself is allowed
+    h = table(fill(KONG3, avoid="9p9s6s"), back="9p 9s", profile="classic")
+    do(h, 0, "discard 5m", others_pass=False)
+    claim(h, 2, "kong 5m")
+    assert h.drawn == T("9p")
+    assert A.concealed_kong(T("2p")) in legal(h, 2)
+    do(h, 2, "concealed_kong 2p")
+    assert h.drawn == T("9s")
+    assert "win" not in legal_types(h, 2)              # ... only its replacement may not 自摸
+    assert A.discard(T("9s")) in legal(h, 2)
+
+
+def test_3_classic_nor_after_a_flower_drawn_as_that_kongs_replacement():
+    # 此暗杠補得花牌再補後亦然
+    h = table(fill(KONG3, avoid="9p9s6s"), back="9p 4f 9s", profile="classic")
+    do(h, 0, "discard 5m", others_pass=False)
+    claim(h, 2, "kong 5m")
+    do(h, 2, "concealed_kong 2p")
+    assert h.seats[2].flowers == [T("4f")] and h.drawn == T("9s")
+    assert "win" not in legal_types(h, 2)
 
 
 def test_4_a_self_drawn_win_must_start_with_a_draw():
