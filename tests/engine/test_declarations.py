@@ -36,6 +36,7 @@ def test_the_dealer_is_never_asked_for_heavenly_ready():
 def _declared(undeclared=False, **kw):
     h = table(fill({0: "1m7z", 1: READY}, avoid="7z1m9p"), pass_declare=False, **kw)
     h.act(1, A.PASS if undeclared else A.DECLARE)
+    pass_claims(h)                                  # open_windows: the others' pass-only window
     return h
 
 
@@ -61,10 +62,11 @@ def test_a_declared_hand_may_still_claim(profile):
     assert h.turn_seat == 1 and not h.seats[1].declare_valid   # 換牌: the 天聽 is gone
 
 
+@pytest.mark.parametrize("open_windows", [False, True])
 @pytest.mark.parametrize("profile", ["standard", "classic"])
-def test_heavenly_ready_may_change_tiles_and_then_loses_the_declaration(profile):
+def test_heavenly_ready_may_change_tiles_and_then_loses_the_declaration(profile, open_windows):
     # seat 1 (天聽 on 7z) draws 9p, keeps it and throws 7z: it now waits on 9p, undeclared
-    h = _declared(profile=profile, draws=nth_draw(1, "9p", d2="9p"))
+    h = _declared(profile=profile, draws=nth_draw(1, "9p", d2="9p"), open_windows=open_windows)
     do(h, 0, f"discard {_safe(h, 0)}")
     assert h.turn_seat == 1 and h.drawn == T("9p")
     assert A.discard(T("7z")) in legal(h, 1) and A.discard(T("1m")) in legal(h, 1)
@@ -104,8 +106,9 @@ def test_standard_throwing_the_drawn_tile_keeps_the_declaration():
 
 # 地胡's kong form (rules/000): 閑家摸入第一張牌未打牌前開暗杠或連續暗杠而成胡，視同地胡，
 # 並得加計杠上開花1台. Seat 1 declared 天聽 on 7z and draws the fourth 1m first.
-def test_classic_earthly_win_by_a_concealed_kong_on_the_first_draw():
-    h = _declared_kong(draws=nth_draw(1, "1m"), back="7z")
+@pytest.mark.parametrize("open_windows", [False, True])
+def test_classic_earthly_win_by_a_concealed_kong_on_the_first_draw(open_windows):
+    h = _declared_kong(draws=nth_draw(1, "1m"), back="7z", open_windows=open_windows)
     do(h, 0, f"discard {_safe(h, 0)}")
     assert h.drawn == T("1m") and A.concealed_kong(T("1m")) in legal(h, 1)
     do(h, 1, "concealed_kong 1m")                   # its waits stay 7z: still 天聽
@@ -154,6 +157,7 @@ def _declared_kong(hand=READY, undeclared=False, **kw):
     """Classic; seat 1 (天聽 unless ``undeclared``) holds three 1m, the dealer none."""
     h = table(fill({0: "2s", 1: hand}, avoid="7z1m9p4p5s"), pass_declare=False, profile="classic", **kw)
     h.act(1, A.PASS if undeclared else A.DECLARE)
+    pass_claims(h)                                  # open_windows: the others' pass-only window
     return h
 
 

@@ -35,12 +35,13 @@ def test_a_passed_win_blocks_every_win_until_the_seat_discards(profile):
     assert A.win(T("5p")) in legal(h, 3)
 
 
+@pytest.mark.parametrize("open_windows", [False, True])
 @pytest.mark.parametrize("profile", ["standard", "classic"])
-def test_throwing_a_winning_tile_does_not_lift_a_passed_win(profile):
+def test_throwing_a_winning_tile_does_not_lift_a_passed_win(profile, open_windows):
     # rules/001 解除过水: 打出(或加杠)一张非和之牌即可解除过水 (rules/000: 非胡之牌). Seat 3
     # (34p: 2p/5p) passes 2p, draws 5p — no 自摸, it passed — and throws that 5p.
     h = table(fill(WAIT, avoid="2p5p9m"), draws=nth_draw(3, "5p", d4="2p", d7="9m", d8="2p"),
-              profile=profile)
+              profile=profile, open_windows=open_windows)
     do(h, 0, "discard 2p", others_pass=False)
     claim(h, 3, "pass")
     _turn(h, 3)

@@ -72,9 +72,10 @@ def test_3_no_concealed_kong_after_a_kong_from_a_discard(profile):
 KONG3 = {0: "5m", 2: "555m2222p123s456s78s9p"}
 
 
-def test_3_classic_a_concealed_kong_may_follow_a_kong_from_a_discard():
+@pytest.mark.parametrize("open_windows", [False, True])
+def test_3_classic_a_concealed_kong_may_follow_a_kong_from_a_discard(open_windows):
     # rules/000 禁制 3: 碰杠補牌之後如接著暗杠補牌不得自摸胡牌 — the 暗槓 itself is allowed
-    h = table(fill(KONG3, avoid="9p9s6s"), back="9p 9s", profile="classic")
+    h = table(fill(KONG3, avoid="9p9s6s"), back="9p 9s", profile="classic", open_windows=open_windows)
     do(h, 0, "discard 5m", others_pass=False)
     claim(h, 2, "kong 5m")
     assert h.drawn == T("9p")
