@@ -44,7 +44,7 @@ def make_record(m: Match) -> dict:
     builtin = p.id in BUILTIN and load_profile(p.id) == p
     return {"format": RECORD_FORMAT, "version": 1,
             "profile": p.id if builtin else p.model_dump(mode="json"),
-            "seed": m.seed, "seating": list(m.seating), "rounds": m.rounds,
+            "seed": m.seed, "seating": list(m.initial_seating), "rounds": m.rounds,
             "first_dealer": m.first_dealer, "hands": m.hand_no,
             "scores": list(m.scores), "events": m.events}
 
