@@ -73,9 +73,12 @@ def test_thousands_of_hands_run_and_settle_to_zero():
     """Many whole hands through the match (stops early to keep the suite quick)."""
     total = 0
     won = 0
-    for i, name in enumerate(("standard", "classic", "casual")):
-        m = play_match(PROFILES[name], seed=1000 + i, rounds=4, max_hands=700)
-        total += m.hand_no
-        won += sum(1 for r in m.results if r["type"] == "win")
-        assert sum(m.scores) == -sum(r.get("fee", 0) for r in m.results)
-    assert total == 2100 and won > 0
+    seed = 1000
+    while total < 2100:        # a match of random bots may end at any hand: play on
+        for name in ("standard", "classic", "casual"):
+            m = play_match(PROFILES[name], seed=seed, rounds=4, max_hands=700)
+            seed += 1
+            total += m.hand_no
+            won += sum(1 for r in m.results if r["type"] == "win")
+            assert sum(m.scores) == -sum(r.get("fee", 0) for r in m.results)
+    assert total >= 2100 and won > 0

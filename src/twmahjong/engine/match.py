@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 
 from .table import HandState
-from .wall import choose_first_dealer, choose_seating, new_seed, reseat
+from .wall import choose_first_dealer, choose_seating, hand_seed, new_seed, reseat
 
 __all__ = ["MAX_ROUNDS", "Match"]
 
@@ -68,12 +68,12 @@ class Match:
             raise IllegalAction("the match is over")
         if self._new_game:
             self._start_game()
-        hand_seed = self.rng.getrandbits(63)
+        seed = hand_seed(self.seed, self.hand_no)
         carried = None
         if self.carried is not None:
             carried = [c + s for c, s in zip(self.carried, self.scores)]
         h = HandState(self.profile, dealer=self.dealer, dealer_streak=self.dealer_streak,
-                      round_wind=self.round_wind, seed=hand_seed, hand_no=self.hand_no,
+                      round_wind=self.round_wind, seed=seed, hand_no=self.hand_no,
                       carried=carried, events=self.events, wall=wall,
                       open_windows=self.open_windows)
         self.hand = h

@@ -14,21 +14,32 @@ drawable tiles is what is left beyond them, wherever replacements came from.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 
 from ..tiles import physical_kind
 
-__all__ = ["Wall", "choose_first_dealer", "choose_seating", "count_seat", "new_seed", "reseat",
-           "roll_dice"]
+__all__ = ["Wall", "choose_first_dealer", "choose_seating", "count_seat", "hand_seed", "new_seed",
+           "reseat", "roll_dice"]
 
 STACKS_PER_SIDE = 18
 _KIND_OF = tuple(physical_kind(t) for t in range(144))
 
 
 def new_seed() -> int:
-    """A production seed from the operating system's CSPRNG (never ``random``)."""
-    return secrets.randbits(63)
+    """A production seed: 128 bits from the operating system's CSPRNG (never ``random``),
+    so nobody can search the seed space for the wall they are looking at."""
+    return secrets.randbits(128)
+
+
+def hand_seed(match_seed: int, hand_no: int) -> int:
+    """The wall seed of a match's ``hand_no``-th hand (0-based): 128 bits of
+    SHA-256 over the match seed. A hash, not a generator's next output, so a hand
+    seed revealed after its hand tells nothing about the match seed or the walls
+    still to come, and anyone holding the match seed can recompute every wall."""
+    digest = hashlib.sha256(f"twmj-hand-v2:{match_seed}:{hand_no}".encode()).digest()
+    return int.from_bytes(digest[:16], "big")
 
 
 def roll_dice(rng: random.Random, n: int = 3) -> tuple[int, ...]:
