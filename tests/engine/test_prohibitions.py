@@ -105,6 +105,16 @@ def test_4_a_self_drawn_win_must_start_with_a_draw():
     assert h.turn_seat == 1 and "win" not in legal_types(h, 1)
 
 
+def test_4_casual_no_self_draw_in_a_turn_entered_by_a_claim():
+    # 禁制 4 on its own: in casual a passed win (漏胡) bars only that tile, so nothing but
+    # 自摸必須始於摸牌 keeps the complete hand after 吃 from being offered 自摸
+    h = table(fill({0: "5m", 1: "46m123p456p789p11s234s"}), profile="casual")
+    do(h, 0, "discard 5m", others_pass=False)
+    claim(h, 1, "chi 5m 46m")
+    assert h.turn_seat == 1 and h.seats[1].is_complete(False)
+    assert "win" not in legal_types(h, 1)
+
+
 # item 5: seat 1 (111z, waits 6s/9s) draws 9s and throws it; later it draws the fourth 1z,
 # kongs it and the replacement is 6s — a wait that went out in this go-around
 FIVE = {1: "111z123p456p789p11s78s"}
