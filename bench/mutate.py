@@ -26,7 +26,8 @@ E = "src/twmahjong/engine/"
 P = "src/twmahjong/profiles/"
 T = "tests/engine/"
 
-# (row, file, old text (must occur exactly once), new text, tests)
+# (row, file, old text (must occur exactly once), new text, tests); file, old and new
+# may be lists of the same length when a rule is written in more than one place
 MUTATIONS = [
     ("000/001 禁制 1 吃牌或碰牌之後不得接著開杠", E + "legal.py",
      "    if not h.no_kong and h.drawable() >= 1:", "    if h.drawable() >= 1:",
@@ -60,7 +61,8 @@ MUTATIONS = [
      [T + "test_prohibitions.py::test_after_pon_not_the_same_tile"]),
     ("000/001 禁制 7 牌牆摸序末三張內不得吃、碰、碰杠", E + "legal.py",
      "    if may_meld and h.drawable() >= rules.no_claims_last:", "    if may_meld:",
-     [T + "test_wall.py::test_no_claims_on_a_discard_among_the_last_three_drawable_tiles"]),
+     [T + "test_wall.py::test_no_claims_on_a_discard_among_the_last_three_drawable_tiles",
+      T + "test_prohibitions.py::test_7_no_pon_on_a_discard_made_with_two_drawable_tiles_left"]),
     ("000/001 同一巡內出現之相同第二張牌不得碰牌", E + "claims.py",
      "                    st.passed_pon.add(o.tile)\n", "                    pass\n",
      [T + "test_passed.py::test_a_passed_pon_is_not_offered_again_in_the_same_go_around"]),
@@ -77,8 +79,10 @@ MUTATIONS = [
     ("000/001 攔胡: 離放銃者輪序較近者優先胡牌", E + "claims.py",
      "            return ws[:1]                    # 攔胡", "            return ws  # 攔胡",
      [T + "test_claims.py::test_two_winners_the_nearest_in_turn_order_takes_it"]),
-    ("000/001 吃牌: 上家之舍牌", E + "legal.py",
-     "        if next_seat and k < 27:", "        if k < 27:",
+    ("000/001 吃牌: 上家之舍牌", [E + "legal.py", E + "table.py"],
+     # the rule is in two lines: the claim window's quick skip and the legal list
+     ["        if next_seat and k < 27:", "or (s == nxt and k < 27):"],
+     ["        if k < 27:", "or k < 27:"],
      [T + "test_claims.py::test_only_the_next_player_may_chi"]),
     ("000/001 搶杠", E + "table.py",
      "                    robbers[s] = [A.win(k), A.PASS]\n", "                    pass\n",
@@ -98,7 +102,8 @@ MUTATIONS = [
      'declared_hand = "may_change"', 'declared_hand = "locked"',
      [T + "test_declarations.py::test_standard_earthly_ready_may_change_tiles_and_then_loses_the_declaration"]),
     ("000/001 天聽: 換牌則解除天聽", E + "table.py",
-     "                self._hand_changed(seat)         # 換牌: kept the drawn tile, threw another\n", "",
+     "                self._hand_changed(seat)         # 換牌: kept the drawn tile, threw another\n",
+     "                pass\n",
      [T + "test_declarations.py::test_heavenly_ready_may_change_tiles_and_then_loses_the_declaration"]),
     ("003 報聽後不可再換牌 (casual)", P + "casual.toml",
      'declared_hand = "locked"', 'declared_hand = "may_change"',
@@ -145,25 +150,29 @@ def _pytest(src: Path, tests: list[str]) -> bool:
     return r.returncode == 0
 
 
-def run(label: str, rel: str, old: str, new: str, tests: list[str]) -> tuple[bool, bool]:
+def run(label: str, rel, old, new, tests: list[str]) -> tuple[bool, bool]:
     """(passes on the scratch copy as it stands, fails with the line removed)."""
     with tempfile.TemporaryDirectory(prefix="twmj-mutate-") as tmp:
         copy = Path(tmp) / "src"
         shutil.copytree(ROOT / "src", copy, ignore=shutil.ignore_patterns("__pycache__"))
         before = _pytest(copy, tests)
-        path = Path(tmp) / rel
-        text = path.read_text(encoding="utf-8")
-        n = text.count(old)
-        if n != 1:
-            raise SystemExit(f"{label}: the line to remove occurs {n} times in {rel}")
-        path.write_text(text.replace(old, new), encoding="utf-8")
-        if path.suffix == ".py":                # a mutant that does not compile proves nothing
-            compile(path.read_text(encoding="utf-8"), str(path), "exec")
+        edits = zip(*(x if isinstance(x, list) else [x] for x in (rel, old, new)))
+        for one_rel, one_old, one_new in edits:      # a rule written in two places: both go
+            path = Path(tmp) / one_rel
+            text = path.read_text(encoding="utf-8")
+            n = text.count(one_old)
+            if n != 1:
+                raise SystemExit(f"{label}: the line to remove occurs {n} times in {one_rel}")
+            path.write_text(text.replace(one_old, one_new), encoding="utf-8")
+            if path.suffix == ".py":            # a mutant that does not compile proves nothing
+                compile(path.read_text(encoding="utf-8"), str(path), "exec")
         after = _pytest(copy, tests)
     return before, not after
 
 
-def _cell(text: str) -> str:
+def _cell(text) -> str:
+    if isinstance(text, list):
+        return " + ".join(_cell(t) for t in text)
     one = " ⏎ ".join(x.strip() for x in text.strip("\n").splitlines()) or "(nothing)"
     return "`" + one.replace("|", "\\|").replace("`", "'") + "`"
 
@@ -171,8 +180,9 @@ def _cell(text: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-k", default="", help="only rows whose label contains this text")
+    ap.add_argument("--start", type=int, default=1, help="begin at this row (1-based)")
     args = ap.parse_args()
-    rows = [m for m in MUTATIONS if args.k in m[0]]
+    rows = [m for m in MUTATIONS[args.start - 1:] if args.k in m[0]]
     print("| row | file | line removed → becomes | test | unmutated | mutated |")
     print("|---|---|---|---|---|---|")
     caught = 0
@@ -180,7 +190,8 @@ def main() -> int:
         ok_before, fails_after = run(label, rel, old, new, tests)
         caught += ok_before and fails_after
         names = ", ".join("`" + t.split("/")[-1] + "`" for t in tests)
-        print(f"| {label} | `{rel.split('/')[-1]}` | {_cell(old)} → {_cell(new)} | {names} | "
+        files = ", ".join(f"`{r.split('/')[-1]}`" for r in (rel if isinstance(rel, list) else [rel]))
+        print(f"| {label} | {files} | {_cell(old)} → {_cell(new)} | {names} | "
               f"{'passes' if ok_before else 'FAILS'} | {'fails' if fails_after else 'STILL PASSES'} |",
               flush=True)
     print(f"\n{caught} of {len(rows)} mutations caught by the named test (each passing unmutated).")

@@ -139,7 +139,7 @@ def test_the_action_cache_stays_bounded_under_a_flood_of_distinct_bad_actions():
         except IllegalAction:
             pass
     assert len(mod._FROM_CACHE) <= mod._CACHE_MAX
-    assert len(mod._CHI) <= 189                       # the real runs, and nothing else
+    assert len(mod._CHI) <= 63                        # the real runs, and nothing else
 
 
 def test_a_legal_action_read_twice_is_the_same_shared_object():

@@ -223,3 +223,17 @@ def test_casual_discarding_the_claimed_tile_is_allowed_but_forfeits_the_win():
     assert A.discard(T("5m")) in legal(h, 2)              # 碰牌後…如打出，則本局禁止胡牌
     do(h, 2, "discard 5m")
     assert h.seats[2].cannot_win
+
+
+@pytest.mark.parametrize("profile", ["standard", "classic"])
+def test_7_no_pon_on_a_discard_made_with_two_drawable_tiles_left(profile):
+    # 禁制 7 on its own (no 漏碰 in play): seat 2 holds 66m and is offered nothing before;
+    # seat 1 draws the 61st tile, 6m, leaving 2 drawable, and throws it: no 碰 for seat 2
+    from .helpers import quiet
+    h = table(quiet(s2="3669m147p258s123456z"), draws=nth_draw(61, "6m"), profile=profile)
+    play_until(h, lambda h: h.phase == "turn" and h.turn_seat == 1 and h.drawn == T("6m"))
+    assert h.drawable() == 2 and not h.seats[2].passed_pon
+    do(h, 1, "discard 6m", others_pass=False)
+    # nobody was asked: seat 2 simply drew the next tile
+    assert h.events[-2] == {"type": "discard", "seat": 1, "tile": "6m"}
+    assert h.phase == "turn" and h.turn_seat == 2 and h.events[-1]["type"] == "draw"

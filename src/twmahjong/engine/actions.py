@@ -122,7 +122,7 @@ class Action:
 
 _KEYS = ("type", "tile", "tiles")
 # Bound on the cache of read actions. The canonical spellings of the shared actions
-# number well under this (7 kinds x 34 tiles, 5 bare actions, 63 x 3 runs), so the
+# number well under this (7 kinds x 34 tiles, 5 bare actions, 63 吃), so the
 # bound only guards against a future interning bug.
 _CACHE_MAX = 1024
 _FROM_CACHE: dict[tuple, Action] = {}
@@ -193,7 +193,7 @@ def win(k: int | None) -> Action:
 
 
 def chi(k: int, a: int, b: int) -> Action:
-    """吃 ``k`` with ``a`` and ``b`` from hand; a real run is interned (there are 189 of
+    """吃 ``k`` with ``a`` and ``b`` from hand; a real run is interned (there are 63 of
     them), anything else is a fresh value that no legal list holds."""
     key = (k, a, b)
     act = _CHI.get(key)
