@@ -79,10 +79,10 @@ MUTATIONS = [
     ("000/001 攔胡: 離放銃者輪序較近者優先胡牌", E + "claims.py",
      "            return ws[:1]                    # 攔胡", "            return ws  # 攔胡",
      [T + "test_claims.py::test_two_winners_the_nearest_in_turn_order_takes_it"]),
-    ("000/001 吃牌: 上家之舍牌", [E + "legal.py", E + "table.py"],
-     # the rule is in two lines: the claim window's quick skip and the legal list
-     ["        if next_seat and k < 27:", "or (s == nxt and k < 27):"],
-     ["        if k < 27:", "or k < 27:"],
+    ("000/001 吃牌: 上家之舍牌", [E + "legal.py", E + "legal.py", E + "table.py"],
+     # the rule is in three lines: the window's quick skip, the list's quick exit, the list
+     ["        if next_seat and k < 27:", "and not (next_seat and k < 27):", "or (s == nxt and k < 27):"],
+     ["        if k < 27:", "and not (k < 27):", "or k < 27:"],
      [T + "test_claims.py::test_only_the_next_player_may_chi"]),
     ("000/001 搶杠", E + "table.py",
      "                    robbers[s] = [A.win(k), A.PASS]\n", "                    pass\n",
