@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install bench clean
+.PHONY: run test install bench clean typecheck docs bench-env
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,5 +23,16 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/hand.py
 
+# mypy --strict over the gated modules (pyproject [tool.mypy]); `make test` runs it too
+typecheck: $(STAMP)
+	$(BIN)/python -m mypy
+
+# the docs site with the API reference, into site/ (`make test` builds it too)
+docs: $(STAMP)
+	$(BIN)/python -m mkdocs build --strict
+
+bench-env: $(STAMP)
+	$(BIN)/python bench/env.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache site

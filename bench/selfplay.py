@@ -16,7 +16,7 @@ import argparse
 import statistics
 import time
 
-from twmahjong.engine.selfplay import Summary, make_bots, play_hand
+from twmahjong.selfplay import Summary, make_bots, play_hand
 from twmahjong.engine.table import HandState
 from twmahjong.profiles import load_profile, profile_names
 

@@ -125,7 +125,7 @@ class Transfer:
     tai: int | None = None
     owed: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "amount": self.amount,
                 "reason": self.reason, "tai": self.tai, "owed": self.owed}
 
@@ -143,7 +143,7 @@ class Settlement:
     net: tuple[int, int, int, int]
     fee: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"transfers": [t.to_json() for t in self.transfers],
                 "net": list(self.net), "fee": self.fee}
 
@@ -305,20 +305,27 @@ def _finish(owed: list[Transfer], carried: Sequence[int] | None,
     transfers = owed
     if carried is not None:
         capped = cap_payments([t.amount for t in owed], [t.payer for t in owed],
-                              [t.payee for t in owed], carried)
+                              [_paid_to(t) for t in owed], carried)
         transfers = [Transfer(t.payer, t.payee, a, t.reason, t.tai, t.owed)
                      for t, a in zip(owed, capped)]
     net = [0, 0, 0, 0]
     for t in transfers:
         net[t.payer] -= t.amount
-        net[t.payee] += t.amount
+        net[_paid_to(t)] += t.amount
     fees = []
     for s in SEATS:
         fee = int(net[s] * rate) if net[s] > 0 else 0      # int() of a positive Fraction floors
         if fee:
             fees.append(Transfer(s, None, fee, "fee"))
             net[s] -= fee
-    return Settlement(transfers + fees, tuple(net), sum(t.amount for t in fees))
+    return Settlement(transfers + fees, (net[0], net[1], net[2], net[3]),
+                      sum(t.amount for t in fees))
+
+
+def _paid_to(t: Transfer) -> int:
+    """The seat a payment goes to; only the fee, added after, goes to nobody."""
+    assert t.payee is not None, "a fee transfer among the payments"
+    return t.payee
 
 
 def _rate(fee_rate: float | str) -> Fraction:
@@ -374,11 +381,11 @@ def _check_payer(result: Any, payer: int | None, robbed: int | None) -> None:
 def _dealer_tai_for(counted: Iterable[int | None], streak: int | None, profile: Any) -> int:
     """The dealer's 台 from ``streak``, or from the dealer's scored hand when no
     streak is given; both given must agree."""
-    counted = [c for c in counted if c is not None]
+    known = [c for c in counted if c is not None]
     if streak is None:
-        return counted[0] if counted else dealer_tai(0, profile)
+        return known[0] if known else dealer_tai(0, profile)
     expected = dealer_tai(streak, profile)
-    for c in counted:
+    for c in known:
         if c != expected:
             raise SettlementError(
                 f"the hand counts {c} dealer 台 but 連{streak}拉{streak} makes {expected}")
@@ -420,9 +427,10 @@ def settle(result: Any, *, winner: int, payer: int | None, dealer: int,
     _check_payer(result, payer, robbed)
     robbed_tai = 0
     if robbed is not None:
-        robbed_tai = _pattern_tai(result, SEVEN_ROB_ONE)
-        if robbed_tai is None:
+        seven = _pattern_tai(result, SEVEN_ROB_ONE)
+        if seven is None:
             raise SettlementError("a robbed seat was given but the hand is not 七搶一")
+        robbed_tai = seven
         if _pattern_tai(result, KONG_BLOOM) is None:
             raise SettlementError("七搶一 without 槓上開花 is a deal-in: the robbed seat pays")
         tai -= robbed_tai

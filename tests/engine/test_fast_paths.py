@@ -7,7 +7,7 @@ import random
 from twmahjong.engine.actions import legal_json
 from twmahjong.engine.notation import fmt_tiles, tile_text
 from twmahjong.engine.observe import LazyObservation
-from twmahjong.engine.selfplay import make_bots
+from twmahjong.selfplay import make_bots
 from twmahjong.engine.table import HandState
 from twmahjong.engine.winning import waits
 from twmahjong.hand import hand_key

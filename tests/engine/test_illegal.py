@@ -8,7 +8,7 @@ from twmahjong.engine import HandState, IllegalAction
 from twmahjong.engine import actions as A
 from twmahjong.engine.actions import Action
 from twmahjong.engine.observe import lazy_observation
-from twmahjong.engine.selfplay import make_bots
+from twmahjong.selfplay import make_bots
 from twmahjong.tiles import parse_tile
 
 from .helpers import claim, do, fill, snapshot, table

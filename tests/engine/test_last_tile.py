@@ -15,7 +15,7 @@ from twmahjong.engine import IllegalAction
 from twmahjong.engine import actions as A
 from twmahjong.engine.match import Match
 from twmahjong.engine.record import replay
-from twmahjong.engine.selfplay import make_bots, play_hand
+from twmahjong.selfplay import make_bots, play_hand
 from twmahjong.profiles import load_profile
 from twmahjong.tiles import parse_tile
 

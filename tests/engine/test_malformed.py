@@ -12,7 +12,7 @@ from twmahjong.engine import HandState, IllegalAction
 from twmahjong.engine import actions as A
 from twmahjong.engine.actions import ACTION_TYPES, Action
 from twmahjong.engine.observe import lazy_observation
-from twmahjong.engine.selfplay import make_bots
+from twmahjong.selfplay import make_bots
 from twmahjong.errors import UserError
 from twmahjong.profiles import load_profile
 

@@ -188,7 +188,7 @@ def test_casual_keeps_its_seats_between_games(casual):
 
 def test_a_two_game_match_replays_from_its_record(classic):
     from twmahjong.engine.record import replay
-    from twmahjong.engine.selfplay import make_bots, play_match
+    from twmahjong.selfplay import make_bots, play_match
     m = play_match(classic, seed=11, rounds=5, bots=make_bots(["L2"] * 4, 11))   # few 荒局: short
     assert any(e["type"] == "reseat" for e in m.events)
     again = replay(m.record())

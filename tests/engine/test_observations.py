@@ -5,7 +5,7 @@ import json
 
 from twmahjong.engine import HandState
 from twmahjong.engine.observe import event_view, observation
-from twmahjong.engine.selfplay import make_bots
+from twmahjong.selfplay import make_bots
 from twmahjong.tiles import parse_tiles
 
 KEYS = {"seat", "dealer", "dealer_streak", "round_wind", "seat_winds", "wall_remaining", "phase",

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from twmahjong.engine import HandState
 from twmahjong.engine.observe import lazy_observation, observation
 from twmahjong.engine.record import replay
-from twmahjong.engine.selfplay import make_bots, play_match
+from twmahjong.selfplay import make_bots, play_match
 from twmahjong.profiles import load_profile
 
 from .helpers import account

@@ -7,7 +7,7 @@ import pytest
 
 from twmahjong.cli import main
 from twmahjong.engine.record import RECORD_FORMAT, ReplayError, replay
-from twmahjong.engine.selfplay import play_match
+from twmahjong.selfplay import play_match
 from twmahjong.profiles import load_profile
 
 

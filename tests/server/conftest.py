@@ -15,8 +15,9 @@ from twmahjong.server.settings import Settings
 PG = os.environ.get("TWMJ_TEST_POSTGRES")
 
 # Short clocks: nothing here waits on a real player's 5 s + 20 s.
-FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "turn_base": 8.0,
-        "turn_bank": 4.0, "starting_coins": 10_000}
+# Abandoned tables play on here (pause_after): several tests let bots finish a game.
+FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "claim_window": 0.02,
+        "pause_after": 3600.0, "turn_base": 8.0, "turn_bank": 4.0, "starting_coins": 10_000}
 
 
 def _pg_database(url: str) -> str:
@@ -57,10 +58,10 @@ def db_url(request, tmp_path) -> str:
 def make_live(tmp_path, db_url):
     started: list[Live] = []
 
-    def factory(make_bot=None, **over) -> Live:
+    def factory(make_bot=None, game_factory=None, **over) -> Live:
         settings = Settings(data_dir=tmp_path / "data", database_url=db_url,
                             secret_key="test-secret", **{**FAST, **over})
-        live = Live(settings, make_bot=make_bot).start()
+        live = Live(settings, make_bot=make_bot, game_factory=game_factory).start()
         started.append(live)
         return live
 

@@ -16,27 +16,33 @@ from twmahjong.server.app import create_app
 from twmahjong.server.core import Server
 from twmahjong.server.settings import Settings
 
+# A hang guard, not a budget: tests wait for events (a message, a hand's end) as long
+# as a machine busy with other work needs, and fail only if the event never comes.
+HANG = 600.0
+
 
 class Live:
     """The real app served by uvicorn in a thread; ``restart`` keeps the data."""
 
-    def __init__(self, settings: Settings, make_bot=None):
+    def __init__(self, settings: Settings, make_bot=None, game_factory=None):
         self.settings = settings
         self.make_bot = make_bot
+        self.game_factory = game_factory
         self.server: Server | None = None
         self._uv: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.port = 0
 
     def start(self) -> Live:
-        self.server = Server(self.settings, make_bot=self.make_bot)
+        self.server = Server(self.settings, make_bot=self.make_bot,
+                             game_factory=self.game_factory)
         app = create_app(server=self.server)
         cfg = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                              ws_max_size=64 * 1024, lifespan="on")
         self._uv = uvicorn.Server(cfg)
         self._thread = threading.Thread(target=self._uv.run, daemon=True)
         self._thread.start()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG
         while not self._uv.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the test server did not start")
@@ -64,7 +70,7 @@ class Live:
 
     def http(self, method: str, path: str, token: str | None = None, **kw) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.request(method, self.base + path, headers=headers, timeout=10, **kw)
+        return httpx.request(method, self.base + path, headers=headers, timeout=60, **kw)
 
     def guest(self) -> str:
         r = self.http("POST", "/api/v1/guests")
@@ -101,7 +107,7 @@ class Client:
     async def send(self, obj) -> None:
         await self.ws.send(obj if isinstance(obj, (str, bytes)) else json.dumps(obj))
 
-    async def recv(self, timeout: float = 15.0) -> dict:
+    async def recv(self, timeout: float = HANG) -> dict:
         m = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.seen.append(m)
         if m["type"] in ("snapshot", "update") and m.get("observation") is not None:
@@ -112,7 +118,7 @@ class Client:
             self.seat, self.game_id = m["seat"], m["game_id"]
         return m
 
-    async def expect(self, type_: str, timeout: float = 15.0, **fields) -> dict:
+    async def expect(self, type_: str, timeout: float = HANG, **fields) -> dict:
         """The next message of ``type_`` (whose ``fields`` have these values)."""
         end = time.monotonic() + timeout
         while True:
@@ -135,7 +141,7 @@ class Client:
     async def act(self, action: dict) -> None:
         await self.send({"type": "action", "action": action, "turn": self.turn})
 
-    async def play_hand(self, choose=None, timeout: float = 60.0) -> dict:
+    async def play_hand(self, choose=None, timeout: float = HANG) -> dict:
         """Answer every decision until this hand ends; returns the ``hand_end``."""
         choose = choose or simple_policy
         end = time.monotonic() + timeout

@@ -14,7 +14,7 @@ import time
 
 import pytest
 from redis_helpers import fresh_prefix, need_redis, purge
-from server_helpers import Client, Live
+from server_helpers import HANG, Client, Live
 
 from twmahjong.server.db import create_engine
 from twmahjong.server.repository import SqlRepository
@@ -85,7 +85,7 @@ def test_players_on_two_processes_play_one_table_to_settlement(cluster, db_url):
         for c in clients:
             await c.expect("matched")
             await c.expect("snapshot")
-        ends = await asyncio.gather(*(c.play_hand(timeout=90) for c in clients))
+        ends = await asyncio.gather(*(c.play_hand(timeout=HANG) for c in clients))
         for c in clients:
             await c.close()
         return clients, ends
@@ -142,7 +142,7 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
         survivor = p2 if owner is p1 else p1
         near, far = (a, b) if owner is p1 else (b, a)     # near: connected to the owner
         halts = [a.answer_in_background(), b.answer_in_background()]
-        end = time.monotonic() + 30
+        end = time.monotonic() + HANG
         while (near.turn or 0) < 8 and (far.turn or 0) < 8:
             assert time.monotonic() < end, "the hand did not move"
             await asyncio.sleep(0.05)
@@ -153,7 +153,7 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
         await asyncio.to_thread(owner.stop)            # its tables stop
         while True:                     # read what far was sent until the table moved
             last_far = far.obs
-            snap = await far.recv(timeout=30)
+            snap = await far.recv(timeout=HANG)
             if snap["type"] == "snapshot":   # far's own process adopted the table
                 break
         assert survivor.server.tables.get(a.game_id) is not None
@@ -168,7 +168,7 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
         await near2.expect("welcome")
         snap2 = await near2.expect("snapshot")
         assert snap2["table"]["game_id"] == a.game_id and snap2["hand"]["hand_no"] == running
-        ends = await asyncio.gather(far.play_hand(timeout=90), near2.play_hand(timeout=90))
+        ends = await asyncio.gather(far.play_hand(timeout=HANG), near2.play_hand(timeout=HANG))
         for c in (far, near2):
             await c.close()
         await near.close()

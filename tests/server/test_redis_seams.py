@@ -11,6 +11,7 @@ from typing import Self
 
 import pytest
 from redis_helpers import fresh_prefix, need_redis, purge
+from server_helpers import HANG
 
 from twmahjong.server.lobby import LobbyError, LocalMatchQueue
 from twmahjong.server.redis_queue import RedisMatchQueue
@@ -106,7 +107,7 @@ class FakeTable:
         self.id = game_id
 
 
-async def until(cond, timeout: float = 10.0) -> None:
+async def until(cond, timeout: float = HANG) -> None:
     """Wait for an asynchronous delivery; fail (not hang) if it never comes."""
     end = asyncio.get_running_loop().time() + timeout
     while not cond():

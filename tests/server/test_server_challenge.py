@@ -3,7 +3,7 @@
 import asyncio
 import time
 
-from server_helpers import Client
+from server_helpers import HANG, Client
 
 from twmahjong.bots.personalities import by_tier, get_personality
 from twmahjong.bots.policy import PolicyBot, level_params
@@ -42,7 +42,7 @@ def test_challenge_seats_the_next_tier_and_saves_progress(make_live, monkeypatch
     assert {s["name"].removeprefix("bot:") for s in seats[1:]} <= tier1
     assert all(s["bot"] for s in seats[1:]) and not seats[0]["bot"]
 
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + HANG
     while True:
         games = live.http("GET", "/api/v1/games", token).json()["games"]
         if games[0]["status"] == "finished":

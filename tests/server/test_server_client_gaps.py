@@ -6,7 +6,7 @@ choice of bot opponents (adaptive difficulty, issue #4), and every seat's clock.
 import asyncio
 
 import pytest
-from server_helpers import Client, simple_policy
+from server_helpers import HANG, Client, simple_policy
 
 from twmahjong.bots.personalities import PERSONALITIES, by_tier
 from twmahjong.profiles import load_profile
@@ -119,7 +119,7 @@ def test_adaptive_starts_a_new_player_at_L2_and_steps_down_after_few_wins():
 
 
 # -- a whole game: hands revealed at the end, hidden before, replay afterwards ----------------
-async def play_game(c: Client, timeout=240.0) -> dict:
+async def play_game(c: Client, timeout=HANG) -> dict:
     """Answer every decision until the game ends; the ``game_end``."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout

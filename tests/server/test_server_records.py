@@ -7,7 +7,7 @@ import itertools
 import time
 
 import pytest
-from server_helpers import Client
+from server_helpers import HANG, Client
 
 from twmahjong.bots.policy import PolicyBot, level_params
 from twmahjong.engine.record import replay as engine_replay
@@ -34,7 +34,7 @@ def test_a_ranked_game_is_recorded_replayable_rated_and_booked(make_live, profil
         return c
     c = asyncio.run(start())
 
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + HANG
     while True:
         games = live.http("GET", "/api/v1/games", token).json()["games"]
         if games and games[0]["status"] == "finished":

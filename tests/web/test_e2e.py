@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from .conftest import game_server
+from .conftest import EVENT_WAIT_MS, game_server
 
 # What the player does when offered a decision, in order of preference.
 CLAIM_ORDER = ("win", "flower_win", "chi", "pon", "kong")
@@ -22,7 +22,8 @@ CLAIM_ORDER = ("win", "flower_win", "chi", "pon", "kong")
 def server_url(tmp_path_factory):
     # hand_pause: the result stays up that long before the next deal hides it; the
     # checks below read it, so it must outlast a loaded machine's screenshot.
-    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, hand_pause=2.0,
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.02,
+                     pause_after=3600, hand_pause=2.0,
                      bot_fill_wait=0.2, turn_base=30.0) as url:
         yield url
 
@@ -41,7 +42,7 @@ def _play_one_hand(p):
     """Play until the 台 breakdown shows; returns what was done along the way."""
     page = p.page
     done = {"tap": 0, "swipe": 0, "claim": 0, "pass": 0}
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + EVENT_WAIT_MS / 1000
     while not page.locator(".result-panel").is_visible():
         assert time.monotonic() < deadline, f"the hand did not end in time; did {done}"
         calls = page.locator(".calls .call")
@@ -89,7 +90,7 @@ def continue_wait(page):
     """Wait until the sent decision is answered (the hand unlocks or the hand ends)."""
     page.wait_for_function(
         "() => !document.querySelector('.hand.my-turn .hand-tile.thrown') || document.querySelector('.result-panel')",
-        timeout=30_000,
+        timeout=EVENT_WAIT_MS,
     )
     page.wait_for_timeout(30)
 
@@ -106,7 +107,7 @@ def _guest_game(p, server_url: str):
     # A match of 4 圈, so the few hands played here never reach the match's end.
     page.select_option("#opt-rounds", "4")
     page.click(".bots-btn")
-    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     p.shot("table")
     # Three bots sit around the table; the player's own badge shows their coins.
     assert page.locator(".badge").count() == 4
@@ -175,7 +176,7 @@ def test_quick_match_seats_the_player_with_one_button(make_page, server_url):
     p.shot("lobby-en")
     page.click(".quick-btn")
     # Nobody else is queued: bots fill the table after the server's short wait.
-    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     assert page.url.endswith("#/table")
     assert page.locator(".badge").count() == 4
 
@@ -194,10 +195,10 @@ def test_private_room_by_code(make_page, server_url):
     fp.click(".join-form button[type=submit]")
     # The host sees the friend take the second chair, then starts; bots fill the rest.
     hp.wait_for_function("() => document.querySelectorAll('.room-players li')[1]?.textContent.startsWith('guest-')",
-                         timeout=15_000)
+                         timeout=EVENT_WAIT_MS)
     hp.click(".start-btn")
-    hp.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
-    fp.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    hp.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    fp.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     friend.shot("room-table")
     # Both humans see each other by name, not as bots.
     assert fp.locator(".badge-name", has_text="guest-").count() == 1
@@ -207,7 +208,7 @@ def test_reloading_the_page_sits_the_player_back_down(make_page, server_url):
     p = make_page(server_url, "phone")
     page = _guest(p, server_url)
     page.click(".bots-btn")
-    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     page.reload()
-    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     assert page.url.endswith("#/table")

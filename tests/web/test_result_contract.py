@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from twmahjong.engine import HandState
-from twmahjong.engine.selfplay import make_bots, play_hand
+from twmahjong.selfplay import make_bots, play_hand
 from twmahjong.profiles import load_profile
 
 

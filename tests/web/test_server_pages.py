@@ -14,18 +14,20 @@ import time
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from twmahjong.profiles import load_profile
 from twmahjong.tiles import parse_tiles
 from twmahjong.web.help import EACH
 
-from .conftest import game_server
+from .conftest import EVENT_WAIT_MS, game_server
 
 
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory):
     # bots think a little, so a match lasts a few seconds: the browser sits down first
-    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, hand_pause=0.2,
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.02,
+                     pause_after=3600, hand_pause=0.2,
                      bot_fill_wait=0.2, turn_base=0.2, turn_bank=0.0) as url:
         yield url
 
@@ -33,7 +35,8 @@ def server_url(tmp_path_factory):
 @pytest.fixture(scope="module")
 def table_url(tmp_path_factory):
     """A server with live-play timers, for a player who sits down and looks."""
-    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, hand_pause=0.5,
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.02,
+                     pause_after=3600, hand_pause=0.5,
                      bot_fill_wait=0.2, turn_base=30.0) as url:
         yield url
 
@@ -55,9 +58,9 @@ def test_help_page_from_the_real_endpoint_lists_every_pattern(make_page, server_
     p = make_page(server_url, "desktop")
     page = p.page
     page.goto(f"{server_url}/#/help/{name}")
-    page.wait_for_selector(".help-pattern")
     profile = load_profile(name)
     items = page.locator(".help-pattern")
+    expect(items).to_have_count(len(profile.patterns))
     ids = [items.nth(i).get_attribute("data-pattern") for i in range(items.count())]
     assert ids == list(profile.patterns)
     shown = page.eval_on_selector_all(
@@ -85,7 +88,7 @@ def test_the_lobby_offers_levels_personalities_and_adaptive_and_starts_that_game
     p.shot("lobby-bots")
     page.select_option("#opt-bots", "L2")
     page.click(".bots-btn")
-    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     players = page.evaluate("""async () => {
         const r = await fetch('/api/v1/games', {headers: {Authorization: 'Bearer ' + localStorage.getItem('twmj.token')}});
         return (await r.json()).games[0].players; }""")
@@ -98,7 +101,7 @@ def _finished_game(url: str, token: str) -> str:
     seat = httpx.post(url + "/api/v1/rooms", headers=auth, timeout=10,
                       json={"bots": "L1", "rounds": 1}).json()
     httpx.post(url + f"/api/v1/rooms/{seat['code']}/start", headers=auth, timeout=10)
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + EVENT_WAIT_MS / 1000
     while httpx.get(url + f"/api/v1/games/{seat['game_id']}", timeout=10).status_code != 200:
         assert time.monotonic() < deadline, "the game did not finish"
         time.sleep(0.2)
@@ -119,11 +122,11 @@ def test_replay_of_a_real_finished_game_steps_forward_and_back(make_page, server
     page = _signed_in(p, server_url, token)
     page.goto(f"{server_url}/#/replay/{gid}")
     page.wait_for_selector(".replay-step")
-    assert page.inner_text(".replay-step") == f"第 1 / {n} 步"
+    expect(page.locator(".replay-step")).to_have_text(f"第 1 / {n} 步")
     assert page.locator(".hand .hand-tile").count() == _hand_size(frames[0]["observation"])
     assert page.locator(".replay-hands .chip-btn").count() >= 4     # one 圈: four hands or more
     page.click(".replay-next")
-    assert page.inner_text(".replay-step") == f"第 2 / {n} 步"
+    expect(page.locator(".replay-step")).to_have_text(f"第 2 / {n} 步")
     assert page.locator(".hand .hand-tile").count() == _hand_size(frames[1]["observation"])
     # the river of every seat as the frame has it
     page.click(".replay-next")
@@ -131,9 +134,9 @@ def test_replay_of_a_real_finished_game_steps_forward_and_back(make_page, server
     for s in range(4):
         assert page.locator(f'.river[data-seat="{s}"] .tile').count() == len(obs["discards"][s])
     page.click(".replay-prev")
-    assert page.inner_text(".replay-step") == f"第 2 / {n} 步"
+    expect(page.locator(".replay-step")).to_have_text(f"第 2 / {n} 步")
     page.click(".replay-last")
-    assert page.inner_text(".replay-step") == f"第 {n} / {n} 步"
+    expect(page.locator(".replay-step")).to_have_text(f"第 {n} / {n} 步")
     page.wait_for_selector(".result-panel")
     # the end of the hand: every hand turned up, as the server revealed them
     result = frames[-1]["result"]
@@ -146,10 +149,10 @@ def test_replay_of_a_real_finished_game_steps_forward_and_back(make_page, server
         assert rows.nth(s).locator(".revealed .tile").count() == want
     p.shot("replay-live-end")
     page.click(".replay-prev")
-    assert page.inner_text(".replay-step") == f"第 {n - 1} / {n} 步"
+    expect(page.locator(".replay-step")).to_have_text(f"第 {n - 1} / {n} 步")
     assert page.locator(".result-wrap").is_hidden()
     page.click(".replay-first")
-    assert page.inner_text(".replay-step") == f"第 1 / {n} 步"
+    expect(page.locator(".replay-step")).to_have_text(f"第 1 / {n} 步")
 
 
 def test_every_seats_clock_is_on_its_badge(web):
@@ -176,10 +179,10 @@ def test_the_last_hands_result_stays_until_read_then_the_match_summary(make_page
     page.wait_for_selector("#opt-bots optgroup", state="attached")
     page.select_option("#opt-bots", "L1")
     page.click(".bots-btn")
-    page.wait_for_selector(".table-view .hand .hand-tile", timeout=30_000)
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     auth = {"Authorization": f"Bearer {token}"}
     gid = httpx.get(server_url + "/api/v1/games", headers=auth, timeout=10).json()["games"][0]["game_id"]
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + EVENT_WAIT_MS / 1000
     while (r := httpx.get(f"{server_url}/api/v1/games/{gid}", timeout=10)).status_code != 200:
         assert time.monotonic() < deadline, "the match did not finish"
         time.sleep(0.2)
@@ -188,7 +191,7 @@ def test_the_last_hands_result_stays_until_read_then_the_match_summary(make_page
     page.wait_for_function(
         """(want) => { const cells = [...document.querySelectorAll('.result-panel .score-table .running')];
                        return cells.length === 4 && cells.every((c, i) => c.textContent === String(want[i])); }""",
-        arg=scores, timeout=30_000)
+        arg=scores, timeout=EVENT_WAIT_MS)
     assert page.locator(".summary-panel").count() == 0
     assert page.locator(".all-hands .hand-row").count() == 4
     p.shot("last-hand")

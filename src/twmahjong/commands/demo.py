@@ -30,7 +30,7 @@ def demo_command(
     profile: str = typer.Option("standard", "--profile", metavar="NAME", help="Rule profile or file."),
     all_seeds: bool = typer.Option(False, "--any", help="Show the hand of --seed even if it ends drawn."),
 ) -> None:
-    from ..engine.selfplay import make_bots, play_hand
+    from ..selfplay import make_bots, play_hand
     from ..engine.table import HandState
     from ..profiles import load_profile
 

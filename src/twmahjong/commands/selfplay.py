@@ -39,7 +39,7 @@ def selfplay_command(
 ) -> None:
     from ..bots import make_bot
     from ..engine.match import Match
-    from ..engine.selfplay import Summary, play_hand
+    from ..selfplay import Summary, play_hand
     from ..profiles import load_profile
 
     if (hands is None) == (games is None):

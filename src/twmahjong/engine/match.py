@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import random
 
+from ..profiles import BUILTIN, load_profile
 from .table import HandState
 from .wall import choose_first_dealer, choose_seating, hand_seed, new_seed, reseat
 
-__all__ = ["MAX_ROUNDS", "Match"]
+__all__ = ["MAX_ROUNDS", "RECORD_FORMAT", "Match"]
 
 MAX_ROUNDS = 16                             # four 將
+RECORD_FORMAT = "twmahjong-record"
 
 
 class Match:
@@ -47,6 +49,7 @@ class Match:
         self.game = 0                       # which 將 (0-based)
         self._new_game = False              # the next hand opens a new 將
         self.first_dealer, self.dealer_dice = choose_first_dealer(self.rng)
+        self.initial_first_dealer = self.first_dealer
         self.dealer = self.first_dealer
         self.dealer_streak = 0
         self.round_wind = 0
@@ -137,5 +140,13 @@ class Match:
         return out
 
     def record(self) -> dict:
-        from .record import make_record
-        return make_record(self)
+        """The game record (formats.md); ``engine.record.replay`` reads it back.
+
+        Built here, not in ``record``, so that the match never imports the replayer."""
+        p = self.profile
+        builtin = p.id in BUILTIN and load_profile(p.id) == p
+        return {"format": RECORD_FORMAT, "version": 1,
+                "profile": p.id if builtin else p.model_dump(mode="json"),
+                "seed": self.seed, "seating": list(self.initial_seating), "rounds": self.rounds,
+                "first_dealer": self.initial_first_dealer, "hands": self.hand_no,
+                "scores": list(self.scores), "events": self.events}

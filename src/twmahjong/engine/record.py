@@ -8,7 +8,7 @@ the seed, feeds the recorded choices back, and checks that every event the engin
 makes — draws, flowers, wins, settlements — is the recorded one.
 
     >>> from twmahjong.profiles import load_profile
-    >>> from twmahjong.engine.selfplay import play_match
+    >>> from twmahjong.selfplay import play_match
     >>> m = play_match(load_profile("standard"), seed=2, rounds=1, max_hands=2)
     >>> replay(m.record()).scores == m.scores
     True
@@ -23,11 +23,9 @@ from ..profiles import BUILTIN, Profile, load_profile
 from ..tiles import NotationError, parse_tile, parse_tiles
 from . import actions as A
 from .actions import Action, IllegalAction
-from .match import Match
+from .match import RECORD_FORMAT, Match
 
 __all__ = ["RECORD_FORMAT", "ReplayError", "make_record", "replay"]
-
-RECORD_FORMAT = "twmahjong-record"
 
 
 class ReplayError(UserError):
@@ -40,13 +38,8 @@ class ReplayError(UserError):
 
 
 def make_record(m: Match) -> dict:
-    p = m.profile
-    builtin = p.id in BUILTIN and load_profile(p.id) == p
-    return {"format": RECORD_FORMAT, "version": 1,
-            "profile": p.id if builtin else p.model_dump(mode="json"),
-            "seed": m.seed, "seating": list(m.initial_seating), "rounds": m.rounds,
-            "first_dealer": m.first_dealer, "hands": m.hand_no,
-            "scores": list(m.scores), "events": m.events}
+    """The record of ``m`` (the same as ``m.record()``)."""
+    return m.record()
 
 
 def _profile_of(rec: dict):

@@ -15,6 +15,7 @@ changes; tables merge key by key, any other value replaces the base's.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Union
@@ -149,7 +150,7 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _describe(err: dict[str, Any]) -> str:
+def _describe(err: Mapping[str, Any]) -> str:
     kind = err["type"]
     if kind == "extra_forbidden":
         return "unknown key"
@@ -162,7 +163,7 @@ def _describe(err: dict[str, Any]) -> str:
     want = names.get(kind)
     if want:
         return f"must be {want}, not {got}"
-    return err["msg"].lower()
+    return str(err["msg"]).lower()
 
 
 def _validate(data: dict[str, Any], label: str) -> Profile:

@@ -1,4 +1,5 @@
-"""The game server (issue #5): 一鍵匹配, 真人對局, 可隨時繼續未完成的牌局.
+"""The game server: one-click matchmaking (一鍵匹配), games between people (真人對局),
+and unfinished games a player can resume at any time (可隨時繼續未完成的牌局).
 
 ``app.create_app`` builds the ASGI app; ``core.Server`` owns settings, storage,
 the lobby and the tables; each table is an actor (``table.Table``) over the

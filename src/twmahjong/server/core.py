@@ -12,6 +12,7 @@ import secrets
 import time
 from typing import Any
 
+from ..engine.wall import new_seed
 from ..errors import UserError
 from . import challenge
 from .auth import Accounts, Tokens
@@ -68,6 +69,7 @@ class Server:
         self.game_factory = game_factory or _default_game_factory
         self.make_bot = make_bot or _default_make_bot
         self.connections = 0
+        self.aborted_tables = 0          # since start: /health shows it
         self._account_buckets: dict[int, TokenBucket] = {}
         self._ip_buckets: dict[str, TokenBucket] = {}
 
@@ -101,12 +103,16 @@ class Server:
 
     async def resume_game(self, row: dict) -> Table | None:
         """One unfinished game rebuilt from its stored rows and started (None: it cannot be)."""
+        rows = await self.repo.game_actions(row["id"])
         try:
-            rows = await self.repo.game_actions(row["id"])
             table = self._make_table(row["id"], row, row["seats"])
             table.replay(rows)
         except Exception:
-            log.exception("could not resume game %s; left as it is", row["id"])
+            # its stored moves do not replay (a bug, or a row that cannot be read): end
+            # it cleanly rather than leave its players at a table that never moves
+            log.exception("could not resume game %s; ending it as aborted", row["id"])
+            await self.repo.finish_game(row["id"], {"aborted": "its stored moves did not "
+                                                    "replay"}, status="aborted")
             return None
         self.tables.add(table)
         table.start()
@@ -141,7 +147,8 @@ class Server:
     # -- tables ------------------------------------------------------------------------------
     def _services(self) -> TableServices:
         return TableServices(repo=self.repo, settings=self.settings, tokens=self.tokens,
-                             make_bot=self.make_bot, on_finished=self._finished)
+                             make_bot=self.make_bot, on_finished=self._finished,
+                             game_factory=self.game_factory, on_aborted=self._aborted)
 
     def _make_table(self, game_id: str, meta: dict, seats: list[dict]) -> Table:
         st = self.settings
@@ -178,9 +185,9 @@ class Server:
         for s in seats:
             acc = await self.repo.account(s["account_id"]) if s["account_id"] else None
             carried.append(int(acc["coins"]) if acc else None)
-        # the match seed makes every wall of the game: from the OS CSPRNG, kept secret
-        # (stored server-side) until the game is over
-        options = {**(options or {}), "seed": secrets.randbits(63), "carried": carried}
+        # the match seed makes every wall of the game: 128 bits from the OS CSPRNG,
+        # kept secret (stored server-side, its hash shown at the table) until the end
+        options = {**(options or {}), "seed": new_seed(), "carried": carried}
         meta = {"mode": mode, "profile": profile, "stake": stake, "rounds": rounds,
                 "options": options}
         if not await self.tables.claim(game_id):
@@ -204,8 +211,12 @@ class Server:
         return table.id
 
     async def _finished(self, table: Table, scores: list[int], ranks: list[int]) -> dict:
-        """Book a finished game: ratings (ranked), progress (challenge), the record."""
+        """Book a finished game: ratings (ranked), progress (challenge), the record —
+        all in one transaction that only a still-active game passes, so a crash
+        anywhere, or ending the resumed game again, applies them exactly once."""
         extra: dict[str, Any] = {}
+        ratings: dict[int, float] = {}
+        tier_won = None
         humans = [(i, s) for i, s in enumerate(table.seats) if s.account_id is not None]
         if table.meta["mode"] == "ranked" and humans:
             before = []
@@ -213,7 +224,7 @@ class Server:
                 acc = await self.repo.account(s.account_id) if s.account_id else None
                 before.append(float(acc["rating"]) if acc else BOT_RATING)
             after = elo_update(before, ranks)
-            await self.repo.update_ratings({s.account_id: after[i] for i, s in humans})
+            ratings = {s.account_id: after[i] for i, s in humans}
             extra["rating"] = {"before": [round(b, 1) for b in before],
                                "after": [round(a, 1) for a in after]}
         if table.meta["mode"] == "challenge" and humans:
@@ -221,16 +232,29 @@ class Server:
             i, s = humans[0]
             beaten = scores[i] > max(sc for j, sc in enumerate(scores) if j != i)  # alone on top
             if beaten:
-                await self.repo.set_challenge_tier(s.account_id, tier)
+                tier_won = (s.account_id, tier)
             extra["challenge"] = {"tier": tier, "beaten": beaten}
         await self.repo.flush()
-        await self.repo.finish_game(table.id, {"scores": scores, "ranks": ranks, **extra})
+        await self.repo.finish_game(table.id, {"scores": scores, "ranks": ranks, **extra},
+                                    ratings=ratings, challenge_tier=tier_won)
+        self._closed(table)
+        self.bus.publish("game_finished", {"game_id": table.id, "scores": scores})
+        return extra
+
+    async def _aborted(self, table: Table, reason: str) -> None:
+        """A table that could not go on: stored as aborted; the hand in play is void."""
+        await self.repo.flush()
+        await self.repo.finish_game(table.id, {"scores": list(table.game.scores()),
+                                               "aborted": reason}, status="aborted")
+        self.aborted_tables += 1
+        self._closed(table)
+        self.bus.publish("game_finished", {"game_id": table.id, "aborted": True})
+
+    def _closed(self, table: Table) -> None:
         self.tables.remove(table.id)
         room = self.rooms.by_game(table.id)
         if room:
             self.rooms.close(room.code)
-        self.bus.publish("game_finished", {"game_id": table.id, "scores": scores})
-        return extra
 
 
 async def rebuild(repo, game_row: dict, game_factory=None):

@@ -12,15 +12,19 @@ table's own stakes and 防以小博大 caps.
 
 from __future__ import annotations
 
+from ..engine.actions import Action, IllegalAction
+from ..engine.explain import why_illegal
 from ..engine.match import Match
 from ..engine.observe import event_view, observation
 from ..profiles import load_profile
 from ..tiles import format_tiles, parse_tiles
 from .settings import STAKE_LEVELS
 
-__all__ = ["BOT_CARRY", "EngineGame", "revealed_hands", "table_profile"]
+__all__ = ["BOT_CARRY", "PASS_ONLY", "EngineGame", "revealed_hands", "table_profile"]
 
 BOT_CARRY = 10**12     # bots play for the house, which never runs out of coins
+WINDOWS = ("claim", "rob_kong", "declare")   # decisions whose existence is secret
+PASS_ONLY = [{"type": "pass"}]
 
 
 def table_profile(name: str, stake: str):
@@ -43,8 +47,10 @@ class EngineGame:
         carried = opts.get("carried")
         carry = None if carried is None else [BOT_CARRY if c is None else max(0, int(c))
                                               for c in carried]
+        # open_windows: every discard opens the claim window for all (engine/table.py)
         self.match = Match(table_profile(meta["profile"], meta["stake"]),
-                           seed=int(opts["seed"]), rounds=int(meta["rounds"]), carried=carry)
+                           seed=int(opts["seed"]), rounds=int(meta["rounds"]), carried=carry,
+                           open_windows=True)
         self.hand_no = 0                       # hands dealt so far
         self.hand = None
         self._hand_events = 0                  # where this hand's events start
@@ -69,8 +75,31 @@ class EngineGame:
     def act(self, seat: int, action: dict) -> None:
         self.hand.act(seat, action)
 
+    def check(self, seat: int, action: dict) -> dict:
+        """The offered action ``action`` names, as the engine writes it; otherwise
+        the engine's ``IllegalAction`` saying why. Changes nothing."""
+        if self.hand is None or self.hand.over:
+            raise IllegalAction("no hand is being played")
+        legal = self.hand.pending().get(seat)
+        if legal is None:
+            raise IllegalAction("you have nothing to decide now")
+        wanted = Action.from_json(action)
+        for a in legal:
+            if a == wanted:
+                return a.to_json()
+        raise IllegalAction(why_illegal(self.hand, seat, wanted))
+
     def observation(self, seat: int) -> dict:
-        return self.hand.observation(seat)
+        """The seat's view; in a window where it can only pass, no ``legal`` at all:
+        the table passes for it when the window closes, and a client has nothing
+        to show (a lone 過 button on every discard would be noise)."""
+        obs = self.hand.observation(seat)
+        if obs.get("legal") == PASS_ONLY and self.in_window():
+            del obs["legal"]
+        return obs
+
+    def in_window(self) -> bool:
+        return self.hand is not None and self.hand.phase in WINDOWS
 
     def event_count(self) -> int:
         return len(self.match.events)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Protocol
 
-__all__ = ["TableGame", "commitment", "safe_default"]
+__all__ = ["TableGame", "commitment", "match_commitment", "safe_default"]
 
 
 class TableGame(Protocol):
@@ -21,7 +21,9 @@ class TableGame(Protocol):
     def in_hand(self) -> bool: ...                 # a hand is dealt and not yet over
     def pending(self) -> dict[int, list[dict]]: ...
     def act(self, seat: int, action: dict) -> None: ...   # UserError if illegal
+    def check(self, seat: int, action: dict) -> dict: ... # the offered form, or UserError
     def observation(self, seat: int) -> dict: ...
+    def in_window(self) -> bool: ...               # a claim/搶槓/天聽 window is open
     def hand_over(self) -> bool: ...
     def event_count(self) -> int: ...
     def events_for(self, seat: int, start: int) -> list[dict]: ...  # redacted for seat
@@ -31,12 +33,22 @@ class TableGame(Protocol):
 
 
 def commitment(seed: int) -> str:
-    """The hash published at the deal (公開承諾): sha256 of the seed's decimal text.
+    """The hash published at the deal (公開承諾): sha256 of the hand seed's decimal text.
 
-    The seed is 128 bits from the OS CSPRNG, so the hash cannot be inverted while
-    the hand is played; revealed afterwards, anyone can check the hash and rebuild
-    the wall with ``engine.Wall(seed)`` to see the deal was fixed before play."""
+    A hand seed is 128 bits of SHA-256 over the match seed (``engine.wall.hand_seed``),
+    so the hash cannot be inverted while the hand is played; revealed afterwards,
+    anyone can check the hash and rebuild the wall to see the deal was fixed
+    before play."""
     return hashlib.sha256(f"twmj-wall-v1:{seed}".encode()).hexdigest()
+
+
+def match_commitment(seed: int) -> str:
+    """The hash published when the table is made, before any deal: sha256 of the
+    match seed (128 bits from ``secrets``). The match seed, revealed when the game
+    ends, must hash to it and must derive every hand seed that was revealed, so
+    the server cannot have chosen any wall after seeing how the game went
+    (``twmj verify`` checks a finished game's record)."""
+    return hashlib.sha256(f"twmj-match-v1:{seed}".encode()).hexdigest()
 
 
 def safe_default(legal: list[dict], drawn: str | None = None) -> dict:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import UserError
 from . import challenge, opponents
 from .auth import AuthError, public_account
+from .game import match_commitment
 from .lobby import LobbyError
 from .settings import STAKE_LEVELS
 
@@ -234,7 +235,7 @@ async def game_record(game_id: str, request: Request) -> dict:
     row = await repo.game(game_id)
     if row is None:
         raise ApiError(404, "not_found", "no such game")
-    if row["status"] != "finished":
+    if row["status"] not in ("finished", "aborted"):
         raise ApiError(409, "conflict", "this game is still being played")
     hands: list[dict] = []
     for r in await repo.game_actions(game_id):
@@ -253,6 +254,7 @@ async def game_record(game_id: str, request: Request) -> dict:
     return {"game_id": row["id"], "mode": row["mode"], "profile": row["profile"],
             "stake": row["stake"], "rounds": row["rounds"], "players": _players(row["seats"]),
             "seed": str(opts.get("seed")), "carried": opts.get("carried"),
+            "commitment": match_commitment(int(opts["seed"])),
             "hands": hands, "result": row["result"], "record": game.record()}
 
 
@@ -269,7 +271,7 @@ async def game_replay(game_id: str, request: Request,
     row = await repo.game(game_id)
     if row is None:
         raise ApiError(404, "not_found", "no such game")
-    if row["status"] != "finished":
+    if row["status"] not in ("finished", "aborted"):
         raise ApiError(409, "conflict", "this game is still being played; "
                                         "its replay opens when it is over")
     meta = {k: row[k] for k in ("mode", "profile", "stake", "rounds")}
@@ -296,5 +298,10 @@ async def challenge_progress(acc: Account) -> dict:
 @router.get("/health")
 async def health(request: Request) -> dict:
     server = server_of(request)
+    states: dict[str, int] = {}
+    for t in server.tables.all():
+        st = getattr(t, "state", "remote")
+        states[st] = states.get(st, 0) + 1
     return {"ok": True, "tables": len(server.tables.all()), "connections": server.connections,
+            "by_state": states, "aborted": server.aborted_tables,
             "queued": server.queue.waiting()}

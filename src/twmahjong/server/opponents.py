@@ -1,5 +1,6 @@
 """Choosing the bots for a game against the computer (對戰電腦): a level, a
-personality, or adaptive difficulty (自動調整難度, issue #4).
+personality, or adaptive difficulty (自動調整難度) that follows how the player
+has been doing, so a game stays close.
 
 A room's ``bots`` names who sits in the three empty chairs: ``L1``-``L5`` (three
 bots of that level), a personality id (three of that personality), any other

@@ -204,6 +204,8 @@ class GameEnd(_Out):
     ranks: list[int]
     rating: dict[str, Any] | None = None
     challenge: dict[str, Any] | None = None
+    seed: str | None = None      # the match seed, revealed: check it with `twmj verify`
+    aborted: bool = False        # ended early by an error it could not recover from
 
 
 class Error(_Out):

@@ -44,11 +44,15 @@ class Repository(Protocol):
     async def ledger_rows(self, account_id: int) -> list[dict]: ...
     async def create_game(self, game: dict) -> None: ...
     async def append_actions(self, game_id: str, rows: list[dict]) -> None: ...
-    def queue_actions(self, game_id: str, rows: list[dict]) -> None: ...
+    def queue_actions(self, game_id: str, rows: list[dict]) -> int: ...
+    async def stored(self, ticket: int) -> None: ...
     async def flush(self) -> None: ...
     async def settle_hand(self, game_id: str, hand_no: int,
                           entries: list[tuple[int, int, str]], row: dict) -> None: ...
-    async def finish_game(self, game_id: str, result: dict) -> None: ...
+    async def finish_game(self, game_id: str, result: dict, *,
+                          ratings: dict[int, float] | None = None,
+                          challenge_tier: tuple[int, int] | None = None,
+                          status: str = "finished") -> bool: ...
     async def game(self, game_id: str) -> dict | None: ...
     async def game_actions(self, game_id: str) -> list[dict]: ...
     async def games_of_seat(self, game_id: str, seat: int) -> int | None:
@@ -59,9 +63,7 @@ class Repository(Protocol):
 
     async def active_games(self) -> list[dict]: ...
     async def games_of(self, account_id: int, limit: int = 50) -> list[dict]: ...
-    async def update_ratings(self, ratings: dict[int, float]) -> None: ...
     async def leaderboard(self, limit: int = 50) -> list[dict]: ...
-    async def set_challenge_tier(self, account_id: int, tier: int) -> None: ...
 
 
 def _row(r: Any) -> dict:
@@ -171,10 +173,14 @@ class SqlRepository:
         self.queue_actions(game_id, rows)
         await self.flush()
 
-    def queue_actions(self, game_id: str, rows: list[dict]) -> None:
-        """Queue decisions for the writer; they are stored in order within milliseconds."""
+    def queue_actions(self, game_id: str, rows: list[dict]) -> int:
+        """Queue decisions for the writer; they are stored in order within milliseconds.
+
+        Returns a ticket for ``stored``: a table waits on it before it tells anyone
+        of the move, so nothing a player has seen can be lost by a crash, while
+        every table's rows that gathered meanwhile share one commit."""
         if not rows:
-            return
+            return self._queued
         self._queue.extend({"game_id": game_id, **r} for r in rows)
         self._queued += len(rows)
         if self._writer is None or self._writer.done():
@@ -182,6 +188,7 @@ class SqlRepository:
             self._done = asyncio.Condition()
             self._writer = asyncio.create_task(self._write_loop(), name="twmj-writer")
         self._wake.set()
+        return self._queued
 
     async def _write_loop(self) -> None:
         while True:
@@ -204,11 +211,14 @@ class SqlRepository:
 
     async def flush(self) -> None:
         """Wait until every action queued so far is stored."""
-        target = self._queued
-        if self._done is None or self._written >= target:
+        await self.stored(self._queued)
+
+    async def stored(self, ticket: int) -> None:
+        """Wait until the rows queued up to ``ticket`` (from ``queue_actions``) are committed."""
+        if self._done is None or self._written >= ticket:
             return
         async with self._done:
-            await self._done.wait_for(lambda: self._written >= target)
+            await self._done.wait_for(lambda: self._written >= ticket)
 
     async def close(self) -> None:
         await self.flush()
@@ -232,10 +242,29 @@ class SqlRepository:
                                    .values(coins=accounts.c.coins + amount))
             await conn.execute(game_actions.insert(), [{"game_id": game_id, **row}])
 
-    async def finish_game(self, game_id: str, result: dict) -> None:
+    async def finish_game(self, game_id: str, result: dict, *,
+                          ratings: dict[int, float] | None = None,
+                          challenge_tier: tuple[int, int] | None = None,
+                          status: str = "finished") -> bool:
+        """End a game once: its result, and the ratings and challenge progress it
+        earned, in one transaction that only an active game passes. A crash at any
+        point, and the resumed table ending the game again, apply them exactly once.
+        False when the game had already ended (nothing written)."""
         async with self._write, self.engine.begin() as conn:
-            await conn.execute(games.update().where(games.c.id == game_id).values(
-                status="finished", result=result, finished_at=time.time()))
+            res = await conn.execute(games.update().where(
+                games.c.id == game_id, games.c.status == "active").values(
+                status=status, result=result, finished_at=time.time()))
+            if res.rowcount != 1:
+                return False
+            for account_id, rating in (ratings or {}).items():
+                await conn.execute(accounts.update().where(accounts.c.id == account_id).values(
+                    rating=rating, ranked_games=accounts.c.ranked_games + 1))
+            if challenge_tier is not None:
+                account_id, tier = challenge_tier
+                await conn.execute(accounts.update().where(
+                    accounts.c.id == account_id, accounts.c.challenge_tier < tier)
+                    .values(challenge_tier=tier))
+        return True
 
     async def game(self, game_id: str) -> dict | None:
         async with self.engine.connect() as conn:
@@ -271,13 +300,7 @@ class SqlRepository:
                 .order_by(games.c.created_at.desc()).limit(limit))
         return [_row(r) for r in rows]
 
-    # -- ranked and challenge ----------------------------------------------------------
-    async def update_ratings(self, ratings: dict[int, float]) -> None:
-        async with self._write, self.engine.begin() as conn:
-            for account_id, rating in ratings.items():
-                await conn.execute(accounts.update().where(accounts.c.id == account_id).values(
-                    rating=rating, ranked_games=accounts.c.ranked_games + 1))
-
+    # -- rankings ---------------------------------------------------------------------
     async def leaderboard(self, limit: int = 50) -> list[dict]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(
@@ -286,9 +309,3 @@ class SqlRepository:
                 .where(accounts.c.ranked_games > 0, accounts.c.is_guest.is_(False))
                 .order_by(accounts.c.rating.desc(), accounts.c.id).limit(limit))
         return [_row(r) for r in rows]
-
-    async def set_challenge_tier(self, account_id: int, tier: int) -> None:
-        async with self._write, self.engine.begin() as conn:
-            await conn.execute(accounts.update().where(
-                accounts.c.id == account_id, accounts.c.challenge_tier < tier)
-                .values(challenge_tier=tier))

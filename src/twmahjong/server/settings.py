@@ -58,6 +58,10 @@ class Settings(BaseModel):
     autoplay_bot: str = "L4"                  # plays for an absent player (托管): defends, no search delay
     hand_pause: float = Field(3.0, ge=0)      # between hands, to read the result
     disconnect_grace: float = Field(3.0, ge=0)  # a dropped link's seconds to come back
+    # every discard, 加槓 and 天聽 window stays open this long for everyone, whoever
+    # can claim: the window's length tells nobody that someone holds a pair or a wait
+    claim_window: float = Field(0.8, ge=0)
+    pause_after: float = Field(60.0, ge=0)    # no person connected this long: the table waits
 
     max_frame_bytes: int = Field(4096, ge=256)
     conn_rate: float = Field(10.0, gt=0)      # messages/s per connection (sustained)

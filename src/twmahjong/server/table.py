@@ -11,14 +11,28 @@ A seat with nobody connected, or whose timer ran out, is on auto-play (托管): 
 bot plays it and the other seats see that. The player who (re)connects with the
 seat's ticket takes it back at once, mid-hand, from a full snapshot.
 
-Every decision is appended to the repository as it is taken (seed + ordered
-actions), so ``Table.resume`` rebuilds a table after a restart by replaying them.
+Every decision is stored before anyone is told of it (seed + ordered actions, in
+group commits shared by all tables), so a crash can lose only a move nobody saw,
+and ``Table.replay`` rebuilds a table after a restart by replaying them.
+
+Secret windows (claims after a discard, 搶槓 after a 加槓, 天聽 at the deal) open
+for every seat on every discard and last ``claim_window`` seconds at least; seats
+that can only pass are passed for when the window closes and bots answer at that
+moment too, so neither what a seat receives nor when depends on another seat's
+hidden tiles (docs/protocol.md, "Claim windows").
+
+No message can stop a table: an unexpected error while handling one is logged
+with the table's id, the sender gets an ``error``, and the table rebuilds itself
+from what it stored; one that cannot be rebuilt ends cleanly (``aborted``).
+A table with no person connected for ``pause_after`` seconds waits (``paused``)
+until one comes back, instead of letting bots play it out.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -27,7 +41,7 @@ from typing import Any, Protocol
 
 from ..errors import UserError
 from . import protocol as P
-from .game import TableGame, commitment, safe_default
+from .game import TableGame, commitment, match_commitment, safe_default
 from .timers import TurnClock
 
 __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
@@ -97,6 +111,8 @@ class TableServices:
     tokens: Any
     make_bot: Callable[[str, int], Any]
     on_finished: Callable[[Table], Any]
+    game_factory: Callable[[dict], TableGame] | None = None   # to rebuild after an error
+    on_aborted: Callable[[Table, str], Any] | None = None
     rng: secrets.SystemRandom = field(default_factory=secrets.SystemRandom)
     clock: Callable[[], float] = time.monotonic
 
@@ -117,7 +133,25 @@ class Table:
         self.pending: dict[int, list[dict]] = {}
         self.task: asyncio.Task | None = None
         self.finished = False
+        self.aborted = False
+        self.paused = False
         self.last_hand: dict | None = None
+        self.window: int | None = None     # the open secret window's number
+        self.window_seq = 0
+        self.window_end = 0.0
+        self.stash: dict[int, dict] = {}   # early answers that would close a window too soon
+        self.conn_epoch = 0                # bumps on every attach/detach (pause timer)
+
+    @property
+    def state(self) -> str:
+        """For /health and the lobby: playing, between_hands, paused, ended, aborted."""
+        if self.aborted:
+            return "aborted"
+        if self.finished:
+            return "ended"
+        if self.paused:
+            return "paused"
+        return "playing" if self.hand_open else "between_hands"
 
     # -- outside API (called from connection handlers) -----------------------------------
     def start(self) -> None:
@@ -163,6 +197,7 @@ class Table:
 
     # -- the actor --------------------------------------------------------------------------
     async def _run(self) -> None:
+        self._arm_pause()
         try:
             while True:
                 if self.hand_open and not self.game.hand_over():
@@ -173,19 +208,19 @@ class Table:
                     break
                 if self.game.hand_no > 0:
                     await self._idle(self.sv.settings.hand_pause)
+                while self.paused:
+                    await self._handle(await self.inbox.get())
                 await self._deal()
             await self._finish()
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s stopped by an internal error", self.id)
-            self._broadcast(P.out(P.Error(code="table_error",
-                                          message="the table hit an internal error; "
-                                                  "the game is saved and will resume")))
+            log.exception("table %s cannot go on; ending it", self.id)
+            await self._abort("the table hit an error it could not recover from")
 
     async def _deal(self) -> None:
         seed = self.game.start_hand()
-        self._persist("hand", None, {"seed": str(seed), "commitment": commitment(seed)})
+        await self._persist("hand", None, {"seed": str(seed), "commitment": commitment(seed)})
         self.hand_seed = seed
         self.hand_open = True
         for s in self.seats:
@@ -199,6 +234,9 @@ class Table:
     async def _play(self) -> None:
         self._sync_pending()
         while not self.game.hand_over():
+            if self.paused:
+                await self._handle(await self.inbox.get())
+                continue
             now = self.sv.clock()
             deadlines = [s.clock.deadline() for i, s in enumerate(self.seats)
                          if i in self.pending and self._human_plays(s) and s.clock.running]
@@ -206,8 +244,7 @@ class Table:
             try:
                 item = await asyncio.wait_for(self.inbox.get(), timeout)
             except TimeoutError:
-                await self._expire()
-                continue
+                item = ("expire",)
             await self._handle(item)
 
     async def _idle(self, seconds: float) -> None:
@@ -221,43 +258,136 @@ class Table:
             await self._handle(item)
 
     async def _handle(self, item: tuple) -> None:
+        """One inbox item. Whatever goes wrong in it stays in it: the sender is
+        told, and the table rebuilds itself from the moves it stored."""
         kind = item[0]
-        if kind == "attach":
-            self._attach(item[1], item[2])
-        elif kind == "detach":
-            self._detach(item[1], item[2])
-        elif kind == "action":
-            await self._human_action(item[1], item[2], item[3])
-        elif kind == "bot":
-            await self._bot_turn(item[1], item[2])
-        elif kind == "grace":
-            self._grace_over(item[1], item[2])
+        try:
+            if kind == "attach":
+                self._attach(item[1], item[2])
+            elif kind == "detach":
+                self._detach(item[1], item[2])
+            elif kind == "action":
+                await self._human_action(item[1], item[2], item[3])
+            elif kind == "bot":
+                await self._bot_turn(item[1], item[2])
+            elif kind == "grace":
+                self._grace_over(item[1], item[2])
+            elif kind == "window":
+                await self._window_over(item[1])
+            elif kind == "idle":
+                self._idle_check(item[1])
+            elif kind == "expire":
+                await self._expire()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: %s from seat %s failed; rebuilding the table",
+                          self.id, kind, item[1] if len(item) > 1 else None)
+            if kind == "action":
+                item[3].push(P.out(P.Error(code="internal_error",
+                                           message="that action could not be handled; "
+                                                   "the table goes on")))
+            await self._recover()
+
+    async def _recover(self) -> None:
+        """Rebuild the game from its stored rows, so a half-applied change cannot
+        linger; then every seat gets a fresh snapshot. Raises if it cannot."""
+        if self.sv.game_factory is None:
+            raise RuntimeError("no game factory to rebuild the table with")
+        await self.sv.repo.flush()
+        rows = await self.sv.repo.game_actions(self.id)
+        self.game = self.sv.game_factory(self.meta)
+        self.turn = self.seq = 0
+        self.hand_open = False
+        self.window = None
+        self.stash.clear()
+        self.replay(rows)
+        for s in self.seats:
+            s.decision_turn = None
+            s.bot_scheduled = None
+            s.clock.stop(self.sv.clock())
+        self._sync_pending()
+        for i, s in enumerate(self.seats):
+            for c in s.conns:
+                c.push(self.snapshot(i))
+
+    async def _abort(self, reason: str) -> None:
+        """End a table that cannot go on: the hand in play is void (no coins move for
+        it; hands already settled stand), everyone is told, the game is stored as
+        aborted, and /health counts it."""
+        self.aborted = True
+        self.finished = True
+        try:
+            if self.sv.on_aborted is not None:
+                await self.sv.on_aborted(self, reason)
+        except Exception:
+            log.exception("table %s: storing the abort failed", self.id)
+        scores = list(self.game.scores())
+        self._broadcast(P.out(P.Error(code="table_closed", message=reason)))
+        self._broadcast(P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=_ranks(scores),
+                                        aborted=True)))
 
     # -- decisions --------------------------------------------------------------------------
     @staticmethod
     def _human_plays(s: SeatState) -> bool:
         return s.bot is None and not s.auto
 
+    def _deciding(self, seat: int) -> bool:
+        """The seat has a real choice now (not just the pass of a window it cannot use)."""
+        legal = self.pending.get(seat)
+        return legal is not None and (self.window is None or legal != PASS_ONLY)
+
     def _sync_pending(self) -> None:
-        """Start clocks for seats that just became due, and wake bots for theirs."""
+        """Start clocks for seats that just became due, and wake bots for theirs.
+
+        In a secret window only seats with a real choice get a clock; bots (and
+        seats on 托管) answer when the window's minimum length has passed, the
+        same moment at which the seats that can only pass are passed for."""
         now = self.sv.clock()
-        self.pending = self.game.pending() if self.hand_open and not self.game.hand_over() else {}
+        live = self.hand_open and not self.game.hand_over()
+        self.pending = self.game.pending() if live else {}
         loop = asyncio.get_running_loop()
+        if live and self.game.in_window():
+            if self.window is None and not self.paused:
+                self.window_seq += 1
+                self.window = self.window_seq
+                wait = self.sv.settings.claim_window
+                self.window_end = now + wait
+                loop.call_later(wait, self.inbox.put_nowait, ("window", self.window))
+        else:
+            self.window = None
+            self.stash.clear()
         for i, s in enumerate(self.seats):
             if i in self.pending:
                 if s.decision_turn is None:
                     s.decision_turn = self.turn
+                if not self._deciding(i) or self.paused:
+                    continue
                 if self._human_plays(s):
                     if not s.clock.running:
                         s.clock.start(now)
                         s.public_decision = _is_turn(self.pending[i])
                 elif s.bot_scheduled != s.decision_turn:
                     s.bot_scheduled = s.decision_turn
-                    loop.call_later(self.sv.settings.bot_delay, self.inbox.put_nowait,
-                                    ("bot", i, s.decision_turn))
+                    delay = (max(0.0, self.window_end - now) if self.window is not None
+                             else self.sv.settings.bot_delay)
+                    loop.call_later(delay, self.inbox.put_nowait, ("bot", i, s.decision_turn))
             elif s.decision_turn is not None:
                 s.decision_turn = None
                 s.stop_clock(now)
+
+    async def _window_over(self, number: int) -> None:
+        """The window's minimum has passed: apply answers held back, pass for the
+        seats that could only pass. Bots with a choice answer by their own item."""
+        if number != self.window or self.paused:
+            return
+        for seat in sorted(self.stash):
+            action = self.stash.pop(seat)
+            if self.window == number and seat in self.pending:
+                await self._apply(seat, action)
+        for seat in sorted(self.pending):
+            if self.window == number and self.pending.get(seat) == PASS_ONLY:
+                await self._apply(seat, PASS_ONLY[0])
 
     async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
         s = self.seats[seat]
@@ -269,18 +399,26 @@ class Table:
             conn.push(P.out(P.Error(code="stale", message="that action was for an earlier "
                                     "moment of the hand; choose again")))
             return
-        action = msg.action.model_dump(exclude_none=True)
+        try:        # the offered action it names, or IllegalAction saying why not
+            action = self.game.check(seat, msg.action.model_dump(exclude_none=True))
+        except UserError as e:
+            conn.push(P.out(P.Error(code="illegal_action", message=str(e))))
+            return
         if s.auto:                       # the player is back: take the seat from the bot
             s.auto = False
             self._presence(seat)
-        try:
-            await self._apply(seat, action)
-        except UserError as e:
-            conn.push(P.out(P.Error(code="illegal_action", message=str(e))))
+        if (self.window is not None and set(self.pending) == {seat}
+                and self.sv.clock() < self.window_end):
+            self.stash[seat] = action    # closing the window now would tell its length
+            return
+        await self._apply(seat, action)
 
     async def _bot_turn(self, seat: int, token: int) -> None:
         s = self.seats[seat]
         if seat not in self.pending or s.decision_turn != token or self._human_plays(s):
+            return
+        if self.paused:
+            s.bot_scheduled = None       # asked again when the table goes on
             return
         legal = self.pending[seat]
         obs = self.game.observation(seat)
@@ -289,6 +427,11 @@ class Table:
             if s.player is None:
                 s.player = self.sv.make_bot(s.bot or self.sv.settings.autoplay_bot,
                                             self.sv.rng.getrandbits(64))
+            rng = getattr(s.player, "rng", None)
+            if isinstance(rng, random.Random):
+                # seeded from the hand (secret) and the move: after a restart the bot
+                # decides a move that was never stored exactly as it would have
+                rng.seed(f"{self.hand_seed}/{self.turn}/{seat}")
             action = _as_json(s.player.act(obs))
         except Exception:   # a bot must never stop the table; the safe move goes on
             log.exception("bot at table %s seat %d failed", self.id, seat)
@@ -314,15 +457,16 @@ class Table:
         s.stop_clock(self.sv.clock())
         s.decision_turn = None
         self.turn += 1
-        self._persist("action", seat, {"action": action})
+        await self._persist("action", seat, {"action": action})
         self._sync_pending()
         self._send_updates()
 
-    def _persist(self, kind: str, seat: int | None, data: dict) -> None:
+    async def _persist(self, kind: str, seat: int | None, data: dict) -> None:
+        """Store a row and wait for its commit: only then may anyone be told of it."""
         row = {"seq": self.seq, "hand_no": self.game.hand_no, "kind": kind, "seat": seat,
                "data": data}
         self.seq += 1
-        self.sv.repo.queue_actions(self.id, [row])
+        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, [row]))
 
     # -- end of hand and game -----------------------------------------------------------------
     async def _balances(self) -> list[int | None]:
@@ -360,19 +504,26 @@ class Table:
 
     async def _finish(self) -> None:
         scores = list(self.game.scores())
-        order = sorted(range(4), key=lambda i: (-scores[i], i))
-        ranks = [order.index(i) + 1 for i in range(4)]
+        ranks = _ranks(scores)
         extra = await self.sv.on_finished(self, scores, ranks)
         self.finished = True
         self._broadcast(P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks,
                                         rating=extra.get("rating"),
-                                        challenge=extra.get("challenge"))))
+                                        challenge=extra.get("challenge"),
+                                        seed=str(self.meta["options"].get("seed")))))
 
     # -- connections ------------------------------------------------------------------------
     def _attach(self, seat: int, conn: Outbox) -> None:
         s = self.seats[seat]
         s.conns.append(conn)
         s.epoch += 1
+        self.conn_epoch += 1
+        if self.paused and s.bot is None:
+            self.paused = False          # somebody is back: the table goes on
+            for o in self.seats:
+                o.bot_scheduled = None
+            if self.hand_open:
+                self._sync_pending()
         if s.auto:
             s.auto = False
             if seat in self.pending and not s.clock.running:
@@ -385,6 +536,8 @@ class Table:
         s = self.seats[seat]
         if conn in s.conns:
             s.conns.remove(conn)
+        self.conn_epoch += 1
+        self._arm_pause()
         if not s.conns and s.bot is None and not self.finished:
             grace = self.sv.settings.disconnect_grace
             if grace <= 0:
@@ -404,15 +557,32 @@ class Table:
         if self.hand_open:
             self._sync_pending()
 
+    def _arm_pause(self) -> None:
+        """With no person connected, check again after ``pause_after`` seconds."""
+        if not self._people_connected() and any(s.bot is None for s in self.seats):
+            asyncio.get_running_loop().call_later(
+                self.sv.settings.pause_after, self.inbox.put_nowait, ("idle", self.conn_epoch))
+
+    def _people_connected(self) -> bool:
+        return any(s.conns for s in self.seats if s.bot is None)
+
+    def _idle_check(self, epoch: int) -> None:
+        if epoch == self.conn_epoch and not self._people_connected() and not self.finished:
+            self.paused = True
+            self.window = None           # reopened, whole, when somebody is back
+            log.info("table %s paused: nobody connected", self.id)
+
     def _presence(self, seat: int) -> None:
         s = self.seats[seat]
         self._broadcast(P.out(P.Presence(seat=seat, connected=bool(s.conns), auto=s.auto)))
 
     def table_info(self) -> dict:
+        seed = self.meta["options"].get("seed")
         return {"game_id": self.id, **{k: self.meta[k] for k in ("mode", "profile", "stake",
                                                                 "rounds")},
                 "seats": [s.public() for s in self.seats], "scores": list(self.game.scores()),
-                "finished": self.finished}
+                "finished": self.finished, "state": self.state,
+                "commitment": None if seed is None else match_commitment(int(seed))}
 
     def snapshot(self, seat: int) -> str:
         """Everything one seat needs to draw the table from nothing (reconnect)."""
@@ -426,7 +596,7 @@ class Table:
             hand = {"hand_no": self.game.hand_no, "open": self.hand_open,
                     "commitment": commitment(self.hand_seed or 0)}
         now = self.sv.clock()
-        timer = s.clock.view(now) if seat in self.pending else None
+        timer = s.clock.view(now) if self._deciding(seat) else None
         ticket = self.sv.tokens.ticket(self.id, seat, s.account_id)
         return P.out(P.Snapshot(table=self.table_info(), hand=hand, observation=obs,
                                 turn=s.decision_turn if s.decision_turn is not None else self.turn,
@@ -447,7 +617,7 @@ class Table:
                 continue
             s.last_obs = obs
             s.ev_sent += len(events)
-            timer = s.clock.view(now) if i in self.pending else None
+            timer = s.clock.view(now) if self._deciding(i) else None
             turn = s.decision_turn if s.decision_turn is not None else self.turn
             text = P.out(P.Update(turn=turn, events=events, observation=obs, timer=timer,
                                   clocks=self.clocks(i, now)))
@@ -458,6 +628,14 @@ class Table:
         for s in self.seats:
             for c in s.conns:
                 c.push(text)
+
+
+PASS_ONLY = [{"type": "pass"}]
+
+
+def _ranks(scores: list[int]) -> list[int]:
+    order = sorted(range(4), key=lambda i: (-scores[i], i))
+    return [order.index(i) + 1 for i in range(4)]
 
 
 def _is_turn(legal: list[dict]) -> bool:

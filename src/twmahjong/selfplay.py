@@ -1,7 +1,8 @@
 """Self-play: bots at the table, hand after hand, and what the hands looked like.
 
 Used by ``twmj selfplay``, ``twmj demo``, the benchmark and the property tests.
-Bots receive only their seat's observation.
+Bots receive only their seat's observation. It sits above both the engine and the
+bots (not inside the engine) so that the engine never imports a bot.
 
     >>> from twmahjong.profiles import load_profile
     >>> m = play_match(load_profile("standard"), seed=1, rounds=1, max_hands=3)
@@ -13,32 +14,38 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from ..bots import make_bot
-from .actions import legal_json
-from .match import Match
-from .observe import LazyObservation
-from .table import HandState
+from .bots import Bot, make_bot
+from .engine.actions import legal_json
+from .engine.match import Match
+from .engine.observe import LazyObservation
+from .engine.table import HandState
+from .profiles import Profile
 
 __all__ = ["Summary", "make_bots", "play_hand", "play_match"]
 
 
-def make_bots(names: Sequence[str], seed: int) -> list:
+def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
+    """One bot per name, each seeded from ``seed`` and its seat (so a run replays)."""
     return [make_bot(n, seed * 4 + i) for i, n in enumerate(names)]
 
 
-def play_hand(h: HandState, bots: Sequence, on_step: Callable | None = None) -> dict:
+def play_hand(h: HandState, bots: Sequence[Bot],
+              on_step: Callable[[HandState], object] | None = None) -> dict[str, Any]:
     """Run one hand to its end with ``bots[seat]`` deciding for each seat."""
     while not h.over:
         for s, acts in h.pending().items():
             h.act(s, bots[s].act(LazyObservation(h, s, legal_json(acts))))
         if on_step:
             on_step(h)
+    assert h.result is not None
     return h.result
 
 
-def play_match(profile, *, seed: int, rounds: int | None = None, bots: Sequence | None = None,
-               max_hands: int | None = None, on_hand: Callable | None = None) -> Match:
+def play_match(profile: Profile, *, seed: int, rounds: int | None = None,
+               bots: Sequence[Bot] | None = None, max_hands: int | None = None,
+               on_hand: Callable[[Match, HandState], object] | None = None) -> Match:
     """A match among bots (random ones by default); stops early after ``max_hands``."""
     m = Match(profile, seed=seed, rounds=rounds)
     if bots is None:
@@ -68,6 +75,7 @@ class Summary:
     def add(self, h: HandState) -> None:
         self.hands += 1
         res = h.result
+        assert res is not None, "a hand is counted once it is over"
         if res["type"] != "win":
             self.drawn += 1
             return
@@ -79,7 +87,7 @@ class Summary:
             if res["self_drawn"]:
                 self.self_drawn += 1
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         wins = self.win_events
         return {"hands": self.hands, "drawn_hands": self.drawn, "wins_by_seat": self.wins_by_seat,
                 "self_draw_share": round(self.self_drawn / wins, 4) if wins else 0.0,

@@ -1,0 +1,374 @@
+"""A bounded, repeatable attack on a local game server (issue #10's defects).
+
+Starts ``twmj serve`` itself (a temporary SQLite database, a free loopback port)
+from this checkout or from ``--pythonpath`` (to attack an older checkout), then:
+
+- fuzz: seats a player at a table with bots and sends ``--frames`` fuzzed frames
+  (flower tiles in every action type, garbage shapes, deep nesting, bad JSON),
+  counting frames that got no ``error`` reply and tables that stopped (the player
+  then plays on: the hand must still end);
+- leaks: over the hands it watches, counts discards a seat saw *without* the
+  claim window every discard must open (each one tells that somebody held a
+  claim), and snapshots that resend the seat ticket;
+- lost moves: ``--kills`` times, kills the server with SIGKILL the moment a
+  player sees its own discard, restarts it and counts seen discards that are gone;
+- HTTP: a body over the limit, a nested frame, login guessing with varied
+  X-Forwarded-For, case-variant names, room-code guessing, challenge tables
+  opened by one account.
+
+Every loop is bounded in count and time; it stops by itself and prints a table
+(and ``--json``). Only loopback is ever a target.
+
+    .venv/bin/python bench/attack.py --frames 600 --kills 5
+    .venv/bin/python bench/attack.py --pythonpath /tmp/old/src      # the old server
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+MAX_FRAMES = 50_000
+RECV = 30.0
+
+TILES = ["1f", "8f", "4f", "5m", "9z", "0m", "", "🀄", "1m1m", "x" * 8]
+TYPES = ["discard", "declare", "concealed_kong", "added_kong", "chi", "pon", "kong", "win",
+         "pass", "draw", "flower_win", "nonsense"]
+
+
+def simple(obs: dict) -> dict:
+    legal = obs["legal"]
+    for t in ("win", "flower_win", "pass"):
+        for a in legal:
+            if a["type"] == t:
+                return a
+    for a in legal:
+        if a["type"] == "discard" and a.get("tile") == obs.get("drawn"):
+            return a
+    return next((a for a in legal if a["type"] == "discard"), legal[0])
+
+
+def fuzz_frame(rng: random.Random, turn: int | None) -> str:
+    """One hostile frame: mostly well-formed actions naming what is not offered."""
+    r = rng.random()
+    if r < 0.6:
+        a = {"type": rng.choice(TYPES)}
+        if rng.random() < 0.8:
+            a["tile"] = rng.choice(TILES)
+        if rng.random() < 0.3:
+            a["tiles"] = rng.choice(["1f2f", "46m", "", "zz"])
+        return json.dumps({"type": "action", "action": a, "turn": turn})
+    if r < 0.7:
+        return "[" * rng.choice([50, 1500, 3000])
+    if r < 0.8:
+        return json.dumps({"type": "action", "action": rng.choice([None, [], 7, "x", {}])})
+    if r < 0.9:
+        return rng.choice(["{", "null", "[]", '{"type": 5}', '{"type": "hello", "token": 7}'])
+    return json.dumps({"type": rng.choice(["join", "quick_match", "ping", "??"]),
+                       "ticket": "x" * rng.randrange(0, 600)})
+
+
+class Server:
+    def __init__(self, pythonpath: str | None, data: Path):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        env = dict(os.environ)
+        if pythonpath:
+            env["PYTHONPATH"] = pythonpath
+        env.update({"TWMJ_DATA_DIR": str(data), "TWMJ_PORT": str(self.port),
+                    "TWMJ_SECRET_KEY": "attack", "TWMJ_BOT_DELAY": "0",
+                    "TWMJ_BOT_FILL_WAIT": "0.2", "TWMJ_HAND_PAUSE": "0.05",
+                    "TWMJ_DISCONNECT_GRACE": "60", "TWMJ_TURN_BASE": "60",
+                    "TWMJ_CLAIM_WINDOW": "0.05"})
+        self.env = env
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        cmd = [sys.executable, "-c", "from twmahjong.cli import main; main()", "serve"]
+        self.proc = subprocess.Popen(cmd, env=self.env, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        end = time.monotonic() + 120
+        while time.monotonic() < end:
+            try:
+                if httpx.get(self.base + "/api/v1/health", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise SystemExit("the server did not start")
+
+    def kill9(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(30)
+
+    def rss_mb(self) -> float:
+        try:
+            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return float("nan")
+
+
+class Player:
+    def __init__(self, ws):
+        self.ws = ws
+        self.obs: dict | None = None
+        self.turn: int | None = None
+        self.seat: int | None = None
+        self.ticket: str | None = None
+        self.hand = 0
+        self.windows_missing = 0
+        self.discards_seen = 0
+        self.tickets_resent = 0
+        self.snapshots = 0
+
+    @classmethod
+    async def open(cls, srv: Server, hello: dict) -> Player:
+        p = cls(await connect(f"ws://127.0.0.1:{srv.port}/ws", max_size=2**22))
+        await p.ws.send(json.dumps(hello))
+        await p.until("welcome")
+        return p
+
+    async def recv(self, timeout: float = RECV) -> dict:
+        m = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        if m["type"] == "matched":
+            self.seat, self.ticket = m["seat"], m["ticket"]
+        if m["type"] == "snapshot":
+            self.snapshots += 1
+            if m.get("ticket"):
+                self.tickets_resent += self.snapshots > 1
+                self.ticket = m["ticket"]
+            if m.get("hand"):
+                self.hand = m["hand"]["hand_no"]
+        if m["type"] == "hand_start":
+            self.hand = m["hand_no"]
+        if m["type"] in ("snapshot", "update") and m.get("observation"):
+            self.obs, self.turn = m["observation"], m["turn"]
+            for ev in m.get("events", []):
+                if ev["type"] == "discard":
+                    self.discards_seen += 1
+                    if self.obs["phase"] != "claim" and not self.obs.get("last_discard"):
+                        self.windows_missing += 1
+        return m
+
+    async def until(self, kind: str) -> dict:
+        while True:
+            m = await self.recv()
+            if m["type"] == kind:
+                return m
+
+    async def answer(self, m: dict) -> None:
+        if m["type"] in ("snapshot", "update") and self.obs and self.obs.get("legal"):
+            await self.ws.send(json.dumps({"type": "action", "action": simple(self.obs),
+                                           "turn": self.turn}))
+
+    async def play_until(self, stop) -> dict:
+        if self.obs and self.obs.get("legal"):
+            await self.ws.send(json.dumps({"type": "action", "action": simple(self.obs),
+                                           "turn": self.turn}))
+        while True:
+            m = await self.recv()
+            if stop(m):
+                return m
+            await self.answer(m)
+
+
+async def seat_player(srv: Server, mode: str = "casual") -> tuple[Player, str]:
+    token = httpx.post(srv.base + "/api/v1/guests", timeout=30).json()["token"]
+    p = await Player.open(srv, {"type": "hello", "token": token})
+    await p.ws.send(json.dumps({"type": "quick_match", "mode": mode}))
+    await p.until("snapshot")
+    return p, token
+
+
+async def fuzz(srv: Server, frames: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    p, _ = await seat_player(srv)
+    unanswered = 0
+    internal = 0
+    silent_run = 0
+    for _ in range(frames):
+        if silent_run >= 20:         # the table stopped answering: it is dead
+            break
+        await p.ws.send(fuzz_frame(rng, p.turn))
+        try:
+            while True:             # updates may come first; the reply is an error
+                m = await p.recv(5.0)
+                if m["type"] == "error":
+                    internal += m["code"] in ("internal_error", "table_error")
+                    silent_run = 0
+                    break
+        except (TimeoutError, asyncio.TimeoutError):
+            unanswered += 1
+            silent_run += 1
+        except Exception:           # the server closed on us: reconnect and go on
+            unanswered += 1
+            p2 = await Player.open(srv, {"type": "hello", "ticket": p.ticket})
+            p2.seat, p2.ticket = p.seat, p.ticket
+            p = p2
+        await asyncio.sleep(0.11)    # under the flood limit (10/s): test answers, not limits
+    try:
+        await p.play_until(lambda m: m["type"] in ("hand_end", "game_end"))
+        dead = 0
+    except (TimeoutError, asyncio.TimeoutError):
+        dead = 1
+    health = httpx.get(srv.base + "/api/v1/health", timeout=30).json()
+    await p.ws.close()
+    return {"frames": frames, "unanswered": unanswered, "internal_errors": internal,
+            "dead_tables": dead + int(health.get("aborted", 0)),
+            "windows_missing": p.windows_missing, "discards_seen": p.discards_seen,
+            "tickets_resent": p.tickets_resent}
+
+
+async def kills(srv: Server, n: int) -> dict:
+    p, _ = await seat_player(srv)
+    lost = checked = 0
+
+    async def own_discard() -> tuple[int, list]:
+        await p.play_until(lambda m: any(ev["type"] == "discard" and ev["seat"] == p.seat
+                                         for ev in m.get("events", [])))
+        return p.hand, p.obs["discards"]
+    seen = await own_discard()
+    for _ in range(n):
+        srv.kill9()
+        srv.start()
+        q = await Player.open(srv, {"type": "hello", "ticket": p.ticket})
+        q.seat, q.ticket = p.seat, p.ticket
+        snap = await q.until("snapshot")
+        hand, rivers = seen
+        if snap["hand"]["hand_no"] == hand:
+            checked += 1
+            after = snap["observation"]["discards"]
+            lost += sum(len(rivers[s]) - len(os.path.commonprefix([rivers[s], after[s]]))
+                        for s in range(4))
+        p = q
+        seen = await own_discard()
+    await p.ws.close()
+    return {"kills": n, "checked": checked, "lost_moves": lost}
+
+
+def http_attacks(srv: Server) -> dict:
+    out: dict = {}
+    big = b'{"name": "' + b"a" * (200 * 1024 * 1024) + b'"}'
+    before = srv.rss_mb()
+    try:
+        r = httpx.post(srv.base + "/api/v1/sessions", content=big, timeout=120,
+                       headers={"content-type": "application/json"})
+        out["body_200mb_status"] = r.status_code
+    except httpx.HTTPError as e:
+        out["body_200mb_status"] = type(e).__name__
+    out["body_rss_growth_mb"] = round(srv.rss_mb() - before, 1)
+    httpx.post(srv.base + "/api/v1/accounts", json={"name": "Victim", "password": "pw-123456"},
+               timeout=30)
+    ok = 0
+    for i in range(30):
+        r = httpx.post(srv.base + "/api/v1/sessions", timeout=30,
+                       json={"name": "Victim", "password": f"guess-{i}"},
+                       headers={"X-Forwarded-For": f"10.0.{i}.{i}"})
+        ok += r.status_code == 401
+    out["login_guesses_checked_of_30"] = ok
+    r1 = httpx.post(srv.base + "/api/v1/accounts", json={"name": "Aud", "password": "pw-123456"},
+                    timeout=30)
+    r2 = httpx.post(srv.base + "/api/v1/accounts", json={"name": "aud", "password": "pw-123456"},
+                    timeout=30)
+    out["case_variant_names_registered"] = int(r1.status_code == 201) + int(r2.status_code == 201)
+    token = httpx.post(srv.base + "/api/v1/guests", timeout=30).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    tried = answered_404 = 0
+    t0 = time.monotonic()
+    while tried < 300 and time.monotonic() - t0 < 20:
+        code = "".join(random.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
+        r = httpx.get(srv.base + f"/api/v1/rooms/{code}", headers=auth, timeout=30)
+        tried += 1
+        answered_404 += r.status_code == 404
+    out["room_code_guesses_answered_of_300"] = answered_404
+    return out
+
+
+async def tables_per_account(srv: Server) -> int:
+    token = httpx.post(srv.base + "/api/v1/guests", timeout=30).json()["token"]
+    opened = 0
+    for _ in range(25):
+        p = await Player.open(srv, {"type": "hello", "token": token})
+        await p.ws.send(json.dumps({"type": "quick_match", "mode": "challenge"}))
+        try:
+            while True:
+                m = await p.recv(10)
+                if m["type"] == "matched":
+                    opened += 1
+                    break
+                if m["type"] == "error":
+                    break
+        except (TimeoutError, asyncio.TimeoutError):
+            pass
+        await p.ws.close()
+    return opened
+
+
+async def nested(srv: Server) -> str:
+    p, _ = await seat_player(srv)
+    await p.ws.send("[" * 1500)
+    try:
+        while True:
+            m = await p.recv(10)
+            if m["type"] == "error":
+                return m["code"]
+    except Exception as e:
+        return type(e).__name__
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--frames", type=int, default=600)
+    ap.add_argument("--kills", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pythonpath", help="attack the twmahjong found here (an older checkout)")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    if not 0 <= a.frames <= MAX_FRAMES or not 0 <= a.kills <= 50:
+        raise SystemExit(f"--frames 0..{MAX_FRAMES}, --kills 0..50")
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = Server(a.pythonpath, Path(tmp) / "data").start()
+        try:
+            res: dict = {}
+            res.update(asyncio.run(fuzz(srv, a.frames, a.seed)))
+            res["nested_1500_reply"] = asyncio.run(nested(srv))
+            res["challenge_tables_opened_of_25"] = asyncio.run(tables_per_account(srv))
+            res.update(http_attacks(srv))
+            res.update(asyncio.run(kills(srv, a.kills)))
+        finally:
+            srv.stop()
+    if a.json:
+        print(json.dumps(res))
+        return
+    width = max(len(k) for k in res)
+    for k, v in res.items():
+        print(f"{k:<{width}}  {v}")
+
+
+if __name__ == "__main__":
+    main()

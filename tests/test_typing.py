@@ -1,0 +1,34 @@
+"""The typed public modules pass mypy in strict mode (config: pyproject.toml [tool.mypy]).
+
+Gated: tiles, profiles, settlement, env, selfplay. The hand analysis, the scorer, the engine
+and the bots are still being reworked for speed and rules; they are annotated as
+they settle and join the list then.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GATED = {"src/twmahjong/tiles.py", "src/twmahjong/profiles", "src/twmahjong/settlement.py",
+         "src/twmahjong/env", "src/twmahjong/selfplay.py"}
+
+pytest.importorskip("mypy")
+
+
+def test_the_gated_modules_are_configured_strict() -> None:
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert cfg["strict"] is True
+    assert GATED <= set(cfg["files"])
+    assert (ROOT / "src" / "twmahjong" / "py.typed").is_file()
+
+
+def test_mypy_strict_passes() -> None:
+    r = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
