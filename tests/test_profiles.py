@@ -54,19 +54,26 @@ def test_patterns_marked_dash_are_absent(name, absent):
 
 PLAY = {
     "standard": dict(seat_wind_from="wall_break", dead_wall=16, no_claims_last=3,
-                     passed_win="until_own_discard", passed_pon="until_own_discard",
+                     passed_win="until_non_winning_discard",    # 解除過水: 一張非和之牌
+                     passed_pon="until_own_discard",
                      multiple_winners="nearest", after_chi_discard="forbidden_same_and_suji",
                      after_pon_discard="forbidden", no_kong_on_upper_discard=False,
                      declare_ready="heavenly_earthly", four_kongs_win=False, rounds=4, min_tai=0,
-                     may_decline_last_tile=True),   # 001 item 25: 海底牌得棄摸
+                     may_decline_last_tile=True,    # 001 item 25: 海底牌得棄摸
+                     concealed_kong_after_exposed_kong="forbidden",   # 001 禁制 3
+                     declared_hand="may_change",    # 001 items 31-32: 不換牌則保持有效，否則解除
+                     reseat_each_game=True),        # 001 搬風: 次將起每將搬風
     "casual": dict(seat_wind_from="dealer", dead_wall=16, no_claims_last=3,
                    passed_win="until_own_draw", passed_pon="until_own_draw",
                    multiple_winners="nearest", after_chi_discard="forfeits_win_same",
                    after_pon_discard="forfeits_win", no_kong_on_upper_discard=True,
                    declare_ready="any_time", four_kongs_win=True, rounds=4, min_tai=0,
-                   may_decline_last_tile=False),  # rules/003 is silent
+                   may_decline_last_tile=False,   # rules/003 is silent
+                   concealed_kong_after_exposed_kong="forbidden", declared_hand="locked",
+                   reseat_each_game=False),       # 報聽後不可再換牌; one room, seats stay
 }
-PLAY["classic"] = PLAY["standard"]
+# rules/000 differs in 禁制 3 only: 碰杠補牌之後如接著暗杠補牌不得自摸胡牌 (the 暗槓 is allowed)
+PLAY["classic"] = PLAY["standard"] | {"concealed_kong_after_exposed_kong": "no_self_draw"}
 
 
 @pytest.mark.parametrize("name", ["standard", "classic", "casual"])

@@ -61,11 +61,12 @@ def stacked_wall(hands, dealer=0, draws="", back="") -> Wall:
 
 
 def table(hands, *, dealer=0, draws="", back="", profile="standard", pass_declare=True,
-          **rule_overrides) -> HandState:
+          open_windows=False, **rule_overrides) -> HandState:
     """A hand dealt from a stacked wall; rule overrides pin one table rule."""
     prof = load_profile(profile)
     rules = dataclasses.replace(TableRules.from_profile(prof), **rule_overrides)
-    h = HandState(prof, dealer=dealer, wall=stacked_wall(hands, dealer, draws, back), rules=rules)
+    h = HandState(prof, dealer=dealer, wall=stacked_wall(hands, dealer, draws, back), rules=rules,
+                  open_windows=open_windows)
     if pass_declare and h.phase == "declare":
         for s in list(h.pending()):
             h.act(s, A.PASS)

@@ -1,5 +1,7 @@
 """過水 / 解除過水 (rules/001) and 漏胡 / 漏碰 (rules/003), and 同巡第二張不得碰."""
 
+import pytest
+
 from twmahjong.engine import actions as A
 from twmahjong.tiles import parse_tile, parse_tiles
 
@@ -14,8 +16,9 @@ def _turn(h, seat):
     play_until(h, lambda h: h.phase == "turn" and h.turn_seat == seat)
 
 
-def test_a_passed_win_blocks_every_win_until_the_seat_discards():
-    h = table(fill(WAIT, avoid="2p5p"), draws=nth_draw(1, "5p", d3="2p", d4="5p"))
+@pytest.mark.parametrize("profile", ["standard", "classic"])
+def test_a_passed_win_blocks_every_win_until_the_seat_discards(profile):
+    h = table(fill(WAIT, avoid="2p5p9m"), draws=nth_draw(1, "5p", d3="9m", d4="5p"), profile=profile)
     do(h, 0, "discard 2p", others_pass=False)
     assert A.win(T("2p")) in legal(h, 3)
     claim(h, 3, "pass")
@@ -25,12 +28,34 @@ def test_a_passed_win_blocks_every_win_until_the_seat_discards():
     assert "win" not in legal_types(h, 3)             # another winning tile: still no (過水)
     pass_claims(h)
     _turn(h, 3)
-    assert h.drawn == T("2p") and "win" not in legal_types(h, 3)   # nor a self-draw
-    do(h, 3, "discard 2p")                             # 解除過水
-    assert not h.seats[3].passed_win
+    assert h.drawn == T("9m")
+    do(h, 3, "discard 9m")                             # 解除過水: 打出一張非和之牌
     _turn(h, 0)
     do(h, 0, "discard 5p", others_pass=False)
     assert A.win(T("5p")) in legal(h, 3)
+
+
+@pytest.mark.parametrize("open_windows", [False, True])
+@pytest.mark.parametrize("profile", ["standard", "classic"])
+def test_throwing_a_winning_tile_does_not_lift_a_passed_win(profile, open_windows):
+    # rules/001 解除过水: 打出(或加杠)一张非和之牌即可解除过水 (rules/000: 非胡之牌). Seat 3
+    # (34p: 2p/5p) passes 2p, draws 5p — no 自摸, it passed — and throws that 5p.
+    h = table(fill(WAIT, avoid="2p5p9m"), draws=nth_draw(3, "5p", d4="2p", d7="9m", d8="2p"),
+              profile=profile, open_windows=open_windows)
+    do(h, 0, "discard 2p", others_pass=False)
+    claim(h, 3, "pass")
+    _turn(h, 3)
+    assert h.drawn == T("5p") and "win" not in legal_types(h, 3)
+    do(h, 3, "discard 5p")
+    _turn(h, 0)
+    do(h, 0, "discard 2p", others_pass=False)
+    assert "win" not in legal_types(h, 3)              # 5p was a winning tile: still 過水
+    pass_claims(h)
+    _turn(h, 3)
+    do(h, 3, "discard 9m")                             # a tile that is not: lifted
+    _turn(h, 0)
+    do(h, 0, "discard 2p", others_pass=False)
+    assert A.win(T("2p")) in legal(h, 3)
 
 
 def test_casual_passed_win_blocks_only_that_tile_until_the_seats_next_draw():

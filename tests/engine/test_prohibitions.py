@@ -1,6 +1,8 @@
 """行牌禁制 (rules/001), one test per item that has a screen form, and rules/003's
 casual variants. Item 8 (exposing tiles by accident) has no screen form."""
 
+import pytest
+
 from twmahjong.engine import actions as A
 from twmahjong.tiles import counts34, parse_tile
 
@@ -56,11 +58,42 @@ def test_2_the_same_replacement_after_a_concealed_kong_may_win():
     assert "kong_bloom" in win["conditions"]
 
 
-def test_3_no_concealed_kong_after_a_kong_from_a_discard():
-    h = table(fill({0: "5m", 2: "555m2222p"}), back="8m")
+@pytest.mark.parametrize("profile", ["standard", "casual"])
+def test_3_no_concealed_kong_after_a_kong_from_a_discard(profile):
+    # rules/001 禁制 3: 碰杠補牌之後不得接著暗杠 (casual: rules/003 is silent, kept)
+    h = table(fill({0: "5m", 2: "555m2222p"}), back="8m", profile=profile)
     do(h, 0, "discard 5m", others_pass=False)
     claim(h, 2, "kong 5m")
     assert "concealed_kong" not in legal_types(h, 2)
+
+
+# seat 2 碰槓s 5m, replaces 9p (2222p 99p 78s left with 123s456s), 暗槓s 2p: the
+# replacement 9s would complete 123s456s789s99p
+KONG3 = {0: "5m", 2: "555m2222p123s456s78s9p"}
+
+
+@pytest.mark.parametrize("open_windows", [False, True])
+def test_3_classic_a_concealed_kong_may_follow_a_kong_from_a_discard(open_windows):
+    # rules/000 禁制 3: 碰杠補牌之後如接著暗杠補牌不得自摸胡牌 — the 暗槓 itself is allowed
+    h = table(fill(KONG3, avoid="9p9s6s"), back="9p 9s", profile="classic", open_windows=open_windows)
+    do(h, 0, "discard 5m", others_pass=False)
+    claim(h, 2, "kong 5m")
+    assert h.drawn == T("9p")
+    assert A.concealed_kong(T("2p")) in legal(h, 2)
+    do(h, 2, "concealed_kong 2p")
+    assert h.drawn == T("9s")
+    assert "win" not in legal_types(h, 2)              # ... only its replacement may not 自摸
+    assert A.discard(T("9s")) in legal(h, 2)
+
+
+def test_3_classic_nor_after_a_flower_drawn_as_that_kongs_replacement():
+    # 此暗杠補得花牌再補後亦然
+    h = table(fill(KONG3, avoid="9p9s6s"), back="9p 4f 9s", profile="classic")
+    do(h, 0, "discard 5m", others_pass=False)
+    claim(h, 2, "kong 5m")
+    do(h, 2, "concealed_kong 2p")
+    assert h.seats[2].flowers == [T("4f")] and h.drawn == T("9s")
+    assert "win" not in legal_types(h, 2)
 
 
 def test_4_a_self_drawn_win_must_start_with_a_draw():
@@ -70,6 +103,16 @@ def test_4_a_self_drawn_win_must_start_with_a_draw():
     assert legal_types(h, 1) == {"win", "chi", "pass"}
     claim(h, 1, "chi 5m 46m")
     assert h.turn_seat == 1 and "win" not in legal_types(h, 1)
+
+
+def test_4_casual_no_self_draw_in_a_turn_entered_by_a_claim():
+    # 禁制 4 on its own: in casual a passed win (漏胡) bars only that tile, so nothing but
+    # 自摸必須始於摸牌 keeps the complete hand after 吃 from being offered 自摸
+    h = table(fill({0: "5m", 1: "46m123p456p789p11s234s"}), profile="casual")
+    do(h, 0, "discard 5m", others_pass=False)
+    claim(h, 1, "chi 5m 46m")
+    assert h.turn_seat == 1 and h.seats[1].is_complete(False)
+    assert "win" not in legal_types(h, 1)
 
 
 # item 5: seat 1 (111z, waits 6s/9s) draws 9s and throws it; later it draws the fourth 1z,
@@ -180,3 +223,17 @@ def test_casual_discarding_the_claimed_tile_is_allowed_but_forfeits_the_win():
     assert A.discard(T("5m")) in legal(h, 2)              # 碰牌後…如打出，則本局禁止胡牌
     do(h, 2, "discard 5m")
     assert h.seats[2].cannot_win
+
+
+@pytest.mark.parametrize("profile", ["standard", "classic"])
+def test_7_no_pon_on_a_discard_made_with_two_drawable_tiles_left(profile):
+    # 禁制 7 on its own (no 漏碰 in play): seat 2 holds 66m and is offered nothing before;
+    # seat 1 draws the 61st tile, 6m, leaving 2 drawable, and throws it: no 碰 for seat 2
+    from .helpers import quiet
+    h = table(quiet(s2="3669m147p258s123456z"), draws=nth_draw(61, "6m"), profile=profile)
+    play_until(h, lambda h: h.phase == "turn" and h.turn_seat == 1 and h.drawn == T("6m"))
+    assert h.drawable() == 2 and not h.seats[2].passed_pon
+    do(h, 1, "discard 6m", others_pass=False)
+    # nobody was asked: seat 2 simply drew the next tile
+    assert h.events[-2] == {"type": "discard", "seat": 1, "tile": "6m"}
+    assert h.phase == "turn" and h.turn_seat == 2 and h.events[-1]["type"] == "draw"

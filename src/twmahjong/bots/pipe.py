@@ -39,6 +39,8 @@ class PipeError(UserError):
 def _norm(a: dict):
     """An action as a comparable value, so '54m' and '45m' are the same chi."""
     from ..engine.actions import Action, IllegalAction
+    if isinstance(a, dict):
+        a = {k: v for k, v in a.items() if k != "id"}   # the pipe's answer number, not the action's
     try:
         return Action.from_json(a)
     except IllegalAction:

@@ -59,6 +59,7 @@ class Action:
     tile: int | None = None
     tiles: tuple[int, ...] = ()
     _json: dict | None = field(default=None, compare=False, hash=False, repr=False)
+    _shared: bool = field(default=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         j = {"type": self.type}
@@ -73,26 +74,40 @@ class Action:
 
     @classmethod
     def from_json(cls, obj: object) -> Action:
-        """Read an action as a client sends it; bad shapes raise IllegalAction."""
+        """Read an action as a client sends it; any other shape raises IllegalAction.
+
+        The shape is exactly ``{"type": ..., "tile": "5m", "tiles": "46m"}`` with
+        ``tile``/``tiles`` optional text: a message from a player is read strictly so
+        that nothing it holds can reach the table as anything but a refused move."""
         if not isinstance(obj, dict):
             raise IllegalAction("an action must be a JSON object like {\"type\": \"discard\", \"tile\": \"5m\"}")
+        extra = [k for k in obj if k not in _KEYS]
+        if extra:
+            raise IllegalAction(f"an action has only type, tile and tiles; not {str(extra[0])[:20]!r}")
         t = obj.get("type")
-        if t not in ACTION_TYPES:
-            raise IllegalAction(f"unknown action type {t!r}; expected one of {', '.join(ACTION_TYPES)}")
-        key = (t, obj.get("tile"), obj.get("tiles"))
-        try:
-            cached = _FROM_CACHE.get(key)
-        except TypeError:
-            raise IllegalAction("tile and tiles must be text such as \"5m\" and \"46m\"") from None
+        if not isinstance(t, str) or t not in ACTION_TYPES:
+            shown = t[:20] if isinstance(t, str) else type(t).__name__
+            raise IllegalAction(f"unknown action type {shown!r}; expected one of {', '.join(ACTION_TYPES)}")
+        raw_tile, raw_tiles = obj.get("tile"), obj.get("tiles")
+        if not (raw_tile is None or isinstance(raw_tile, str)) or \
+                not (raw_tiles is None or isinstance(raw_tiles, str)):
+            raise IllegalAction("tile and tiles must be text such as \"5m\" and \"46m\"")
+        key = (t, raw_tile, raw_tiles)
+        cached = _FROM_CACHE.get(key)
         if cached is not None:
             return cached
+        if (raw_tile is not None and len(raw_tile) > 8) or (raw_tiles is not None and len(raw_tiles) > 16):
+            raise IllegalAction(f"the tiles of this {t} are too long to be tiles")
         try:
-            tile = parse_tile(key[1]) if key[1] is not None else None
-            tiles = tuple(sorted(parse_tiles(key[2]))) if key[2] is not None else ()
+            tile = parse_tile(raw_tile) if raw_tile is not None else None
+            tiles = tuple(sorted(parse_tiles(raw_tiles))) if raw_tiles is not None else ()
         except NotationError as e:
             raise IllegalAction(f"cannot read the tiles of this {t}: {e}") from None
         a = _interned(t, tile, tiles)
-        _FROM_CACHE[key] = a
+        # Only the canonical spelling of a shared action is remembered: there are a few
+        # hundred of those, so no stream of odd or illegal actions can grow the cache.
+        if a._shared and a._json == _canonical(key) and len(_FROM_CACHE) < _CACHE_MAX:
+            _FROM_CACHE[key] = a
         return a
 
     def describe(self) -> str:
@@ -105,20 +120,40 @@ class Action:
         return text
 
 
+_KEYS = ("type", "tile", "tiles")
+# Bound on the cache of read actions. The canonical spellings of the shared actions
+# number well under this (7 kinds x 34 tiles, 5 bare actions, 63 吃), so the
+# bound only guards against a future interning bug.
+_CACHE_MAX = 1024
 _FROM_CACHE: dict[tuple, Action] = {}
 
-PASS = Action("pass")
-WIN = Action("win")
-FLOWER_WIN = Action("flower_win")
-DECLARE = Action("declare")
-DRAW = Action("draw")
-_DISCARD = tuple(Action("discard", k) for k in range(34))
-_PON = tuple(Action("pon", k) for k in range(34))
-_KONG = tuple(Action("kong", k) for k in range(34))
-_CKONG = tuple(Action("concealed_kong", k) for k in range(34))
-_AKONG = tuple(Action("added_kong", k) for k in range(34))
-_DECL = tuple(Action("declare", k) for k in range(34))
-_WIN_ON = tuple(Action("win", k) for k in range(34))
+
+def _canonical(key: tuple) -> dict:
+    t, tile, tiles = key
+    j = {"type": t}
+    if tile is not None:
+        j["tile"] = tile
+    if tiles is not None:
+        j["tiles"] = tiles
+    return j
+
+
+def _share(a: Action) -> Action:
+    object.__setattr__(a, "_shared", True)
+    return a
+
+PASS = _share(Action("pass"))
+WIN = _share(Action("win"))
+FLOWER_WIN = _share(Action("flower_win"))
+DECLARE = _share(Action("declare"))
+DRAW = _share(Action("draw"))
+_DISCARD = tuple(_share(Action("discard", k)) for k in range(34))
+_PON = tuple(_share(Action("pon", k)) for k in range(34))
+_KONG = tuple(_share(Action("kong", k)) for k in range(34))
+_CKONG = tuple(_share(Action("concealed_kong", k)) for k in range(34))
+_AKONG = tuple(_share(Action("added_kong", k)) for k in range(34))
+_DECL = tuple(_share(Action("declare", k)) for k in range(34))
+_WIN_ON = tuple(_share(Action("win", k)) for k in range(34))
 _CHI: dict[tuple[int, int, int], Action] = {}
 
 
@@ -158,11 +193,21 @@ def win(k: int | None) -> Action:
 
 
 def chi(k: int, a: int, b: int) -> Action:
+    """吃 ``k`` with ``a`` and ``b`` from hand; a real run is interned (there are 63 of
+    them), anything else is a fresh value that no legal list holds."""
     key = (k, a, b)
     act = _CHI.get(key)
     if act is None:
-        act = _CHI[key] = Action("chi", k, (a, b))
+        if not _is_run(k, a, b):
+            return Action("chi", k, (a, b))
+        act = _CHI[key] = _share(Action("chi", k, (a, b)))
     return act
+
+
+def _is_run(k: int, a: int, b: int) -> bool:
+    run = sorted((k, a, b))
+    return (0 <= run[0] and run[2] < 27 and run[0] // 9 == run[2] // 9
+            and run[1] == run[0] + 1 and run[2] == run[1] + 1 and a < b)
 
 
 def _interned(t: str, tile: int | None, tiles: tuple[int, ...]) -> Action:

@@ -11,12 +11,23 @@ from .actions import Action
 
 __all__ = ["why_illegal"]
 
+_BARE = ("pass", "flower_win", "draw")
+
 
 def why_illegal(h, seat: int, a: Action) -> str:
     st = h.seats[seat]
     what = a.describe()
     legal = h.pending().get(seat, [])
     tail = " You may: " + ", ".join(x.describe() for x in legal) + "." if legal else ""
+    named = ((a.tile,) if a.tile is not None else ()) + a.tiles
+    if any(k >= 34 for k in named):
+        # 花牌 are shown and replaced at once (補花): never held, thrown, claimed or melded
+        return (f"{what}: flowers (花牌) are replaced as soon as they are drawn; they are "
+                f"never discarded, claimed or melded." + tail)
+    if a.type in _BARE and named:
+        return f"{what}: {a.type} names no tile." + tail
+    if a.type == "chi" and len(a.tiles) != 2:
+        return f"{what}: 吃 names the tile taken and the two tiles from hand, like chi 3m 45m." + tail
     if h.phase == "last_tile":
         return (f"{what}: the next tile is the last one that may be drawn (海底); draw it "
                 f"(摸) or decline it (過), which ends the hand drawn (荒局)." + tail)
@@ -28,7 +39,8 @@ def why_illegal(h, seat: int, a: Action) -> str:
             and st.counts[a.tile] == 0):
         return f"{what}: you do not hold {tile_str(a.tile)}." + tail
     if h.phase == "turn":
-        if st.declared is not None and a.type in ("discard", "declare", "concealed_kong", "added_kong"):
+        if st.declared is not None and h.rules.declared_hand == "locked" and a.type in (
+                "discard", "declare", "concealed_kong", "added_kong"):
             return (f"{what}: you declared ready (聽牌); the hand is locked and you discard the tile "
                     f"you drew." + tail)
         if a.type == "discard" and a.tile in h.forbidden:
@@ -38,6 +50,8 @@ def why_illegal(h, seat: int, a: Action) -> str:
             return f"{what}: no kong right after 吃 or 碰 (行牌禁制 1)." + tail
         if a.type == "concealed_kong" and h.no_concealed_kong:
             return f"{what}: no 暗槓 right after a 碰槓 replacement (行牌禁制 3)." + tail
+        if a.type == "declare" and st.declared is not None:
+            return f"{what}: you have already declared ready (聽牌)." + tail
         if a.type in ("concealed_kong", "added_kong") and h.drawable() < 1:
             return f"{what}: no tile is left to replace a kong." + tail
         if a.type == "win":
@@ -47,8 +61,8 @@ def why_illegal(h, seat: int, a: Action) -> str:
                 return (f"{what}: no self-drawn win on this replacement (行牌禁制 2/5: after 碰槓, "
                         f"or a kong while a winning tile was passed)." + tail)
             if st.passed_win:
-                return (f"{what}: you passed a win (過水); you cannot win until you discard or "
-                        f"add a kong." + tail)
+                return (f"{what}: you passed a win (過水); you cannot win until you discard (or "
+                        f"add a kong of) a tile that is not one of your winning tiles." + tail)
             if st.cannot_win:
                 return f"{what}: you discarded the tile you claimed; this hand cannot win." + tail
             return f"{what}: your hand is not complete." + tail
@@ -57,8 +71,8 @@ def why_illegal(h, seat: int, a: Action) -> str:
     if h.phase in ("claim", "rob_kong"):
         k = h.claim_ctx[1]
         if a.type == "win" and st.passed_win:
-            return (f"{what}: you passed a win (過水); you cannot win until you discard or add "
-                    f"a kong." + tail)
+            return (f"{what}: you passed a win (過水); you cannot win until you discard (or add "
+                    f"a kong of) a tile that is not one of your winning tiles." + tail)
         if a.type == "win" and k in st.passed_win_kinds:
             return f"{what}: you passed this tile (漏胡) and cannot win on it before your next draw." + tail
         if a.type in ("chi", "pon", "kong") and h.drawable() < h.rules.no_claims_last:

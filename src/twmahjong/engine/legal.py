@@ -78,13 +78,14 @@ def turn_options(h, seat: int) -> list[Action]:
     f1 = _SUIT_FACTS[1].get(kp) or _suit_facts(1, kp)
     f2 = _SUIT_FACTS[2].get(ks) or _suit_facts(2, ks)
     f3 = _SUIT_FACTS[3].get(kz) or _suit_facts(3, kz)
-    if st.declared is not None:
-        # 聽牌後不換牌: the declared hand keeps its tiles and puts out what it drew
+    if st.declared is not None and h.rules.declared_hand == "locked":
+        # 報聽後不可再換牌 (rules/003): the declared hand keeps its tiles and puts out what
+        # it drew. Where the hand may change (rules/000-001), changing voids the declaration.
         k = h.drawn
         out.append(A.discard(k) if k is not None else (f0[0] + f1[0] + f2[0] + f3[0])[0])
         return out
     if not h.no_kong and h.drawable() >= 1:                  # 禁制 1; a kong needs a replacement
-        if not h.no_concealed_kong:                          # 禁制 3
+        if not h.no_concealed_kong:                          # 禁制 3 (rules/001)
             for k in f0[1] + f1[1] + f2[1] + f3[1]:
                 out.append(A.concealed_kong(k))
         c = st.counts
@@ -107,6 +108,8 @@ def turn_options(h, seat: int) -> list[Action]:
 
 def _may_declare(h, seat: int) -> bool:
     st = h.seats[seat]
+    if st.declared is not None:
+        return False                                 # one declaration a hand
     if h.rules.declare_ready == "any_time":
         return True                                  # 報聽 (rules/003)
     # 地聽: with the first discard, the hand itself concealed (暗槓 allowed)
@@ -142,7 +145,8 @@ def claim_options(h, s: int, d: int, k: int) -> list[Action]:
     if can_win and st.may_win_on(k) and (
             not rules.min_tai or h._reaches_min_tai(h._ron_info(s, d, k))):   # 起胡台數
         out.append(A.win(k))
-    if st.declared is None and h.drawable() >= rules.no_claims_last:   # 禁制 7
+    may_meld = st.declared is None or rules.declared_hand == "may_change"
+    if may_meld and h.drawable() >= rules.no_claims_last:   # 禁制 7
         forbid_after = rules.after_pon_discard == "forbidden"
         # after 碰 the same tile may not go out: there must be something else to discard
         if n >= 2 and k not in st.passed_pon and (not forbid_after or sum(c) - n > 0):

@@ -32,6 +32,11 @@ class TableRules:
     # drawable tile is asked first and may decline it, which ends the hand drawn.
     may_decline_last_tile: bool = False
     min_tai: int = 0                    # 起胡台數: a win below it is not offered
+    # 行牌禁制 3: after a 碰槓, "forbidden" (001: no 暗槓) or "no_self_draw" (000: the
+    # 暗槓 is made but its replacement, like the 碰槓's, may not 自摸)
+    concealed_kong_after_exposed_kong: str = "forbidden"
+    # "locked" (003 報聽後不可再換牌) or "may_change" (000/001: changing voids the declaration)
+    declared_hand: str = "locked"
 
     @classmethod
     def from_profile(cls, profile) -> TableRules:
@@ -44,4 +49,6 @@ class TableRules:
             four_kongs_win=p.four_kongs_win, lilgu=profile.scoring.lilgu,
             heavenly_ready_first_win="heavenly_ready_first_win" in profile.patterns,
             may_decline_last_tile=p.may_decline_last_tile, min_tai=p.min_tai,
+            concealed_kong_after_exposed_kong=p.concealed_kong_after_exposed_kong,
+            declared_hand=p.declared_hand,
         )

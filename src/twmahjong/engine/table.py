@@ -33,11 +33,12 @@ import random
 
 from . import actions as A
 from .actions import Action, IllegalAction
+from .claims import ClaimResolution
 from .conditions import WinConditions
 from .legal import claim_options, turn_options
 from .notation import fmt_tiles, tile_text
 from .rules import TableRules
-from .seat import SeatState, TableMeld, other_end
+from .seat import SeatState, TableMeld
 from .wall import Wall, new_seed
 
 __all__ = ["HandState"]
@@ -46,7 +47,7 @@ WIND = "ESWN"
 tile_str = tile_text
 
 
-class HandState(WinConditions):
+class HandState(ClaimResolution, WinConditions):
     """One 盤 from the deal to the settlement."""
 
     def __init__(self, profile, *, dealer: int = 0, dealer_streak: int = 0, round_wind: int = 0,
@@ -126,8 +127,7 @@ class HandState(WinConditions):
             if action in legal:
                 action = legal[legal.index(action)]
             else:
-                from .explain import why_illegal
-                raise IllegalAction(why_illegal(self, seat, action))
+                raise IllegalAction(self._why_illegal(seat, action))
         self._choices[seat] = action
         if len(self._choices) == len(self._pending):
             choices = self._choices
@@ -147,6 +147,18 @@ class HandState(WinConditions):
                 self._resolve_declare(choices)
             elif phase == "last_tile":
                 self._resolve_last_tile(seat, choices[seat])
+
+    def _why_illegal(self, seat: int, action: Action) -> str:
+        """The refusal's message. Explaining must never be what stops a table: an
+        action no rule there foresaw still gets a plain refusal (and a bug report's
+        worth of detail stays out of the player's message)."""
+        from .explain import why_illegal
+        try:
+            return why_illegal(self, seat, action)
+        except Exception:                                   # noqa: BLE001 - see docstring
+            legal = self._pending.get(seat, [])
+            return (f"{action.describe()} is not allowed now. You may: "
+                    + ", ".join(x.describe() for x in legal) + ".")
 
     # -- opening -----------------------------------------------------------------
 
@@ -312,6 +324,8 @@ class HandState(WinConditions):
         st = self.seats[seat]
         t = a.type
         if t == "discard":
+            if a.tile != self.drawn and self.drawn is not None:
+                self._hand_changed(seat)         # 換牌: kept the drawn tile, threw another
             self._discard(seat, a.tile)
         elif t == "declare":
             self._declare(seat, self._declare_kind(seat), a.tile)
@@ -325,7 +339,11 @@ class HandState(WinConditions):
             # 禁制 5 / 解除過水: the replacement may not self-draw when a winning tile
             # of this hand was discarded at the table since this seat's last discard.
             st.take(k, 4)
-            furiten = any(x in st.since for x in st.wait_kinds(self.rules.lilgu))
+            waits = st.wait_kinds(self.rules.lilgu)
+            furiten = any(x in st.since for x in waits)
+            if waits != st.waits:
+                self._hand_changed(seat)         # a 暗槓 that changes the waits is a change
+            st.waits = waits
             st.melds.append(TableMeld("concealed_kong", (k, k, k, k), None, None))
             self._emit({"type": "kong", "seat": seat, "kind": "concealed", "tile": tile_str(k)})
             if furiten:
@@ -335,7 +353,7 @@ class HandState(WinConditions):
             self._draw(seat, back=True)
         elif t == "added_kong":
             k = a.tile
-            st.passed_win = False            # 解除過水: 加槓 counts as putting a tile out
+            self._put_out(st, k)             # 解除過水: 加槓 counts as putting a tile out
             st.take(k)
             for m in st.melds:
                 if m.type == "pon" and m.kinds[0] == k:
@@ -405,8 +423,7 @@ class HandState(WinConditions):
         st.n_discards += 1
         if st.declared is not None and self.events[-1].get("type") != "declare":
             st.first_window = False
-        if self.rules.passed_win == "until_own_discard":
-            st.passed_win = False
+        self._put_out(st, k)
         if self.rules.passed_pon == "until_own_discard":
             st.passed_pon.clear()
         if k in self.forfeit_kinds:
@@ -419,6 +436,23 @@ class HandState(WinConditions):
         self.drawn = None
         self._emit({"type": "discard", "seat": seat, "tile": tile_str(k)})
         self._open_claims(seat, k)
+
+    def _put_out(self, st, k: int) -> None:
+        """解除過水: 打出(或加杠)一張非和之牌 (rules/000-001) — a tile that is not one of the
+        seat's winning tiles as its turn stands (its waits before this tile went out);
+        where the profile says any discard lifts it, any does."""
+        if self.rules.passed_win == "until_own_discard" or (
+                self.rules.passed_win == "until_non_winning_discard" and k not in st.waits):
+            st.passed_win = False
+
+    def _hand_changed(self, seat: int) -> None:
+        """宣告天聽/地聽後如不換牌或靠張則保持有效，否則解除 (rules/000-001): a declared hand
+        that changes its tiles keeps playing, without the declaration. The announcement
+        stays public (it was made); only its value is gone, as at a real table."""
+        st = self.seats[seat]
+        if st.declared is not None:
+            st.declare_valid = False
+            st.first_window = False
 
     def _open_claims(self, d: int, k: int) -> None:
         self.claim_ctx = (d, k)
@@ -461,122 +495,6 @@ class HandState(WinConditions):
             self._draw_turn(seat)
         else:
             self._draw_game("last_tile_declined", seat)
-
-    # -- claims ------------------------------------------------------------------
-
-    def _mark_passes(self, pend: dict[int, list[Action]], choices: dict[int, Action]) -> None:
-        """過水 and 漏碰 for every seat that was offered a win or a pon and took neither."""
-        for s, opts in pend.items():
-            c = choices[s]
-            st = self.seats[s]
-            for o in opts:
-                if o.type == "win" and c.type != "win":
-                    if self.rules.passed_win == "until_own_discard":
-                        st.passed_win = True
-                    else:
-                        st.passed_win_kinds.add(o.tile)
-                    st.declare_valid = False
-                elif o.type == "pon" and c.type not in ("pon", "kong", "win") \
-                        and self.rules.passed_pon != "none":
-                    st.passed_pon.add(o.tile)
-
-    def _winners_in_order(self, d: int, choices: dict[int, Action]) -> list[int]:
-        order = [(d + i) % 4 for i in (1, 2, 3)]
-        ws = [s for s in order if s in choices and choices[s].type == "win"]
-        if self.rules.multiple_winners == "nearest":
-            return ws[:1]                    # 攔胡: nearest to the discarder in turn order
-        return ws
-
-    def _resolve_claims(self, choices: dict[int, Action], pend: dict[int, list[Action]]) -> None:
-        d, k = self.claim_ctx
-        self._mark_passes(pend, choices)
-        ws = self._winners_in_order(d, choices)
-        if ws:
-            self._finish([self._ron_info(w, d, k) for w in ws])
-            return
-        for s, c in choices.items():
-            if c.type in ("pon", "kong"):
-                self._claim_set(s, d, k, c)
-                return
-        for s, c in choices.items():
-            if c.type == "chi":
-                self._claim_set(s, d, k, c)
-                return
-        self._next_draw(d)
-
-    def _claim_set(self, s: int, d: int, k: int, c: Action) -> None:
-        st = self.seats[s]
-        self.seats[d].claimed[-1] = True
-        self.any_claim = True
-        self._reset_turn_flags()
-        self.drawn = None
-        if c.type == "chi":
-            a, b = c.tiles
-            st.take(a)
-            st.take(b)
-            run = tuple(sorted((a, b, k)))
-            st.melds.append(TableMeld("chi", run, d, k))
-            self._emit({"type": "chi", "seat": s, "from": d, "tile": tile_str(k),
-                        "tiles": fmt_tiles(run)})
-            self.no_kong = True
-            self.no_self_win = True
-            suji = other_end(k, a, b)
-            bad = {k} if suji is None else {k, suji}
-            if self.rules.after_chi_discard == "forbidden_same_and_suji":
-                self.forbidden = frozenset(bad)
-            else:
-                self.forfeit_kinds = frozenset({k})
-            self._start_turn(s, "claim")
-        elif c.type == "pon":
-            st.take(k, 2)
-            st.melds.append(TableMeld("pon", (k, k, k), d, k))
-            self._emit({"type": "pon", "seat": s, "from": d, "tile": tile_str(k)})
-            self.no_kong = True
-            self.no_self_win = True
-            if self.rules.after_pon_discard == "forbidden":
-                self.forbidden = frozenset({k})
-            else:
-                self.forfeit_kinds = frozenset({k})
-            self._start_turn(s, "claim")
-        else:   # 碰槓
-            st.take(k, 3)
-            st.melds.append(TableMeld("kong", (k, k, k, k), d, k))
-            self._emit({"type": "kong", "seat": s, "kind": "exposed", "from": d, "tile": tile_str(k)})
-            self.no_self_win = True          # 禁制 2
-            self.no_concealed_kong = True    # 禁制 3
-            self.kong_made = True
-            self._draw(s, back=True)
-
-    def _resolve_rob_kong(self, choices: dict[int, Action], pend: dict[int, list[Action]]) -> None:
-        seat, k = self.claim_ctx
-        self._mark_passes(pend, choices)
-        ws = self._winners_in_order(seat, choices)
-        if ws:
-            for m in self.seats[seat].melds:   # the robbed tile leaves the kong: it is a pon again
-                if m.type == "added_kong" and m.kinds[0] == k:
-                    m.type = "pon"
-                    m.kinds = (k, k, k)
-            self._finish([self._ron_info(w, seat, k, robbing=True) for w in ws])
-            return
-        self._after_added_kong(seat)
-
-    def _resolve_rob_flower(self, choices: dict[int, Action]) -> None:
-        drawer, f, robber = self.claim_ctx
-        if choices[robber].type == "flower_win":
-            # 七搶一 (1): take the flower, replace from the 槓尾, win; the drawer pays
-            self.seats[drawer].flowers.remove(f)
-            rs = self.seats[robber]
-            rs.flowers.append(f)
-            self._emit({"type": "flower", "seat": robber, "tile": tile_str(f), "robbed_from": drawer})
-            if self.drawable() <= 0:
-                self._finish([self._flower_win_info(robber, None, drawer, False)])
-                return
-            k = self.wall.draw_back()
-            self._emit({"type": "draw", "seat": robber, "tile": tile_str(k), "replacement": True})
-            rs.add(k)
-            self._finish([self._flower_win_info(robber, k, drawer, True)])
-            return
-        self._draw(drawer, back=True)
 
     def _draw_game(self, reason: str, seat: int | None = None) -> None:
         ev = {"type": "draw_game", "reason": reason}

@@ -21,7 +21,7 @@ import secrets
 from ..tiles import physical_kind
 
 __all__ = ["Wall", "choose_first_dealer", "choose_seating", "count_seat", "hand_seed", "new_seed",
-           "roll_dice"]
+           "reseat", "roll_dice"]
 
 STACKS_PER_SIDE = 18
 _KIND_OF = tuple(physical_kind(t) for t in range(144))
@@ -65,6 +65,35 @@ def choose_seating(rng: random.Random) -> tuple[list[int], dict]:
         player = (first + i) % 4          # temporary seat == player id
         seating[winds[i]] = player
     return seating, {"thrower": thrower, "dice": list(dice)}
+
+
+def reseat(rng, seating: list[int], thrower: int) -> tuple[list[int], dict]:
+    """搬風 before a 將 after the first (rules/000-001): 次將起每將於原座位搬風，由前一將
+    末盤胡牌者擲骰，依同法更換座位，四人新座位之相互順序不得與前一將完全相同，否則重搬.
+
+    From their present seats: ``thrower`` throws three dice, the counted seat draws the
+    first of the four face-down wind tiles and the others follow in turn; each player
+    takes the seat of the wind drawn. A draw that leaves the players in the same order
+    around the table (the same seating, or that seating turned) is done again.
+    Returns the new ``seating[seat] = player`` and every draw made (the last one kept).
+
+        >>> new, info = reseat(random.Random(1), [0, 1, 2, 3], thrower=2)
+        >>> sorted(new), len(info["draws"][-1]["winds"])
+        ([0, 1, 2, 3], 4)
+    """
+    same_order = [seating[r:] + seating[:r] for r in range(4)]
+    draws = []
+    while True:
+        dice = roll_dice(rng)
+        first = count_seat(thrower, sum(dice))
+        winds = [0, 1, 2, 3]
+        rng.shuffle(winds)
+        new = [0] * 4
+        for i in range(4):
+            new[winds[i]] = seating[(first + i) % 4]
+        draws.append({"dice": list(dice), "first": first, "winds": ["ESWN"[w] for w in winds]})
+        if new not in same_order:
+            return new, {"thrower": thrower, "draws": draws}
 
 
 def choose_first_dealer(rng: random.Random) -> tuple[int, list[int]]:

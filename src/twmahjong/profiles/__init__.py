@@ -66,7 +66,9 @@ class PlayRules(_Frozen):
     seat_wind_from: Literal["wall_break", "dealer"]
     dead_wall: StrictInt
     no_claims_last: StrictInt
-    passed_win: Literal["until_own_discard", "until_own_draw"]
+    # 過水: until_non_winning_discard is rules/000-001 (打出(或加杠)一張非和之牌即可解除);
+    # until_own_discard (any discard lifts it) is how older records were played.
+    passed_win: Literal["until_non_winning_discard", "until_own_discard", "until_own_draw"]
     passed_pon: Literal["none", "until_own_discard", "until_own_draw"]
     multiple_winners: Literal["nearest", "all"]
     after_chi_discard: Literal["forbidden_same_and_suji", "forfeits_win_same"]
@@ -79,6 +81,15 @@ class PlayRules(_Frozen):
     # 海底牌得棄摸 (rules/001 item 25). Defaults to false, the engine's behaviour before
     # the key existed, so profiles embedded in older records replay as they were played.
     may_decline_last_tile: StrictBool = False
+    # 行牌禁制 3 after a 碰槓: "forbidden" (rules/001: 不得接著暗杠) or "no_self_draw"
+    # (rules/000: the 暗槓 is made, its replacement may not 自摸). The defaults of the keys
+    # below are the engine's behaviour before each existed, for older embedded profiles.
+    concealed_kong_after_exposed_kong: Literal["forbidden", "no_self_draw"] = "forbidden"
+    # A declared hand: "locked" (rules/003 報聽後不可再換牌) or "may_change" (rules/000-001
+    # items 31-32: 如不換牌或靠張則保持有效，否則解除 — it may change and loses the declaration).
+    declared_hand: Literal["locked", "may_change"] = "locked"
+    # 搬風 before each 將 after the first (rules/000-001 搬風: 次將起每將於原座位搬風).
+    reseat_each_game: StrictBool = False
 
 
 class Stakes(_Frozen):
