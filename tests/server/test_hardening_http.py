@@ -33,6 +33,8 @@ def raw_http(live, head: str, body_parts: list[bytes] = ()) -> tuple[int, bytes]
         data = b""
         while chunk := s.recv(65536):
             data += chunk
+    if not data:
+        return 0, b""                  # closed without an answer
     status = int(data.split(b" ", 2)[1])
     return status, data.split(b"\r\n\r\n", 1)[1]
 
