@@ -3,6 +3,7 @@ guessing, case-variant names. Each test prints the figure it shows (``-s``)."""
 
 import asyncio
 import socket
+from types import SimpleNamespace
 
 import pytest
 import sqlalchemy as sa
@@ -96,6 +97,21 @@ def test_forwarded_for_is_believed_from_a_configured_proxy_only(make_live):
     proxied = uvicorn_config(None, Settings(forwarded_allow_ips="10.1.2.3"))
     assert (default.proxy_headers, proxied.proxy_headers) == (False, True)
     assert proxied.forwarded_allow_ips == "10.1.2.3"
+
+
+def test_twmj_serve_believes_no_proxy_unless_told(monkeypatch, tmp_path):
+    from twmahjong.commands import serve
+    configs = []
+    monkeypatch.setattr(serve, "_Server", lambda config, settings: SimpleNamespace(
+        run=lambda: configs.append(config)))
+    monkeypatch.setattr(serve, "_check_port", lambda host, port: None)
+    monkeypatch.delenv("TWMJ_FORWARDED_ALLOW_IPS", raising=False)
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "*")       # uvicorn's own knob: not ours
+    serve.serve_command(data_dir=tmp_path)
+    monkeypatch.setenv("TWMJ_FORWARDED_ALLOW_IPS", "10.9.8.7")
+    serve.serve_command(data_dir=tmp_path)
+    assert [(c.proxy_headers, c.forwarded_allow_ips) for c in configs] == [
+        (False, ""), (True, "10.9.8.7")]
 
 
 def test_one_account_is_limited_however_many_addresses_guess_at_it(make_live):

@@ -49,9 +49,21 @@ async def _ask_for_tables(live, token, n, **frame) -> list[str]:
 def test_one_connection_cannot_open_unlimited_challenge_tables(make_live):
     # nobody comes back to the tables left behind: they stay unfinished (no grace ends)
     live = make_live(max_active_tables=3, create_burst=100, disconnect_grace=600)
-    answers = run(_ask_for_tables(live, live.guest(), 25, mode="challenge"))
+    guest = live.guest()
+    answers = run(_ask_for_tables(live, guest, 25, mode="challenge"))
     assert answers.count("matched") == 3 and answers.count("too_many_tables") == 22
     assert len(live.server.tables.all()) == 3
+    # the way back to a table left behind (its ticket lost): my games, each with its ticket
+    games = live.http("GET", "/api/v1/games", guest).json()["games"]
+    assert [g["status"] for g in games] == ["active"] * 3 and all(g["ticket"] for g in games)
+
+    async def back():
+        c = await Client.open(live)
+        await c.send({"type": "hello", "token": guest, "ticket": games[2]["ticket"]})
+        snap = await c.expect("snapshot")
+        await c.close()
+        return snap
+    assert run(back())["table"]["game_id"] == games[2]["game_id"]
     print("\n25 challenge requests on one connection -> 3 tables, 22 answered too_many_tables")
 
 

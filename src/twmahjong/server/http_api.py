@@ -246,12 +246,18 @@ def _players(seats: list[dict]) -> list[str]:
 
 @router.get("/games")
 async def my_games(request: Request, acc: Account) -> dict:
-    rows = await server_of(request).repo.games_of(acc["id"])
+    """The account's games; an unfinished one carries its seat's ticket, so a player
+    who lost it (another tab, another device) can sit back down — and free a place
+    under the table cap by finishing it. Asked for by the session, never broadcast."""
+    server = server_of(request)
+    rows = await server.repo.games_of(acc["id"])
     return {"games": [{"game_id": r["id"], "mode": r["mode"], "profile": r["profile"],
                        "stake": r["stake"], "rounds": r["rounds"], "status": r["status"],
                        "seat": r["seat"], "players": _players(r["seats"]),
                        "created_at": r["created_at"], "finished_at": r["finished_at"],
-                       "result": r["result"]} for r in rows]}
+                       "result": r["result"],
+                       **({"ticket": server.tokens.ticket(r["id"], r["seat"], acc["id"])}
+                          if r["status"] != "finished" else {})} for r in rows]}
 
 
 @router.get("/games/{game_id}")

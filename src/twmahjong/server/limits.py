@@ -99,7 +99,8 @@ class Limits:
         if active_seats(server, account_id) >= self.max_active_tables:
             raise LimitError("too_many_tables",
                              f"you already sit at {self.max_active_tables} unfinished tables "
-                             "or rooms; finish or leave one first", status=409)
+                             "or rooms; finish one first (GET /api/v1/games lists them, "
+                             "each with its ticket)", status=409)
         if spend and not self.create.take(account_id):
             raise LimitError("rate_limited", "you are starting tables too fast; wait a moment")
 
