@@ -9,8 +9,7 @@ from types import SimpleNamespace
 import pytest
 from server_helpers import Client
 
-from twmahjong.server.http_api import table_state
-from twmahjong.server.limits import Limiter, Limits
+from twmahjong.server.limits import Limiter, Limits, active_seats, table_state
 from twmahjong.server.lobby import LobbyError, Rooms
 from twmahjong.server.protocol import ProtocolError, parse_client
 from twmahjong.server.settings import Settings
@@ -47,8 +46,10 @@ async def _ask_for_tables(live, token, n, **frame) -> list[str]:
 
 # -- 4. tables ---------------------------------------------------------------------------------
 def test_one_connection_cannot_open_unlimited_challenge_tables(make_live):
-    # nobody comes back to the tables left behind: they stay unfinished (no grace ends)
-    live = make_live(max_active_tables=3, create_burst=100, disconnect_grace=600)
+    # nobody comes back to the tables left behind, and no clock runs out: they stay
+    # unfinished for the whole test however slow the machine
+    live = make_live(max_active_tables=3, create_burst=100, disconnect_grace=600,
+                     turn_base=600)
     guest = live.guest()
     answers = run(_ask_for_tables(live, guest, 25, mode="challenge"))
     assert answers.count("matched") == 3 and answers.count("too_many_tables") == 22
@@ -69,7 +70,7 @@ def test_one_connection_cannot_open_unlimited_challenge_tables(make_live):
 
 def test_tables_are_made_at_a_limited_rate_over_websocket_and_http(make_live):
     live = make_live(max_active_tables=100, create_rate=0.001, create_burst=5,
-                     disconnect_grace=600)
+                     disconnect_grace=600, turn_base=600)
     answers = run(_ask_for_tables(live, live.guest(), 25, mode="challenge"))
     assert answers.count("matched") == 5 and answers.count("rate_limited") == 20
     host = live.guest()
@@ -122,7 +123,7 @@ def test_idle_rooms_expire_and_leave_no_trace(make_live):
 
 
 def test_health_reports_tables_by_state(make_live):
-    live = make_live(disconnect_grace=600)
+    live = make_live(disconnect_grace=600, turn_base=600)
     run(_ask_for_tables(live, live.guest(), 1, mode="challenge"))
     live.http("POST", "/api/v1/rooms", live.guest(), json={})
     health = live.http("GET", "/api/v1/health").json()
@@ -142,6 +143,12 @@ def test_a_tables_state_is_its_own_or_read_from_its_flags():
     assert [table_state(t) for t in (
         table(finished=True, task=done), table(task=done), table(hand_open=True), table(),
         table(state="paused"))] == ["ended", "stopped", "playing", "waiting", "paused"]
+    # against the cap: a paused table counts, an ended one or one whose actor died does not
+    me = [SimpleNamespace(account_id=7)]
+    server = SimpleNamespace(rooms=Rooms(), tables=SimpleNamespace(all=lambda: [
+        table(seats=me, state="paused"), table(seats=me, task=done),
+        table(seats=me, finished=True), table(seats=me, hand_open=True)]))
+    assert active_seats(server, 7) == 2 and active_seats(server, 8) == 0
 
 
 # -- 7. nested JSON ----------------------------------------------------------------------------

@@ -16,12 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import UserError
 from . import challenge, opponents
 from .auth import AuthError, public_account
-from .limits import LimitError
+from .limits import LimitError, table_state
 from .lobby import LobbyError
 from .schema import name_key
 from .settings import STAKE_LEVELS
 
-__all__ = ["ApiError", "error_response", "router"]
+__all__ = ["ApiError", "error_response", "router", "table_state"]
 
 router = APIRouter(prefix="/api/v1")
 
@@ -324,18 +324,6 @@ async def leaderboard(request: Request) -> dict:
 async def challenge_progress(acc: Account) -> dict:
     beaten = int(acc["challenge_tier"])
     return {"tiers": challenge.tiers(), "beaten": beaten, "next": challenge.next_tier(beaten)}
-
-
-def table_state(table) -> str:
-    """The table's own ``state`` when it has one, else what its flags say."""
-    state = getattr(table, "state", None)
-    if isinstance(state, str):
-        return state
-    if table.finished:
-        return "ended"
-    if table.task is not None and table.task.done():
-        return "stopped"            # its actor is gone without finishing the game
-    return "playing" if table.hand_open else "waiting"
 
 
 @router.get("/health")

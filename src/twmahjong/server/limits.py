@@ -28,7 +28,7 @@ from cachetools import TTLCache
 from ..errors import UserError
 from .timers import TokenBucket
 
-__all__ = ["LimitError", "Limiter", "Limits", "active_seats"]
+__all__ = ["LimitError", "Limiter", "Limits", "active_seats", "table_state"]
 
 Clock = Callable[[], float]
 
@@ -117,8 +117,22 @@ class Limits:
         self.room_miss_account.take(account_id)
 
 
+def table_state(table: Any) -> str:
+    """The table's own ``state`` when it has one, else what its flags say."""
+    state = getattr(table, "state", None)
+    if isinstance(state, str):
+        return state
+    if table.finished:
+        return "ended"
+    if table.task is not None and table.task.done():
+        return "stopped"            # its actor is gone without finishing the game
+    return "playing" if table.hand_open else "waiting"
+
+
 def active_seats(server: Any, account_id: int) -> int:
-    """Unfinished tables and unstarted rooms this process seats ``account_id`` at."""
+    """Unfinished tables and unstarted rooms this process seats ``account_id`` at (a
+    table whose actor is gone holds nobody's place)."""
     n = sum(1 for t in server.tables.all()
-            if not t.finished and any(s.account_id == account_id for s in t.seats))
+            if table_state(t) not in ("ended", "stopped")
+            and any(s.account_id == account_id for s in t.seats))
     return n + server.rooms.waiting_seats(account_id)
