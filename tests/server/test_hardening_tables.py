@@ -68,6 +68,30 @@ def test_one_connection_cannot_open_unlimited_challenge_tables(make_live):
     print("\n25 challenge requests on one connection -> 3 tables, 22 answered too_many_tables")
 
 
+def test_several_connections_of_one_account_share_the_cap(make_live):
+    live = make_live(max_active_tables=1, create_burst=100, disconnect_grace=600,
+                     turn_base=600)
+    guest = live.guest()
+
+    async def go():
+        clients = [await Client.open(live, guest) for _ in range(6)]
+        await asyncio.gather(*(c.send({"type": "quick_match", "mode": "challenge"})
+                               for c in clients))
+        answers = []
+        for c in clients:
+            while True:
+                m = await c.recv()
+                if m["type"] in ("matched", "error"):
+                    answers.append(m.get("code", "matched"))
+                    break
+        for c in clients:
+            await c.close()
+        return answers
+    answers = run(go())
+    assert sorted(answers) == ["matched"] + ["too_many_tables"] * 5
+    print("\n6 connections of one account ask at once, cap 1 -> 1 table, 5 too_many_tables")
+
+
 def test_tables_are_made_at_a_limited_rate_over_websocket_and_http(make_live):
     live = make_live(max_active_tables=100, create_rate=0.001, create_burst=5,
                      disconnect_grace=600, turn_base=600)

@@ -19,8 +19,9 @@ its own buckets and counts its own tables (docs/security-http.md says so).
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from cachetools import TTLCache
@@ -89,6 +90,7 @@ class Limits:
         self.room_miss_client = lim(st.room_miss_rate, st.room_miss_burst)
         self.room_miss_account = lim(st.room_miss_rate, st.room_miss_burst)
         self.max_active_tables = st.max_active_tables
+        self._making: dict[int, int] = {}     # tables being made, not yet in the directory
 
     def all(self) -> dict[str, Limiter]:
         return {k: v for k, v in vars(self).items() if isinstance(v, Limiter)}
@@ -96,13 +98,27 @@ class Limits:
     def check_new_table(self, server: Any, account_id: int, *, spend: bool = True) -> None:
         """Before an account is given one more table: the cap first, then (when it
         asks for a new one, ``spend``) the rate, so a refusal for the cap spends nothing."""
-        if active_seats(server, account_id) >= self.max_active_tables:
+        if active_seats(server, account_id) + self._making.get(account_id, 0) \
+                >= self.max_active_tables:
             raise LimitError("too_many_tables",
                              f"you already sit at {self.max_active_tables} unfinished tables "
                              "or rooms; finish one first (GET /api/v1/games lists them, "
                              "each with its ticket)", status=409)
         if spend and not self.create.take(account_id):
             raise LimitError("rate_limited", "you are starting tables too fast; wait a moment")
+
+    @contextlib.contextmanager
+    def making_table(self, server: Any, account_id: int) -> Iterator[None]:
+        """``check_new_table``, then hold the place while the table is made (it awaits
+        the database), so two connections of one account cannot both pass the cap."""
+        self.check_new_table(server, account_id)
+        self._making[account_id] = self._making.get(account_id, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._making.pop(account_id) - 1
+            if left:
+                self._making[account_id] = left
 
     def check_room_lookup(self, client: str, account_id: int) -> None:
         """Refused while this client or account has guessed too many wrong codes — even

@@ -191,10 +191,11 @@ class Connection:
         if self.waiting is not None or self.waiter is not None:
             raise LobbyError("already_queued", "you are already waiting for a table")
         profile = self.server.check_profile(msg.profile)
-        self.server.limits.check_new_table(self.server, self.account["id"])
         if msg.mode == "challenge":
-            await self._challenge(profile)
+            with self.server.limits.making_table(self.server, self.account["id"]):
+                await self._challenge(profile)
             return
+        self.server.limits.check_new_table(self.server, self.account["id"])
         key = (msg.mode, profile, msg.stake)
         entry = self.server.queue.join(key, (self.account["id"], self.account["name"]))
         self.waiting = entry
