@@ -207,7 +207,7 @@ async def seat_player(srv: Server, mode: str = "casual") -> tuple[Player, str]:
 
 async def fuzz(srv: Server, frames: int, seed: int) -> dict:
     rng = random.Random(seed)
-    p, _ = await seat_player(srv)
+    p, token = await seat_player(srv)
     unanswered = 0
     internal = 0
     silent_run = 0
@@ -230,7 +230,7 @@ async def fuzz(srv: Server, frames: int, seed: int) -> dict:
             silent_run += is_action
         except Exception:           # the server closed on us: reconnect and go on
             unanswered += 1
-            p2 = await Player.open(srv, {"type": "hello", "ticket": p.ticket})
+            p2 = await Player.open(srv, {"type": "hello", "token": token, "ticket": p.ticket})
             p2.seat, p2.ticket = p.seat, p.ticket
             p = p2
         await asyncio.sleep(0.11)    # under the flood limit (10/s): test answers, not limits
@@ -247,13 +247,13 @@ async def fuzz(srv: Server, frames: int, seed: int) -> dict:
 
 async def leaks(srv: Server, hands: int) -> dict:
     """Plays ``hands`` hands as a plain player: every discard must open a window."""
-    p, _ = await seat_player(srv)
+    p, token = await seat_player(srv)
     for _ in range(hands):
         await p.play_until(lambda m: m["type"] in ("hand_end", "game_end"))
     await p.ws.close()
     resent = 0
     for _ in range(2):                   # a reconnect's snapshot should not carry it again
-        q = await Player.open(srv, {"type": "hello", "ticket": p.ticket})
+        q = await Player.open(srv, {"type": "hello", "token": token, "ticket": p.ticket})
         snap = await q.until("snapshot")
         resent += bool(snap.get("ticket"))
         await q.ws.close()
@@ -262,7 +262,7 @@ async def leaks(srv: Server, hands: int) -> dict:
 
 
 async def kills(srv: Server, n: int) -> dict:
-    p, _ = await seat_player(srv)
+    p, token = await seat_player(srv)
     lost = checked = 0
 
     async def own_discard() -> tuple[int, list]:
@@ -273,7 +273,7 @@ async def kills(srv: Server, n: int) -> dict:
     for _ in range(n):
         srv.kill9()
         srv.start()
-        q = await Player.open(srv, {"type": "hello", "ticket": p.ticket})
+        q = await Player.open(srv, {"type": "hello", "token": token, "ticket": p.ticket})
         q.seat, q.ticket = p.seat, p.ticket
         snap = await q.until("snapshot")
         hand, rivers = seen

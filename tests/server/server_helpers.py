@@ -12,7 +12,7 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import connect
 
-from twmahjong.server.app import create_app
+from twmahjong.server.app import create_app, uvicorn_config
 from twmahjong.server.core import Server
 from twmahjong.server.settings import Settings
 
@@ -37,8 +37,8 @@ class Live:
         self.server = Server(self.settings, make_bot=self.make_bot,
                              game_factory=self.game_factory)
         app = create_app(server=self.server)
-        cfg = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                             ws_max_size=64 * 1024, lifespan="on")
+        # served the way `twmj serve` serves it (proxy headers follow the settings)
+        cfg = uvicorn_config(app, self.settings, host="127.0.0.1", port=self.port)
         self._uv = uvicorn.Server(cfg)
         self._thread = threading.Thread(target=self._uv.run, daemon=True)
         self._thread.start()
@@ -69,7 +69,8 @@ class Live:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def http(self, method: str, path: str, token: str | None = None, **kw) -> httpx.Response:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        headers = {**({"Authorization": f"Bearer {token}"} if token else {}),
+                   **kw.pop("headers", {})}
         return httpx.request(method, self.base + path, headers=headers, timeout=60, **kw)
 
     def guest(self) -> str:
@@ -94,11 +95,13 @@ class Client:
         self.turn: int | None = None
         self.seat: int | None = None
         self.ticket: str | None = None
+        self.token: str | None = None
         self.game_id: str | None = None
 
     @classmethod
     async def open(cls, live: Live, token: str | None = None, name: str = "") -> Client:
         c = cls(await connect(live.ws_url, max_size=2**20), name)
+        c.token = token
         if token:
             await c.send({"type": "hello", "token": token})
             await c.expect("welcome")
@@ -112,7 +115,7 @@ class Client:
         self.seen.append(m)
         if m["type"] in ("snapshot", "update") and m.get("observation") is not None:
             self.obs, self.turn = m["observation"], m["turn"]
-        if m["type"] in ("snapshot", "matched"):
+        if m["type"] == "matched":
             self.ticket = m["ticket"]
         if m["type"] == "matched":
             self.seat, self.game_id = m["seat"], m["game_id"]

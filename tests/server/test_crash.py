@@ -129,7 +129,8 @@ def test_a_discard_its_player_saw_survives_kill_9(tmp_path, db_url):
             srv.start()
 
             async def again() -> tuple[dict, tuple]:
-                ws = await _join(srv, {"type": "hello", "ticket": state["ticket"]})
+                ws = await _join(srv, {"type": "hello", "token": token,
+                                       "ticket": state["ticket"]})
                 snap = await _recv(ws)
                 while snap["type"] != "snapshot":
                     snap = await _recv(ws)

@@ -164,7 +164,7 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
         assert snap["observation"] == last_far         # exactly where it stopped
         near2 = await Client.open(survivor)
         near2.seat = near.seat
-        await near2.send({"type": "hello", "ticket": near.ticket})
+        await near2.send({"type": "hello", "token": near.token, "ticket": near.ticket})
         await near2.expect("welcome")
         snap2 = await near2.expect("snapshot")
         assert snap2["table"]["game_id"] == a.game_id and snap2["hand"]["hand_no"] == running

@@ -88,7 +88,7 @@ def test_private_room_with_a_code_host_starts_and_bots_fill(live):
 
     async def sit():
         a = await Client.open(live)
-        await a.send({"type": "hello", "ticket": room["ticket"]})
+        await a.send({"type": "hello", "token": host, "ticket": room["ticket"]})
         snap = await a.expect("snapshot")
         await a.close()
         return snap

@@ -158,7 +158,7 @@ def test_a_dropped_player_is_replaced_by_a_bot_and_takes_the_seat_back(make_live
         # a bot now plays A's seat: A's discards keep coming while A is away
         a2 = await Client.open(live)
         a2.seat = a.seat
-        await a2.send({"type": "hello", "ticket": ticket})
+        await a2.send({"type": "hello", "token": a.token, "ticket": ticket})
         await a2.expect("welcome")
         snap = await a2.expect("snapshot")
         back = await b.expect("presence", seat=a.seat, connected=True)
@@ -208,7 +208,7 @@ def test_a_server_restart_mid_hand_resumes_the_table(make_live):
     async def after():
         a2 = await Client.open(live)
         a2.seat = a.seat
-        await a2.send({"type": "hello", "ticket": a.ticket})
+        await a2.send({"type": "hello", "token": a.token, "ticket": a.ticket})
         await a2.expect("welcome")
         snap = await a2.expect("snapshot")
         end = await a2.play_hand()

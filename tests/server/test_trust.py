@@ -280,13 +280,18 @@ def test_a_table_with_nobody_connected_pauses_and_goes_on_when_someone_returns(m
     """Old server: abandoned tables were played out by bots at full speed."""
     live = make_live(pause_after=0.3, disconnect_grace=0.0)
 
+    token = live.guest()
+
     async def leave():
-        (a,) = await quick_match(live, 1)
+        a = await Client.open(live, token)
+        await a.send({"type": "quick_match", "mode": "casual", "stake": "low"})
+        await a.expect("matched")
+        await a.expect("snapshot")
         await until_turn(a)
         await a.close()
         return a
     a = run(leave())
-    wait_for(lambda: live.http("GET", "/api/v1/health").json()["by_state"].get("paused"),
+    wait_for(lambda: live.http("GET", "/api/v1/health").json()["table_states"].get("paused"),
              "the table pauses")
 
     async def n_rows(repo):
@@ -298,7 +303,7 @@ def test_a_table_with_nobody_connected_pauses_and_goes_on_when_someone_returns(m
     async def back():
         b = await Client.open(live)
         b.seat = a.seat
-        await b.send({"type": "hello", "ticket": a.ticket})
+        await b.send({"type": "hello", "token": token, "ticket": a.ticket})
         await b.expect("welcome")
         snap = await b.expect("snapshot")
         end = await b.play_hand()

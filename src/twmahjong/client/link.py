@@ -61,7 +61,10 @@ class GameLink:
 
     async def _hello(self, *, ticket: str | None) -> dict:
         """hello → welcome; errors on the way are the server's words, raised."""
-        body = {"type": "hello", "ticket": ticket} if ticket else {"type": "hello", "token": self.token}
+        # a ticket seats only the account whose session comes with it
+        body = {"type": "hello", "token": self.token}
+        if ticket:
+            body["ticket"] = ticket
         await self.send(body)
         while True:
             m = await self._read()

@@ -39,9 +39,7 @@ def serve_command(
     data_dir: Annotated[Path | None, typer.Option(
         "--data-dir", help="Data folder (default: ./data, env TWMJ_DATA_DIR).")] = None,
 ) -> None:
-    import uvicorn
-
-    from ..server.app import create_app
+    from ..server.app import create_app, uvicorn_config
     from ..server.settings import Settings
 
     settings = Settings.from_env(host=host, port=port, database_url=database, redis_url=redis,
@@ -50,9 +48,7 @@ def serve_command(
     if settings.redis_url:
         _check_redis(settings.redis_url)
     app = create_app(settings)
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, loop=_loop(),
-                            ws_max_size=max(65536, 4 * settings.max_frame_bytes),
-                            log_level="warning", lifespan="on")
+    config = uvicorn_config(app, settings, loop=_loop())
     _Server(config, settings).run()
 
 

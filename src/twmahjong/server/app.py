@@ -2,12 +2,15 @@
 
 ``create_app(settings)`` wires a ``Server`` into FastAPI; start-up runs the
 migrations and resumes unfinished tables before the first request is served.
+``uvicorn_config`` is how ``twmj serve`` (and the tests) serve it: X-Forwarded-For
+is believed only from the proxies the settings name.
 """
 
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -20,7 +23,7 @@ from .http_api import error_response, router
 from .settings import Settings
 from .ws import Connection
 
-__all__ = ["WEB_DIR", "create_app"]
+__all__ = ["WEB_DIR", "BodyLimit", "create_app", "uvicorn_config"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -52,6 +55,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
                                        "message": f"{where}: {err['msg']}"}}, status_code=422)
 
     app.include_router(router)
+    app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
@@ -60,3 +64,71 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     if WEB_DIR.is_dir():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+class BodyLimit:
+    """Refuse a request body over ``max_bytes`` with 413 before anything parses it.
+
+    A declared Content-Length over the limit is answered before one byte of the
+    body is read; a chunked body is counted as it streams and answered the moment
+    it passes the limit — the route then sees a client that went away, and
+    whatever it would have answered is dropped. Nothing holds more than the limit
+    plus one chunk in memory."""
+
+    def __init__(self, app: Any, max_bytes: int):
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            await self._refuse(send)
+            return
+        seen, answered, started = 0, False, False
+
+        async def counted() -> dict:
+            nonlocal seen, answered
+            if answered:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes and not started:
+                    answered = True
+                    await self._refuse(send)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded(message: dict) -> None:
+            nonlocal started
+            if not answered:
+                started = True
+                await send(message)
+
+        await self.app(scope, counted, guarded)
+
+    async def _refuse(self, send: Any) -> None:
+        body = JSONResponse({"error": {"code": "too_large", "message":
+                                       f"the request body is over {self.max_bytes} bytes"}},
+                            status_code=413, headers={"connection": "close"})
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": body.raw_headers})
+        await send({"type": "http.response.body", "body": body.body})
+
+
+def uvicorn_config(app: Any, settings: Settings, **overrides: Any):
+    """uvicorn's config for ``app``: proxy headers only from ``forwarded_allow_ips``.
+
+    uvicorn by default believes X-Forwarded-For from 127.0.0.1, so anyone on the
+    machine — or a client behind no proxy at all, through a local tunnel — could
+    pick the address every per-client limit counts. Empty (the default): no proxy."""
+    import uvicorn
+    trusted = settings.forwarded_allow_ips.strip()
+    options: dict[str, Any] = {
+        "host": settings.host, "port": settings.port, "lifespan": "on",
+        "log_level": "warning", "ws_max_size": max(65536, 4 * settings.max_frame_bytes),
+        "proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or "",
+    }
+    return uvicorn.Config(app, **{**options, **overrides})

@@ -4,7 +4,10 @@ Passwords are hashed with argon2 (in a worker thread: a hash costs tens of
 milliseconds, which the event loop must not spend). Session tokens and seat
 tickets are signed, expiring itsdangerous tokens with different salts, so one can
 never be used as the other. A seat ticket names (game, seat, account) and is also
-the reconnect token: whoever holds it takes the seat back from the bot.
+the reconnect token, but it is not a login: it is honoured only on a connection
+that proved the same account with its session token, so a ticket that leaks (a
+log, a screenshot) seats nobody. It is handed out once, when the seat is
+reserved (``matched``, a room's HTTP answer), never in a snapshot.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from ..errors import UserError
 from .repository import NameTaken, Repository
+from .schema import name_key
 
 __all__ = ["Accounts", "AuthError", "Ticket", "Tokens", "public_account"]
 
@@ -82,11 +86,18 @@ class Accounts:
         self.repo = repo
         self.starting_coins = starting_coins
         self._hasher = PasswordHasher()
+        self._dummy: str | None = None
+
+    async def _dummy_hash(self) -> str:
+        """A hash of a random secret that no password matches (made once, lazily)."""
+        if self._dummy is None:
+            self._dummy = await asyncio.to_thread(self._hasher.hash, secrets.token_urlsafe(24))
+        return self._dummy
 
     @staticmethod
     def check_name(name: str) -> str:
         name = name.strip()
-        if not _NAME.match(name) or name.lower().startswith("guest"):
+        if not _NAME.match(name) or name_key(name).startswith("guest"):
             raise AuthError("a name has 2-20 letters, digits, Chinese characters, "
                             "'-' or '_', and may not start with 'guest'")
         return name
@@ -106,12 +117,16 @@ class Accounts:
     async def login(self, name: str, password: str) -> dict:
         acc = await self.repo.account_by_name(name.strip())
         digest = acc["password_hash"] if acc else None
-        if not digest:
-            raise AuthError("wrong name or password")
+        # an unknown name (or a guest's, which has no password) is checked against a
+        # dummy hash: it costs what a wrong password costs, so the time of the answer
+        # does not tell which names exist
         try:
-            await asyncio.to_thread(self._hasher.verify, digest, password)
+            await asyncio.to_thread(self._hasher.verify, digest or await self._dummy_hash(),
+                                    password)
         except (VerifyMismatchError, InvalidHashError):
             raise AuthError("wrong name or password") from None
+        if not digest:
+            raise AuthError("wrong name or password")
         return acc  # type: ignore[return-value]
 
     async def guest(self) -> dict:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 from typing import Any
 
 from ..engine.wall import new_seed
@@ -18,13 +17,14 @@ from . import challenge
 from .auth import Accounts, Tokens
 from .db import create_engine, migrate
 from .game import TableGame
+from .limits import Limits
 from .lobby import LocalMatchQueue, Player, QueueKey, Rooms
 from .ranking import elo_update
 from .repository import SqlRepository
 from .seams import LocalBus, LocalDirectory, LocalPresence
 from .settings import STAKE_LEVELS, Settings
 from .table import SeatState, Table, TableServices
-from .timers import TokenBucket, TurnClock
+from .timers import TurnClock
 
 __all__ = ["BOT_RATING", "Server"]
 
@@ -52,7 +52,8 @@ class Server:
         self.tokens = Tokens(settings.resolved_secret(), session_ttl=settings.session_ttl,
                              ticket_ttl=settings.ticket_ttl)
         self.accounts = Accounts(self.repo, starting_coins=settings.starting_coins)
-        self.rooms = Rooms()
+        self.rooms = Rooms(settings.room_idle_ttl)
+        self.limits = Limits(settings)
         self.cluster = None
         if settings.redis_url:           # several processes, one game world (cluster.py)
             from .cluster import Cluster
@@ -70,8 +71,6 @@ class Server:
         self.make_bot = make_bot or _default_make_bot
         self.connections = 0
         self.aborted_tables = 0          # since start: /health shows it
-        self._account_buckets: dict[int, TokenBucket] = {}
-        self._ip_buckets: dict[str, TokenBucket] = {}
 
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -123,26 +122,6 @@ class Server:
         if self.cluster is not None:
             return await self.cluster.find(game_id)
         return self.tables.get(game_id)
-
-    def account_bucket(self, account_id: int) -> TokenBucket:
-        """Flood control per account, shared by all of its connections."""
-        b = self._account_buckets.get(account_id)
-        if b is None:
-            st = self.settings
-            b = self._account_buckets[account_id] = TokenBucket(
-                st.account_rate, st.account_burst, time.monotonic())
-        return b
-
-    def auth_allowed(self, client: str) -> bool:
-        """Login/register/guest attempts per client address (password guessing)."""
-        b = self._ip_buckets.get(client)
-        if b is None:
-            if len(self._ip_buckets) > 100_000:
-                self._ip_buckets.clear()
-            st = self.settings
-            b = self._ip_buckets[client] = TokenBucket(st.auth_rate, st.auth_burst,
-                                                       time.monotonic())
-        return b.take(time.monotonic())
 
     # -- tables ------------------------------------------------------------------------------
     def _services(self) -> TableServices:

@@ -17,10 +17,12 @@ from ..errors import UserError
 from . import challenge, opponents
 from .auth import AuthError, public_account
 from .game import match_commitment
+from .limits import LimitError, table_state
 from .lobby import LobbyError
+from .schema import name_key
 from .settings import STAKE_LEVELS
 
-__all__ = ["ApiError", "error_response", "router"]
+__all__ = ["ApiError", "error_response", "router", "table_state"]
 
 router = APIRouter(prefix="/api/v1")
 
@@ -32,7 +34,7 @@ class ApiError(UserError):
 
 
 def error_response(e: Exception) -> JSONResponse:
-    if isinstance(e, ApiError):
+    if isinstance(e, (ApiError, LimitError)):
         status, code = e.status, e.code
     elif isinstance(e, AuthError):
         status, code = 401, "auth"
@@ -80,9 +82,14 @@ async def current_account(request: Request,
 Account = Annotated[dict, Depends(current_account)]
 
 
+def client_address(request: Request) -> str:
+    """The peer's address — or X-Forwarded-For's, which uvicorn puts here only when
+    the peer is one of the proxies ``forwarded_allow_ips`` names (none by default)."""
+    return request.client.host if request.client else "?"
+
+
 def _throttle(request: Request) -> None:
-    client = request.client.host if request.client else "?"
-    if not server_of(request).auth_allowed(client):
+    if not server_of(request).limits.auth_client.take(client_address(request)):
         raise ApiError(429, "rate_limited", "too many attempts; wait a moment")
 
 
@@ -107,6 +114,10 @@ async def register(body: Credentials, request: Request) -> dict:
 async def login(body: Credentials, request: Request) -> dict:
     _throttle(request)
     server = server_of(request)
+    # per account name too: many addresses guessing one account's password
+    if not server.limits.login_name.take(name_key(body.name.strip())):
+        raise ApiError(429, "rate_limited", "too many login attempts for this name; "
+                                            "wait a minute")
     return _session(server, await server.accounts.login(body.name, body.password))
 
 
@@ -168,19 +179,32 @@ async def open_room(body: RoomRequest, request: Request,
     server = server_of(request)
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
+    server.limits.check_new_table(server, acc["id"])
     room = server.rooms.open((acc["id"], acc["name"]), profile, body.stake, body.rounds,
                              new_game_id(), bots=bots_choice)
     return _room_seat(server, room, 0, acc)
 
 
+def _find_room(request: Request, code: str, acc: dict):
+    """A room by its code, counting the codes that match nothing against the client
+    and the account (codes are six letters: guessing them must stay slow)."""
+    server, client = server_of(request), client_address(request)
+    server.limits.check_room_lookup(client, acc["id"])
+    try:
+        return server.rooms.get(code[:16])
+    except LobbyError:
+        server.limits.room_missed(client, acc["id"])
+        raise
+
+
 @router.get("/rooms/{code}")
 async def room_state(code: str, request: Request,
                      acc: Account) -> dict:
-    return {"room": server_of(request).rooms.get(code).public()}
+    return {"room": _find_room(request, code, acc).public()}
 
 
 async def _start_room(server, room) -> None:
-    room.started = True
+    server.rooms.started(room)
     try:
         names, options = None, None
         if room.bots:       # adaptive reads the host's own record
@@ -189,14 +213,17 @@ async def _start_room(server, room) -> None:
                                   rounds=room.rounds, players=list(room.players),
                                   bots=names, game_id=room.game_id, options=options)
     except Exception:
-        room.started = False
+        server.rooms.started(room, False)
         raise
 
 
 @router.post("/rooms/{code}/join")
 async def join_room(code: str, request: Request, acc: Account) -> dict:
     server = server_of(request)
-    room, seat = server.rooms.join(code, (acc["id"], acc["name"]))
+    room = _find_room(request, code, acc)
+    if room.seat_of(acc["id"]) is None and not room.started:
+        server.limits.check_new_table(server, acc["id"], spend=False)
+    room, seat = server.rooms.join(room.code, (acc["id"], acc["name"]))
     if not room.started and all(room.players):
         await _start_room(server, room)
     return _room_seat(server, room, seat, acc)
@@ -205,7 +232,7 @@ async def join_room(code: str, request: Request, acc: Account) -> dict:
 @router.post("/rooms/{code}/start")
 async def start_room(code: str, request: Request, acc: Account) -> dict:
     server = server_of(request)
-    room = server.rooms.get(code)
+    room = _find_room(request, code, acc)
     if room.host[0] != acc["id"]:
         raise ApiError(403, "forbidden", "only the host can start the room")
     if not room.started:
@@ -220,12 +247,18 @@ def _players(seats: list[dict]) -> list[str]:
 
 @router.get("/games")
 async def my_games(request: Request, acc: Account) -> dict:
-    rows = await server_of(request).repo.games_of(acc["id"])
+    """The account's games; an unfinished one carries its seat's ticket, so a player
+    who lost it (another tab, another device) can sit back down — and free a place
+    under the table cap by finishing it. Asked for by the session, never broadcast."""
+    server = server_of(request)
+    rows = await server.repo.games_of(acc["id"])
     return {"games": [{"game_id": r["id"], "mode": r["mode"], "profile": r["profile"],
                        "stake": r["stake"], "rounds": r["rounds"], "status": r["status"],
                        "seat": r["seat"], "players": _players(r["seats"]),
                        "created_at": r["created_at"], "finished_at": r["finished_at"],
-                       "result": r["result"]} for r in rows]}
+                       "result": r["result"],
+                       **({"ticket": server.tokens.ticket(r["id"], r["seat"], acc["id"])}
+                          if r["status"] != "finished" else {})} for r in rows]}
 
 
 @router.get("/games/{game_id}")
@@ -298,10 +331,11 @@ async def challenge_progress(acc: Account) -> dict:
 @router.get("/health")
 async def health(request: Request) -> dict:
     server = server_of(request)
+    tables = server.tables.all()
     states: dict[str, int] = {}
-    for t in server.tables.all():
-        st = getattr(t, "state", "remote")
-        states[st] = states.get(st, 0) + 1
-    return {"ok": True, "tables": len(server.tables.all()), "connections": server.connections,
-            "by_state": states, "aborted": server.aborted_tables,
-            "queued": server.queue.waiting()}
+    for t in tables:
+        state = table_state(t)
+        states[state] = states.get(state, 0) + 1
+    return {"ok": True, "tables": len(tables), "table_states": states,
+            "rooms_waiting": server.rooms.waiting_count(), "aborted": server.aborted_tables,
+            "connections": server.connections, "queued": server.queue.waiting()}

@@ -7,14 +7,17 @@ order at the table is shuffled with the OS CSPRNG.
 
 Private rooms (私人房): a six-character code to share; the host picks profile,
 stakes and match length (1-4 圈) and starts when ready (bots fill), or the room
-starts by itself when the fourth player sits down. Rooms live in this process;
-a room's game, once started, is stored like any other and survives restarts.
+starts by itself when the fourth player sits down. Rooms live in this process
+and expire when nobody starts them; a room's game, once started, is stored like
+any other and survives restarts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -159,11 +162,47 @@ class Room:
 
 
 class Rooms:
-    def __init__(self) -> None:
+    """Private rooms by code, and by game id for a ticket that arrives early.
+
+    A room nobody has started expires ``idle_ttl`` seconds after it was opened or
+    last joined: it is dropped on the next call that may grow the table of rooms,
+    so the rooms kept are bounded by the rooms opened within one ``idle_ttl``.
+    Started rooms leave when their game ends (``close``)."""
+
+    def __init__(self, idle_ttl: float = 15 * 60,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.idle_ttl = idle_ttl
+        self.clock = clock
         self._rooms: dict[str, Room] = {}
+        self._by_game: dict[str, Room] = {}
+        self._idle: OrderedDict[str, float] = OrderedDict()   # unstarted: code -> last touch
+
+    def __len__(self) -> int:
+        self.expire()
+        return len(self._rooms)
+
+    def expire(self) -> int:
+        """Drop the unstarted rooms idle past ``idle_ttl``; returns how many went."""
+        cutoff = self.clock() - self.idle_ttl
+        gone = 0
+        while self._idle:
+            code, touched = next(iter(self._idle.items()))
+            if touched > cutoff:
+                break
+            self.close(code)
+            gone += 1
+        return gone
+
+    def _touch(self, room: Room) -> None:
+        if room.started:
+            self._idle.pop(room.code, None)
+        else:
+            self._idle[room.code] = self.clock()
+            self._idle.move_to_end(room.code)
 
     def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
              bots: str | None = None) -> Room:
+        self.expire()
         while True:
             code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
             if code not in self._rooms:
@@ -171,19 +210,35 @@ class Rooms:
         room = Room(code, host, profile, stake, rounds, game_id, bots=bots)
         room.players[0] = host
         self._rooms[code] = room
+        self._by_game[game_id] = room
+        self._touch(room)
         return room
 
     def get(self, code: str) -> Room:
+        self.expire()
         room = self._rooms.get(code.strip().upper())
         if room is None:
             raise LobbyError("not_found", f"no room with code {code!r}")
         return room
 
     def by_game(self, game_id: str) -> Room | None:
-        for r in self._rooms.values():
-            if r.game_id == game_id:
-                return r
-        return None
+        self.expire()
+        return self._by_game.get(game_id)
+
+    def started(self, room: Room, started: bool = True) -> None:
+        """The room's game is being made (or, False, could not be): idle no more."""
+        room.started = started
+        self._touch(room)
+
+    def waiting_count(self) -> int:
+        """Rooms opened and not (yet) started."""
+        self.expire()
+        return len(self._idle)
+
+    def waiting_seats(self, account_id: int) -> int:
+        """Unstarted rooms ``account_id`` sits in (counted against the table cap)."""
+        self.expire()
+        return sum(1 for code in self._idle if self._rooms[code].seat_of(account_id) is not None)
 
     def join(self, code: str, player: Player) -> tuple[Room, int]:
         room = self.get(code)
@@ -195,8 +250,12 @@ class Rooms:
         for i, p in enumerate(room.players):
             if p is None:
                 room.players[i] = player
+                self._touch(room)
                 return room, i
         raise LobbyError("conflict", "this room is full")
 
     def close(self, code: str) -> None:
-        self._rooms.pop(code, None)
+        room = self._rooms.pop(code, None)
+        self._idle.pop(code, None)
+        if room is not None:
+            self._by_game.pop(room.game_id, None)

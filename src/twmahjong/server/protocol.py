@@ -9,6 +9,7 @@ read, answered to that client only. docs/protocol.md shows an example of each.
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -100,15 +101,37 @@ ClientMessage = Annotated[Hello | QuickMatch | CancelMatch | Join | ActionMsg | 
 _client = TypeAdapter(ClientMessage)
 
 
-def parse_client(raw: str | bytes, max_bytes: int) -> Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping:
+# a JSON string, escapes and all: its brackets do not nest anything
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def json_depth(raw: bytes) -> int:
+    """How deep ``[``/``{`` nest in ``raw``, counted without parsing it (linear time):
+    a parser recurses once per level, so the depth is checked before it runs."""
+    depth = deepest = 0
+    for c in _JSON_STRING.sub(b"", raw).translate(None, _NOT_BRACKETS):
+        if c in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def parse_client(raw: str | bytes, max_bytes: int,
+                 max_depth: int = 16) -> Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping:
     """Validate one frame; raise ``ProtocolError`` naming what is wrong."""
-    size = len(raw.encode() if isinstance(raw, str) else raw)
+    data_bytes = raw.encode(errors="surrogatepass") if isinstance(raw, str) else raw
+    size = len(data_bytes)
     if size > max_bytes:
         raise ProtocolError("too_large", f"message of {size} bytes is over the "
                                          f"{max_bytes}-byte limit")
+    if json_depth(data_bytes) > max_depth:
+        raise ProtocolError("too_deep", f"message nests deeper than {max_depth} levels")
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("bad_json", "message is not valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "message must be a JSON object")
@@ -163,7 +186,6 @@ class Snapshot(_Out):
     turn: int
     timer: dict[str, Any] | None
     clocks: list[dict[str, Any] | None] | None = None   # every seat's, as this seat may see
-    ticket: str
 
 
 class Update(_Out):

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .schema import accounts, game_actions, game_players, games, ledger
+from .schema import accounts, game_actions, game_players, games, ledger, name_key
 
 __all__ = ["HOUSE", "NameTaken", "Repository", "SqlRepository"]
 
@@ -93,7 +93,7 @@ class SqlRepository:
             try:
                 async with self.engine.begin() as conn:
                     res = await conn.execute(accounts.insert().values(
-                        name=name, password_hash=password_hash, is_guest=is_guest,
+                        name=name, name_key=name_key(name), password_hash=password_hash, is_guest=is_guest,
                         coins=starting_coins, rating=1500.0, ranked_games=0,
                         challenge_tier=0, created_at=now))
                     account_id = res.inserted_primary_key[0]
@@ -111,8 +111,13 @@ class SqlRepository:
         return _row(r) if r else None
 
     async def account_by_name(self, name: str) -> dict | None:
+        """The account whose name folds to the same key as ``name`` ("Aud" finds "aud");
+        the exact spelling first, for two older names that fold alike (migration 0002)."""
         async with self.engine.connect() as conn:
             r = (await conn.execute(sa.select(accounts).where(accounts.c.name == name))).first()
+            if r is None:
+                r = (await conn.execute(sa.select(accounts).where(
+                    accounts.c.name_key == name_key(name)))).first()
         return _row(r) if r else None
 
     async def house_id(self) -> int:

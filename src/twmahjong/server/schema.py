@@ -8,14 +8,30 @@ and an unfinished one resumed after a restart.
 
 from __future__ import annotations
 
+import unicodedata
+
 import sqlalchemy as sa
 
 metadata = sa.MetaData()
+
+
+def name_key(name: str) -> str:
+    """The form account names are unique on: NFKC, case-folded, NFKC again (Unicode's
+    NFKC_Casefold shape), so "Aud" and "aud" — or a full-width twin — are one name.
+    The name itself is kept and shown as typed.
+
+        >>> name_key("Aud") == name_key("aUD")
+        True
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
 
 accounts = sa.Table(
     "accounts", metadata,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(32), nullable=False, unique=True),
+    # name_key(name), unique: migration 0002 filled it for older rows
+    sa.Column("name_key", sa.String(64), nullable=True),
     sa.Column("password_hash", sa.String(200), nullable=True),   # None: guest / house
     sa.Column("is_guest", sa.Boolean, nullable=False, default=False),
     sa.Column("coins", sa.BigInteger, nullable=False, default=0),
@@ -23,6 +39,7 @@ accounts = sa.Table(
     sa.Column("ranked_games", sa.Integer, nullable=False, default=0),
     sa.Column("challenge_tier", sa.Integer, nullable=False, default=0),  # tiers beaten
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("ix_accounts_name_key", "name_key", unique=True),
 )
 
 ledger = sa.Table(

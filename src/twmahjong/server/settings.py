@@ -71,6 +71,20 @@ class Settings(BaseModel):
     auth_rate: float = Field(1.0, gt=0)       # login/register attempts/s per client
     auth_burst: int = Field(10, ge=1)
 
+    # -- hardening (issue #10, docs/security-http.md): what one client or account may ask
+    max_body_bytes: int = Field(64 * 1024, ge=1024)   # HTTP request body, counted as it streams
+    max_json_depth: int = Field(16, ge=2)             # nesting of one WebSocket frame
+    forwarded_allow_ips: str = ""    # proxies whose X-Forwarded-For is believed ("" none)
+    login_name_rate: float = Field(0.05, gt=0)  # login attempts/s per account name
+    login_name_burst: int = Field(5, ge=1)
+    max_active_tables: int = Field(3, ge=1)     # unfinished tables + rooms one account sits at
+    create_rate: float = Field(0.2, gt=0)       # tables/rooms/queue entries made per account
+    create_burst: int = Field(5, ge=1)
+    room_idle_ttl: float = Field(15 * 60, gt=0)  # s a private room may wait unstarted
+    room_miss_rate: float = Field(0.1, gt=0)    # room codes not found, per client and account
+    room_miss_burst: int = Field(10, ge=1)
+    limiter_keys: int = Field(50_000, ge=16)    # buckets one limit keeps (oldest dropped)
+
     @property
     def effective_database_url(self) -> str:
         if self.database_url:

@@ -597,10 +597,9 @@ class Table:
                     "commitment": commitment(self.hand_seed or 0)}
         now = self.sv.clock()
         timer = s.clock.view(now) if self._deciding(seat) else None
-        ticket = self.sv.tokens.ticket(self.id, seat, s.account_id)
         return P.out(P.Snapshot(table=self.table_info(), hand=hand, observation=obs,
                                 turn=s.decision_turn if s.decision_turn is not None else self.turn,
-                                timer=timer, clocks=self.clocks(seat, now), ticket=ticket))
+                                timer=timer, clocks=self.clocks(seat, now)))
 
     def clocks(self, viewer: int, now: float) -> list[dict | None]:
         """Every seat's clock as ``viewer`` may see it (see the module docstring)."""

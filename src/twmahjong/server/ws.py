@@ -21,6 +21,7 @@ from ..errors import UserError
 from . import challenge
 from . import protocol as P
 from .auth import AuthError, public_account
+from .limits import LimitError
 from .lobby import LobbyError
 from .timers import TokenBucket
 
@@ -110,11 +111,15 @@ class Connection:
             self.table = None
             self.seat = None
 
+    def _who(self) -> str:
+        peer = self.ws.client.host if self.ws.client else "?"
+        return f"account {self.account['id']} at {peer}" if self.account else peer
+
     def _rate_ok(self) -> bool:
         now = time.monotonic()
         ok = self.bucket.take(now)
         if ok and self.account is not None:
-            ok = self.server.account_bucket(self.account["id"]).take(now)
+            ok = self.server.limits.messages.take(self.account["id"])
         if not ok and now - self._last_limited >= 1.0:   # one notice a second, not a flood back
             self._last_limited = now
             self.error("rate_limited", "too many messages; slow down")
@@ -123,10 +128,15 @@ class Connection:
     async def _frame(self, raw: str | bytes) -> None:
         if not self._rate_ok():
             return
+        st = self.server.settings
         try:
-            msg = P.parse_client(raw, self.server.settings.max_frame_bytes)
+            msg = P.parse_client(raw, st.max_frame_bytes, st.max_json_depth)
             await self._dispatch(msg)
         except P.ProtocolError as e:
+            if e.code in ("too_large", "too_deep"):     # one line, no traceback: not our bug
+                log.warning("refused a frame from %s: %s", self._who(), e)
+            self.error(e.code, str(e))
+        except LimitError as e:
             self.error(e.code, str(e))
         except LobbyError as e:
             self.error(e.code, str(e))
@@ -162,12 +172,12 @@ class Connection:
     async def _hello(self, msg: P.Hello) -> None:
         if self.account is not None:
             raise P.ProtocolError("bad_message", "this connection has already said hello")
-        if msg.token:
-            account_id = self.server.tokens.account_of(msg.token)
-        elif msg.ticket:
-            account_id = self.server.tokens.read_ticket(msg.ticket).account_id
-        else:
-            raise P.ProtocolError("bad_message", "hello needs a token or a ticket")
+        if not msg.token:
+            # a ticket is a seat, not a login: it sits down only the account it names,
+            # proved by that account's session token (a guest has one too)
+            raise AuthError("say hello with your session token (and a seat's ticket "
+                            "to sit back down)")
+        account_id = self.server.tokens.account_of(msg.token)
         acc = await self.server.repo.account(account_id)
         if acc is None or acc["name"].startswith("__"):
             raise AuthError("this account does not exist")
@@ -182,8 +192,10 @@ class Connection:
             raise LobbyError("already_queued", "you are already waiting for a table")
         profile = self.server.check_profile(msg.profile)
         if msg.mode == "challenge":
-            await self._challenge(profile)
+            with self.server.limits.making_table(self.server, self.account["id"]):
+                await self._challenge(profile)
             return
+        self.server.limits.check_new_table(self.server, self.account["id"])
         key = (msg.mode, profile, msg.stake)
         entry = self.server.queue.join(key, (self.account["id"], self.account["name"]))
         self.waiting = entry

@@ -92,7 +92,6 @@ function onMessage(msg) {
       enterTable();
       break;
     case "snapshot":
-      if (msg.ticket) saveTicket(msg.ticket);
       if (!game) enterTable();
       game.handle(msg);
       break;

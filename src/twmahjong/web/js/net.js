@@ -36,8 +36,9 @@ export class GameSocket {
     ws.onopen = () => {
       this.tries = 0;
       this.onStatus("open");
-      // A ticket sits the player back down; otherwise the token authenticates.
-      ws.send(JSON.stringify(this.ticket ? { v: 1, type: "hello", ticket: this.ticket } : { v: 1, type: "hello", token: this.token }));
+      // The token authenticates; a ticket with it sits the player back down (a ticket
+      // alone is no login: the server refuses it).
+      ws.send(JSON.stringify(this.ticket ? { v: 1, type: "hello", token: this.token, ticket: this.ticket } : { v: 1, type: "hello", token: this.token }));
       for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
     };
     ws.onmessage = (e) => {
@@ -47,8 +48,8 @@ export class GameSocket {
       } catch {
         return;
       }
+      // the ticket comes once, when the seat is reserved (never in a snapshot)
       if (msg.type === "matched" && msg.ticket) this.ticket = msg.ticket;
-      if (msg.type === "snapshot" && msg.ticket) this.ticket = msg.ticket;
       this.onMessage(msg);
     };
     ws.onclose = () => {
@@ -62,6 +63,7 @@ export class GameSocket {
   }
 
   send(msg) {
+    if (msg.type === "join" && msg.ticket) this.ticket = msg.ticket;   // a room's seat
     const framed = { v: 1, ...msg };
     if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(framed));
     else this.queue.push(framed);

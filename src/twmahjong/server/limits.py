@@ -1,0 +1,154 @@
+"""How much one client or one account may ask of the server (issue #10).
+
+Each limit is a token bucket per key — a client address, an account id, an
+account name — kept in a bounded cache (cachetools' ``TTLCache``). An entry
+expires once its bucket would have refilled anyway, so forgetting a key never
+grants more than waiting would have; a flood of fresh keys costs at most
+``max_keys`` small buckets, the least recently used being dropped first. Every
+clock is injected, so tests move time instead of sleeping.
+
+    >>> t = [0.0]
+    >>> lim = Limiter(1.0, 2, clock=lambda: t[0])
+    >>> [lim.take("a") for _ in range(3)]
+    [True, True, False]
+
+The cap on tables counts what an account sits at in this process: unfinished
+tables and private rooms that have not started. In a cluster each process keeps
+its own buckets and counts its own tables (docs/security-http.md says so).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any
+
+from cachetools import TTLCache
+
+from ..errors import UserError
+from .timers import TokenBucket
+
+__all__ = ["LimitError", "Limiter", "Limits", "active_seats", "table_state"]
+
+Clock = Callable[[], float]
+
+
+class LimitError(UserError):
+    """A request over a limit: ``code`` for programs, ``status`` for HTTP."""
+
+    def __init__(self, code: str, message: str, status: int = 429):
+        super().__init__(message)
+        self.code, self.status = code, status
+
+
+class Limiter:
+    """``rate`` per second with bursts of ``burst``, per key, at most ``max_keys`` keys."""
+
+    def __init__(self, rate: float, burst: int, *, max_keys: int = 50_000,
+                 clock: Clock = time.monotonic):
+        self.rate, self.burst, self.clock = rate, burst, clock
+        # a bucket left alone this long is full again: keeping it would change nothing
+        self._buckets: TTLCache = TTLCache(maxsize=max_keys, ttl=burst / rate, timer=clock)
+
+    def __len__(self) -> int:
+        self._buckets.expire()
+        return len(self._buckets)
+
+    def _bucket(self, key: Hashable, now: float) -> TokenBucket:
+        b = self._buckets.get(key)
+        return b if b is not None else TokenBucket(self.rate, self.burst, now)
+
+    def take(self, key: Hashable) -> bool:
+        """Spend one token of ``key``'s bucket; False (nothing spent) when it is empty."""
+        now = self.clock()
+        b = self._bucket(key, now)
+        ok = b.take(now)
+        self._buckets[key] = b          # re-set: its expiry counts from the last use
+        return ok
+
+    def allows(self, key: Hashable) -> bool:
+        """Whether ``key`` has a token left, spending none (to refuse before trying)."""
+        now = self.clock()
+        b = self._buckets.get(key)
+        return b is None or min(b.burst, b.tokens + (now - b.stamp) * b.rate) >= 1.0
+
+
+class Limits:
+    """Every per-key limit of one server, built from its settings."""
+
+    def __init__(self, settings: Any, clock: Clock = time.monotonic):
+        st = settings
+
+        def lim(rate: float, burst: int) -> Limiter:
+            return Limiter(rate, burst, max_keys=st.limiter_keys, clock=clock)
+
+        self.auth_client = lim(st.auth_rate, st.auth_burst)            # login/register/guest
+        self.login_name = lim(st.login_name_rate, st.login_name_burst)  # guesses at one account
+        self.messages = lim(st.account_rate, st.account_burst)         # WS frames per account
+        self.create = lim(st.create_rate, st.create_burst)              # tables asked for
+        self.room_miss_client = lim(st.room_miss_rate, st.room_miss_burst)
+        self.room_miss_account = lim(st.room_miss_rate, st.room_miss_burst)
+        self.max_active_tables = st.max_active_tables
+        self._making: dict[int, int] = {}     # tables being made, not yet in the directory
+
+    def all(self) -> dict[str, Limiter]:
+        return {k: v for k, v in vars(self).items() if isinstance(v, Limiter)}
+
+    def check_new_table(self, server: Any, account_id: int, *, spend: bool = True) -> None:
+        """Before an account is given one more table: the cap first, then (when it
+        asks for a new one, ``spend``) the rate, so a refusal for the cap spends nothing."""
+        if active_seats(server, account_id) + self._making.get(account_id, 0) \
+                >= self.max_active_tables:
+            raise LimitError("too_many_tables",
+                             f"you already sit at {self.max_active_tables} unfinished tables "
+                             "or rooms; finish one first (GET /api/v1/games lists them, "
+                             "each with its ticket)", status=409)
+        if spend and not self.create.take(account_id):
+            raise LimitError("rate_limited", "you are starting tables too fast; wait a moment")
+
+    @contextlib.contextmanager
+    def making_table(self, server: Any, account_id: int) -> Iterator[None]:
+        """``check_new_table``, then hold the place while the table is made (it awaits
+        the database), so two connections of one account cannot both pass the cap."""
+        self.check_new_table(server, account_id)
+        self._making[account_id] = self._making.get(account_id, 0) + 1
+        try:
+            yield
+        finally:
+            left = self._making.pop(account_id) - 1
+            if left:
+                self._making[account_id] = left
+
+    def check_room_lookup(self, client: str, account_id: int) -> None:
+        """Refused while this client or account has guessed too many wrong codes — even
+        for a right code, so the refusal says nothing about which codes exist."""
+        if not (self.room_miss_client.allows(client)
+                and self.room_miss_account.allows(account_id)):
+            raise LimitError("rate_limited", "too many room codes that do not exist; "
+                                             "wait a moment and check the code")
+
+    def room_missed(self, client: str, account_id: int) -> None:
+        self.room_miss_client.take(client)
+        self.room_miss_account.take(account_id)
+
+
+def table_state(table: Any) -> str:
+    """The table's own ``state`` when it has one, else what its flags say."""
+    state = getattr(table, "state", None)
+    if isinstance(state, str):
+        return state
+    if table.finished:
+        return "ended"
+    if table.task is not None and table.task.done():
+        return "stopped"            # its actor is gone without finishing the game
+    return "playing" if table.hand_open else "waiting"
+
+
+def active_seats(server: Any, account_id: int) -> int:
+    """Unfinished tables and unstarted rooms this process seats ``account_id`` at (a
+    table whose actor is gone holds nobody's place)."""
+    n = sum(1 for t in server.tables.all()
+            if table_state(t) not in ("ended", "stopped")
+            and any(s.account_id == account_id for s in t.seats))
+    return n + server.rooms.waiting_seats(account_id)
