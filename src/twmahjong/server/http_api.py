@@ -304,4 +304,5 @@ async def health(request: Request) -> dict:
         states[st] = states.get(st, 0) + 1
     return {"ok": True, "tables": len(server.tables.all()), "connections": server.connections,
             "by_state": states, "aborted": server.aborted_tables,
-            "queued": server.queue.waiting()}
+            "queued": await server.queue.count(),
+            "process": server.cluster.process_id if server.cluster else None}
