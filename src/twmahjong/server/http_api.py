@@ -168,19 +168,20 @@ async def open_room(body: RoomRequest, request: Request,
     server = server_of(request)
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
-    room = server.rooms.open((acc["id"], acc["name"]), profile, body.stake, body.rounds,
-                             new_game_id(), bots=bots_choice)
+    room = await server.rooms.open((acc["id"], acc["name"]), profile, body.stake,
+                                   body.rounds, new_game_id(), bots=bots_choice)
     return _room_seat(server, room, 0, acc)
 
 
 @router.get("/rooms/{code}")
 async def room_state(code: str, request: Request,
                      acc: Account) -> dict:
-    return {"room": server_of(request).rooms.get(code).public()}
+    return {"room": (await server_of(request).rooms.get(code)).public()}
 
 
 async def _start_room(server, room) -> None:
     room.started = True
+    await server.rooms.set_started(room.code, True)
     try:
         names, options = None, None
         if room.bots:       # adaptive reads the host's own record
@@ -190,13 +191,14 @@ async def _start_room(server, room) -> None:
                                   bots=names, game_id=room.game_id, options=options)
     except Exception:
         room.started = False
+        await server.rooms.set_started(room.code, False)
         raise
 
 
 @router.post("/rooms/{code}/join")
 async def join_room(code: str, request: Request, acc: Account) -> dict:
     server = server_of(request)
-    room, seat = server.rooms.join(code, (acc["id"], acc["name"]))
+    room, seat = await server.rooms.join(code, (acc["id"], acc["name"]))
     if not room.started and all(room.players):
         await _start_room(server, room)
     return _room_seat(server, room, seat, acc)
@@ -205,7 +207,7 @@ async def join_room(code: str, request: Request, acc: Account) -> dict:
 @router.post("/rooms/{code}/start")
 async def start_room(code: str, request: Request, acc: Account) -> dict:
     server = server_of(request)
-    room = server.rooms.get(code)
+    room = await server.rooms.get(code)
     if room.host[0] != acc["id"]:
         raise ApiError(403, "forbidden", "only the host can start the room")
     if not room.started:

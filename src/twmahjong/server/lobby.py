@@ -7,8 +7,10 @@ order at the table is shuffled with the OS CSPRNG.
 
 Private rooms (私人房): a six-character code to share; the host picks profile,
 stakes and match length (1-4 圈) and starts when ready (bots fill), or the room
-starts by itself when the fourth player sits down. Rooms live in this process;
-a room's game, once started, is stored like any other and survives restarts.
+starts by itself when the fourth player sits down. ``RoomBook`` is the seam:
+``Rooms`` keeps them in this process, ``redis_seams.RedisRooms`` in Redis so that
+any worker of a cluster finds and joins any room. A room's game, once started, is
+stored like any other and survives restarts.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ __all__ = [
     "Player",
     "QueueKey",
     "Room",
+    "RoomBook",
     "Rooms",
     "Waiting",
 ]
@@ -163,15 +166,57 @@ class Room:
                 return i
         return None
 
+    def take_seat(self, player: Player) -> int:
+        """The seat ``player`` has here, or the first free one (LobbyError if none)."""
+        seat = self.seat_of(player[0])
+        if seat is not None:
+            return seat
+        if self.started:
+            raise LobbyError("conflict", "this room's game has already started")
+        for i, p in enumerate(self.players):
+            if p is None:
+                self.players[i] = player
+                return i
+        raise LobbyError("conflict", "this room is full")
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "host": list(self.host), "profile": self.profile,
+                "stake": self.stake, "rounds": self.rounds, "game_id": self.game_id,
+                "players": [list(p) if p else None for p in self.players],
+                "started": self.started, "bots": self.bots}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Room:
+        return cls(d["code"], tuple(d["host"]), d["profile"], d["stake"], d["rounds"],
+                   d["game_id"], [tuple(p) if p else None for p in d["players"]],
+                   d["started"], d.get("bots"))
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+
+
+class RoomBook(Protocol):
+    """Where rooms live: this process (``Rooms``) or Redis (``RedisRooms``)."""
+    async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
+                   bots: str | None = None) -> Room: ...
+    async def get(self, code: str) -> Room: ...
+    async def by_game(self, game_id: str) -> Room | None: ...
+    async def join(self, code: str, player: Player) -> tuple[Room, int]: ...
+    async def set_started(self, code: str, started: bool) -> None: ...
+    async def close(self, code: str) -> None: ...
+
 
 class Rooms:
+    """The rooms of one process (``RoomBook``)."""
+
     def __init__(self) -> None:
         self._rooms: dict[str, Room] = {}
 
-    def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
-             bots: str | None = None) -> Room:
+    async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
+                   bots: str | None = None) -> Room:
         while True:
-            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+            code = new_room_code()
             if code not in self._rooms:
                 break
         room = Room(code, host, profile, stake, rounds, game_id, bots=bots)
@@ -179,30 +224,24 @@ class Rooms:
         self._rooms[code] = room
         return room
 
-    def get(self, code: str) -> Room:
+    async def get(self, code: str) -> Room:
         room = self._rooms.get(code.strip().upper())
         if room is None:
             raise LobbyError("not_found", f"no room with code {code!r}")
         return room
 
-    def by_game(self, game_id: str) -> Room | None:
+    async def by_game(self, game_id: str) -> Room | None:
         for r in self._rooms.values():
             if r.game_id == game_id:
                 return r
         return None
 
-    def join(self, code: str, player: Player) -> tuple[Room, int]:
-        room = self.get(code)
-        seat = room.seat_of(player[0])
-        if seat is not None:
-            return room, seat
-        if room.started:
-            raise LobbyError("conflict", "this room's game has already started")
-        for i, p in enumerate(room.players):
-            if p is None:
-                room.players[i] = player
-                return room, i
-        raise LobbyError("conflict", "this room is full")
+    async def join(self, code: str, player: Player) -> tuple[Room, int]:
+        room = await self.get(code)
+        return room, room.take_seat(player)
 
-    def close(self, code: str) -> None:
+    async def set_started(self, code: str, started: bool) -> None:
+        (await self.get(code)).started = started
+
+    async def close(self, code: str) -> None:
         self._rooms.pop(code, None)

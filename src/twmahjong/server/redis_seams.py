@@ -22,9 +22,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from .lobby import LobbyError, Player, Room, new_room_code
 from .settings import SettingsError
 
-__all__ = ["RedisBus", "RedisDirectory", "RedisLink", "RedisPresence"]
+__all__ = ["RedisBus", "RedisDirectory", "RedisLink", "RedisPresence", "RedisRooms"]
 
 log = logging.getLogger("twmahjong.server.redis")
 
@@ -357,3 +358,76 @@ class RedisBus:
                 fn(payload)
             except Exception:
                 log.exception("bus subscriber for %s failed", topic)
+
+
+class RedisRooms:
+    """Private rooms (``lobby.RoomBook``) in Redis, so any process finds and joins any
+    room: ``room:<code>`` holds the room as JSON and ``roomgame:<game>`` its code, for
+    ``ROOM_TTL`` seconds after the last change. A change is read, made and written
+    under WATCH, so two joins on two processes never take the same seat."""
+
+    ROOM_TTL = 24 * 3600
+
+    def __init__(self, link: RedisLink):
+        self.link = link
+
+    def _key(self, code: str) -> str:
+        return self.link.key("room", code.strip().upper())
+
+    async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
+                   bots: str | None = None) -> Room:
+        r = self.link.r
+        while True:
+            room = Room(new_room_code(), host, profile, stake, rounds, game_id, bots=bots)
+            room.players[0] = host
+            if await r.set(self._key(room.code), json.dumps(room.to_json()), nx=True,
+                           ex=self.ROOM_TTL):
+                await r.set(self.link.key("roomgame", game_id), room.code, ex=self.ROOM_TTL)
+                return room
+
+    async def get(self, code: str) -> Room:
+        raw = await self.link.r.get(self._key(code))
+        if raw is None:
+            raise LobbyError("not_found", f"no room with code {code!r}")
+        return Room.from_json(json.loads(raw))
+
+    async def by_game(self, game_id: str) -> Room | None:
+        code = await self.link.r.get(self.link.key("roomgame", game_id))
+        if code is None:
+            return None
+        try:
+            return await self.get(code)
+        except LobbyError:
+            return None
+
+    async def _change(self, code: str, fn: Callable[[Room], Any]) -> tuple[Room, Any]:
+        from redis.exceptions import WatchError
+        key = self._key(code)
+        async with self.link.r.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        raise LobbyError("not_found", f"no room with code {code!r}")
+                    room = Room.from_json(json.loads(raw))
+                    out = fn(room)
+                    pipe.multi()
+                    pipe.set(key, json.dumps(room.to_json()), ex=self.ROOM_TTL)
+                    await pipe.execute()
+                    return room, out
+                except WatchError:
+                    continue
+
+    async def join(self, code: str, player: Player) -> tuple[Room, int]:
+        return await self._change(code, lambda room: room.take_seat(player))
+
+    async def set_started(self, code: str, started: bool) -> None:
+        await self._change(code, lambda room: setattr(room, "started", started))
+
+    async def close(self, code: str) -> None:
+        try:
+            room = await self.get(code)
+        except LobbyError:
+            return
+        await self.link.r.delete(self._key(code), self.link.key("roomgame", room.game_id))

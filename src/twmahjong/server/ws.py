@@ -227,7 +227,7 @@ class Connection:
             raise AuthError("this ticket belongs to another player")
         table = await self.server.find_table(ticket.game_id)
         if table is None:
-            room = self.server.rooms.by_game(ticket.game_id)
+            room = await self.server.rooms.by_game(ticket.game_id)
             if room is not None and not room.started:
                 raise LobbyError("not_started", "the room's game has not started yet")
             raise LobbyError("no_table", "that game is over or does not exist")
