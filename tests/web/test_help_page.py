@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import expect
 
 from twmahjong.profiles import load_profile, profile_names
 from twmahjong.web.help import help_data
@@ -36,9 +35,11 @@ def test_help_lists_every_pattern_with_tai_and_tiles(web, name):
     _serve_api(web.page, name)
     page = web.open(f"index.html#/help/{name}")
     profile = load_profile(name)
-    items = page.locator(".help-pattern")
-    expect(items).to_have_count(len(profile.patterns))      # rendered whole, then read
-    assert [items.nth(i).get_attribute("data-pattern") for i in range(items.count())] == list(profile.patterns)
+    # the list may be drawn again as the page settles: read it whole, in one go, until
+    # it is every pattern of the profile in order (fails if it never is)
+    page.wait_for_function(
+        "(want) => [...document.querySelectorAll('.help-pattern')]"
+        ".map(e => e.dataset.pattern).join(',') === want", arg=",".join(profile.patterns))
     # 清一色 carries the profile's own value (12 standard, 8 casual) and a drawn hand.
     ff = page.locator('.help-pattern[data-pattern="full_flush"]')
     assert ff.locator(".help-tai").inner_text() == f"{profile.patterns['full_flush'].tai} 台"

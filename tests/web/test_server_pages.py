@@ -59,15 +59,14 @@ def test_help_page_from_the_real_endpoint_lists_every_pattern(make_page, server_
     page = p.page
     page.goto(f"{server_url}/#/help/{name}")
     profile = load_profile(name)
-    items = page.locator(".help-pattern")
-    expect(items).to_have_count(len(profile.patterns))
-    ids = [items.nth(i).get_attribute("data-pattern") for i in range(items.count())]
-    assert ids == list(profile.patterns)
-    shown = page.eval_on_selector_all(
-        ".help-pattern", "els => els.map(e => e.querySelector('.help-tai').textContent)")
-    want = [f"每組 {pat.tai} 台" if pid in EACH else f"{pat.tai} 台"
+    want = [f"{pid}={'每組 ' if pid in EACH else ''}{pat.tai} 台"
             for pid, pat in profile.patterns.items()]
-    assert shown == want
+    # the list may be drawn again as the page settles: read it whole, in one go, until
+    # it is every pattern of the profile in order with its 台 (fails if it never is)
+    page.wait_for_function(
+        "(want) => [...document.querySelectorAll('.help-pattern')].map(e => e.dataset.pattern"
+        " + '=' + e.querySelector('.help-tai').textContent).join('|') === want",
+        arg="|".join(want))
     p.shot(f"help-live-{name}")
 
 
