@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 import httpx
+from load import choose as simple      # bench/load.py: win, pass claims, throw the draw
 from websockets.asyncio.client import connect
 
 MAX_FRAMES = 50_000
@@ -48,18 +49,6 @@ HTTP = 120.0        # argon2 on a loaded machine is slow: a late answer is not a
 TILES = ["1f", "8f", "4f", "5m", "9z", "0m", "", "🀄", "1m1m", "x" * 8]
 TYPES = ["discard", "declare", "concealed_kong", "added_kong", "chi", "pon", "kong", "win",
          "pass", "draw", "flower_win", "nonsense"]
-
-
-def simple(obs: dict) -> dict:
-    legal = obs["legal"]
-    for t in ("win", "flower_win", "pass"):
-        for a in legal:
-            if a["type"] == t:
-                return a
-    for a in legal:
-        if a["type"] == "discard" and a.get("tile") == obs.get("drawn"):
-            return a
-    return next((a for a in legal if a["type"] == "discard"), legal[0])
 
 
 def fuzz_frame(rng: random.Random, turn: int | None) -> str:
