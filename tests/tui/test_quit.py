@@ -122,14 +122,15 @@ async def test_the_result_screen_says_you_win_and_you_pay_in_english():
 
 
 @pytest.mark.asyncio
-async def test_a_table_speed_lets_each_bot_move_be_seen():
-    from twmahjong.tui.table import SPEEDS
+async def test_a_table_speed_lets_each_bot_move_be_seen(monkeypatch):
+    from twmahjong.tui.table import SPEEDS, TableScreen
     s = session(seed=8)
     app = app_for(s, speed=1)
+    ticks = []
+    # the clock is ours from the first tick on: a real timer set before the test could
+    # replace it would move a bot on its own on a slow machine
+    monkeypatch.setattr(TableScreen, "set_timer", lambda self, delay, cb: ticks.append((delay, cb)))
     async with app.run_test(size=SMALL) as pilot:
-        ticks = []
-        table = app.table
-        table.set_timer = lambda delay, cb: ticks.append((delay, cb))    # the clock is ours
         # the first bot moves come one tick at a time until the person's first turn
         for _ in range(400):
             await pilot.pause()
