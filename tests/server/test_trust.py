@@ -17,7 +17,8 @@ from server_helpers import HANG, Client, simple_policy
 from test_server_play import quick_match, stored, until_turn
 
 from twmahjong.server.core import Server
-from twmahjong.server.engine_game import PASS_ONLY, EngineGame
+from twmahjong.server.engine_game import EngineGame
+from twmahjong.server.game import PASS_ONLY
 from twmahjong.server.settings import Settings
 
 

@@ -18,13 +18,13 @@ from ..engine.match import Match
 from ..engine.observe import event_view, observation
 from ..profiles import load_profile
 from ..tiles import format_tiles, parse_tiles
+from .game import PASS_ONLY
 from .settings import STAKE_LEVELS
 
-__all__ = ["BOT_CARRY", "PASS_ONLY", "EngineGame", "revealed_hands", "table_profile"]
+__all__ = ["BOT_CARRY", "EngineGame", "revealed_hands", "table_profile"]
 
 BOT_CARRY = 10**12     # bots play for the house, which never runs out of coins
 WINDOWS = ("claim", "rob_kong", "declare")   # decisions whose existence is secret
-PASS_ONLY = [{"type": "pass"}]
 
 
 def table_profile(name: str, stake: str):

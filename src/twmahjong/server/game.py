@@ -11,7 +11,10 @@ from __future__ import annotations
 import hashlib
 from typing import Protocol
 
-__all__ = ["TableGame", "commitment", "match_commitment", "safe_default"]
+__all__ = ["PASS_ONLY", "TableGame", "commitment", "match_commitment", "safe_default"]
+
+# the legal list of a seat that can only pass in a secret window: passed for, not asked
+PASS_ONLY = [{"type": "pass"}]
 
 
 class TableGame(Protocol):

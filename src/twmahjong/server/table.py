@@ -41,7 +41,7 @@ from typing import Any, Protocol
 
 from ..errors import UserError
 from . import protocol as P
-from .game import TableGame, commitment, match_commitment, safe_default
+from .game import PASS_ONLY, TableGame, commitment, match_commitment, safe_default
 from .timers import TurnClock
 
 __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
@@ -627,9 +627,6 @@ class Table:
         for s in self.seats:
             for c in s.conns:
                 c.push(text)
-
-
-PASS_ONLY = [{"type": "pass"}]
 
 
 def _ranks(scores: list[int]) -> list[int]:
