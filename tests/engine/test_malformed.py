@@ -51,8 +51,13 @@ ACTION_JSON = _near_action | _any_json
 
 
 def _offered(h, seat, obj) -> bool:
-    """True when ``obj`` is, letter for letter, the JSON of an action offered to ``seat``."""
-    return any(a.to_json() == obj for a in h.pending().get(seat, []))
+    """True when ``obj`` reads as an action offered to ``seat``: a spelling the protocol
+    allows for an offered action (``"tile": null`` for no tile, say) is that action."""
+    try:
+        a = Action.from_json(obj)
+    except IllegalAction:
+        return False
+    return a in h.pending().get(seat, [])
 
 
 CHECKED: dict[str, int] = {}   # refusals checked, by profile (read by the report)

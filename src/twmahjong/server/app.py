@@ -8,6 +8,7 @@ is believed only from the proxies the settings name.
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -71,9 +72,10 @@ class BodyLimit:
 
     A declared Content-Length over the limit is answered before one byte of the
     body is read; a chunked body is counted as it streams and answered the moment
-    it passes the limit — the route then sees a client that went away, and
-    whatever it would have answered is dropped. Nothing holds more than the limit
-    plus one chunk in memory."""
+    it passes the limit — the rest of it is read and dropped (up to a bound) so
+    that the answer reaches the client, the route sees a client that went away,
+    and whatever it would have answered is dropped. Nothing holds more than the
+    limit plus one chunk in memory."""
 
     def __init__(self, app: Any, max_bytes: int):
         self.app, self.max_bytes = app, max_bytes
@@ -97,6 +99,8 @@ class BodyLimit:
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes and not started:
                     answered = True
+                    if message.get("more_body", False):
+                        await self._drain(receive)
                     await self._refuse(send)
                     return {"type": "http.disconnect"}
             return message
@@ -108,6 +112,28 @@ class BodyLimit:
                 await send(message)
 
         await self.app(scope, counted, guarded)
+
+    async def _drain(self, receive: Any) -> None:
+        """Read and drop what is still coming, up to ``DRAIN_BYTES`` for at most
+        ``DRAIN_SECONDS``, before answering (nginx's lingering close). Closing on
+        unread bytes makes the kernel send a reset that can overtake the 413 — the
+        client would then see a dropped connection instead of the answer."""
+        async def drop() -> None:
+            dropped = 0
+            while dropped < self.DRAIN_BYTES:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                dropped += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    return
+        try:
+            await asyncio.wait_for(drop(), self.DRAIN_SECONDS)
+        except asyncio.TimeoutError:
+            pass
+
+    DRAIN_BYTES = 1 << 20
+    DRAIN_SECONDS = 2.0
 
     async def _refuse(self, send: Any) -> None:
         body = JSONResponse({"error": {"code": "too_large", "message":
