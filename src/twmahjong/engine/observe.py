@@ -21,7 +21,10 @@ def _meld_view(m, viewer: int, owner: int) -> dict:
         return {"type": "concealed_kong", "tiles": None}   # 暗槓 lies face down
     out = {"type": m.type, "tiles": format_tiles(m.kinds)}
     if m.from_seat is not None:
+        # which tile of a 吃 came from the river: everyone at the table saw it taken,
+        # and without it a reader of the rivers cannot tell which tile is gone twice
         out["from"] = m.from_seat
+        out["claimed"] = tile_str(m.claimed)
     return out
 
 
