@@ -36,7 +36,7 @@ def play_hand(h: HandState, bots: Sequence[Bot],
     """Run one hand to its end with ``bots[seat]`` deciding for each seat."""
     while not h.over:
         for s, acts in h.pending().items():
-            h.act(s, bots[s].act(LazyObservation(h, s, legal_json(acts))))
+            h.act(s, bots[s].act(LazyObservation(h, s, actions=acts)))
         if on_step:
             on_step(h)
     assert h.result is not None

@@ -27,6 +27,15 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def act(self, observation: dict) -> dict:
+        acts = getattr(observation, "actions", None)
+        if acts:
+            # in process: the engine's own objects, chosen exactly as their JSON would be
+            for a in acts:
+                if a.type in _WINS:
+                    return a
+            if acts[0].type == "draw":                   # [draw, pass]: 海底
+                return acts[0] if self.rng.random() < DRAW_LAST_TILE else acts[-1]
+            return acts[self.rng.randrange(len(acts))]
         legal = observation.get("legal") or [{"type": "pass"}]
         for a in legal:
             if a["type"] in _WINS:

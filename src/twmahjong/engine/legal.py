@@ -69,7 +69,8 @@ def turn_options(h, seat: int) -> list[Action]:
     """Everything ``seat`` may do holding 3k+2 tiles: 打牌, 暗槓, 加槓, 自摸, 花胡, 聽."""
     st = h.seats[seat]
     out: list[Action] = []
-    if _self_win_ok(h, seat):
+    # the common turn, a plain draw that completes nothing, is decided without a call
+    if (h.turn_src != "draw" or h.drawn in st.waits) and _self_win_ok(h, seat):
         out.append(A.win(h.drawn))
     if st.flowers and len(st.flowers) >= 7 and _flower_win_ok(h, seat):
         out.append(A.FLOWER_WIN)
@@ -97,7 +98,8 @@ def turn_options(h, seat: int) -> list[Action]:
     if forb:
         discards = tuple(a for a in discards if a.tile not in forb)
     out.extend(discards)
-    if _may_declare(h, seat):
+    if st.declared is None and (st.n_discards == 0 or h.rules.declare_ready == "any_time") \
+            and _may_declare(h, seat):
         ready = st.ready_discards(h.rules.lilgu)
         if ready:
             for a in discards:

@@ -83,29 +83,49 @@ def event_view(ev: dict, seat: int) -> dict:
 class LazyObservation(dict):
     """An observation whose ``legal`` is ready at once and whose other keys are
     built on first use — for in-process bots that often need only ``legal``.
-    It behaves as the full dict for every read (get, in, keys, items, json)."""
+    It behaves as the full dict for every read (get, in, keys, items, json).
 
-    __slots__ = ("_full", "_h", "_seat")
+    Given ``actions`` (the engine's own legal ``Action`` objects) instead of
+    ``legal``, the JSON list is built only if read: a bot that knows the engine
+    picks from ``observation.actions`` and answers with one of them, and a hand
+    played that way never writes or parses an action's JSON."""
 
-    def __init__(self, h, seat: int, legal: list[dict]):
-        super().__init__(legal=legal, seat=seat)
+    __slots__ = ("_full", "_h", "_seat", "actions")
+
+    def __init__(self, h, seat: int, legal: list[dict] | None = None, *, actions=None):
+        if legal is None:
+            super().__init__(seat=seat)
+        else:
+            super().__init__(legal=legal, seat=seat)
         self._h = h
         self._seat = seat
         self._full = False
+        self.actions = actions
+
+    def _legal(self) -> None:
+        if not dict.__contains__(self, "legal"):
+            dict.__setitem__(self, "legal", legal_json(self.actions or ()))
 
     def _fill(self) -> None:
         if not self._full:
             self._full = True
+            self._legal()
             full = observation(self._h, self._seat)
             full["legal"] = dict.__getitem__(self, "legal")
             dict.update(self, full)
 
     def __missing__(self, key):
-        self._fill()
+        if key == "legal":
+            self._legal()
+        else:
+            self._fill()
         return dict.__getitem__(self, key)
 
     def get(self, key, default=None):
         if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        if key == "legal":
+            self._legal()
             return dict.__getitem__(self, key)
         self._fill()
         return dict.get(self, key, default)

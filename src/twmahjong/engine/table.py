@@ -94,9 +94,13 @@ class HandState(ClaimResolution, WinConditions):
         return self.phase == "over"
 
     def pending(self) -> dict[int, list[Action]]:
-        """Seats that must decide now and each one's legal actions (do not mutate)."""
+        """Seats that must decide now and each one's legal actions (do not mutate).
+
+        With no choice made yet this is the table's own dict, not a copy (the hot
+        path of every decision): the engine never changes it in place, it only
+        replaces it, so a caller may act while iterating over it."""
         if not self._choices:
-            return dict(self._pending)
+            return self._pending
         return {s: acts for s, acts in self._pending.items() if s not in self._choices}
 
     def drawable(self) -> int:
@@ -287,21 +291,22 @@ class HandState(ClaimResolution, WinConditions):
         self._reset_turn_flags()
         st = self.seats[seat]
         st.n_draws += 1
-        if self.rules.passed_win == "until_own_draw":
+        if st.passed_win_kinds and self.rules.passed_win == "until_own_draw":
             st.passed_win_kinds.clear()
-        if self.rules.passed_pon == "until_own_draw":
+        if st.passed_pon and self.rules.passed_pon == "until_own_draw":
             st.passed_pon.clear()
         self._draw(seat, back=False)
 
     def _draw(self, seat: int, back: bool) -> None:
         """Draw (or replace from the 槓尾), exposing flowers as they come (補花)."""
         st = self.seats[seat]
+        wall = self.wall
         while True:
-            if self.drawable() <= 0:
+            if wall.left <= self._dead:                # drawable() <= 0, on the hot path
                 self._draw_game("wall_exhausted")
                 return
-            k = self.wall.draw_back() if back else self.wall.draw_front()
-            self._emit({"type": "draw", "seat": seat, "tile": tile_str(k), "replacement": back})
+            k = wall.draw_back() if back else wall.draw_front()
+            self.events.append({"type": "draw", "seat": seat, "tile": tile_str(k), "replacement": back})
             if k < 34:
                 st.add(k)
                 self.drawn = k
@@ -423,8 +428,9 @@ class HandState(ClaimResolution, WinConditions):
         st.n_discards += 1
         if st.declared is not None and self.events[-1].get("type") != "declare":
             st.first_window = False
-        self._put_out(st, k)
-        if self.rules.passed_pon == "until_own_discard":
+        if st.passed_win:
+            self._put_out(st, k)
+        if st.passed_pon and self.rules.passed_pon == "until_own_discard":
             st.passed_pon.clear()
         if k in self.forfeit_kinds:
             st.cannot_win = True
@@ -434,7 +440,7 @@ class HandState(ClaimResolution, WinConditions):
             o.since.add(k)
         st.since = {k}
         self.drawn = None
-        self._emit({"type": "discard", "seat": seat, "tile": tile_str(k)})
+        self.events.append({"type": "discard", "seat": seat, "tile": tile_str(k)})
         self._open_claims(seat, k)
 
     def _put_out(self, st, k: int) -> None:
