@@ -20,6 +20,7 @@ from .bots import Bot, make_bot
 from .engine.actions import legal_json
 from .engine.match import Match
 from .engine.observe import LazyObservation
+from .engine.results import HandResult
 from .engine.table import HandState
 from .profiles import Profile
 
@@ -32,7 +33,7 @@ def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
 
 
 def play_hand(h: HandState, bots: Sequence[Bot],
-              on_step: Callable[[HandState], object] | None = None) -> dict[str, Any]:
+              on_step: Callable[[HandState], object] | None = None) -> HandResult:
     """Run one hand to its end with ``bots[seat]`` deciding for each seat."""
     while not h.over:
         for s, acts in h.pending().items():

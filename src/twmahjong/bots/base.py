@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
+from ..engine.actions import ActionJSON
+from ..engine.observe import Observation
+
 __all__ = ["Bot"]
 
 
@@ -15,6 +18,6 @@ __all__ = ["Bot"]
 class Bot(Protocol):
     name: str
 
-    def act(self, observation: dict) -> dict:
+    def act(self, observation: Observation) -> ActionJSON:
         """One action from ``observation["legal"]``, as JSON ({"type": ..., "tile": ...})."""
         ...

@@ -29,13 +29,17 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from . import actions as A
 from .legal import claim_options
 from .observe import LazyObservation
 from .table import HandState
 from .wall import Wall
+
+if TYPE_CHECKING:
+    from .observe import Observation
+    from .results import HandResult
 
 __all__ = ["Policy", "clone", "determinize", "rollout", "unseen_pool"]
 
@@ -44,7 +48,7 @@ _READY_TRIES = 200      # attempts at a ready hand for a declared seat before gi
 
 
 class Policy(Protocol):
-    def act(self, observation: dict) -> dict | A.Action: ...
+    def act(self, observation: Observation) -> A.ActionJSON | A.Action: ...
 
 
 def clone(h: HandState) -> HandState:
@@ -185,7 +189,7 @@ def size_is_waiting(counts: list[int]) -> bool:
 def _reopen_claims(d: HandState, seat: int) -> None:
     """Who may claim the tile under way, in the new world: ``seat``'s options and
     choice stand; the others' are found again from their new hands."""
-    discarder, k = d.claim_ctx  # type: ignore[misc]
+    discarder, k = cast(tuple[int, int], d.claim_ctx)      # a discard's window: (discarder, kind)
     pend = {seat: d._pending[seat]}
     for s in range(4):
         if s in (seat, discarder):
@@ -201,7 +205,7 @@ def _reopen_claims(d: HandState, seat: int) -> None:
 
 def rollout(h: HandState, policies: Sequence[Policy] | Callable[[int], Policy], *, n: int = 1,
             seat: int | None = None, rng: random.Random | None = None,
-            first: dict | A.Action | None = None) -> list[dict[str, Any]]:
+            first: A.ActionJSON | A.Action | None = None) -> list[HandResult]:
     """Play ``n`` copies of ``h`` to the end; each hand's ``result`` in order.
 
     ``policies[s]`` (or ``policies(s)``) decides for seat ``s``. With ``seat``, each
@@ -210,7 +214,7 @@ def rollout(h: HandState, policies: Sequence[Policy] | Callable[[int], Policy], 
     ``seat``'s move at the start of every copy — how a search compares its options."""
     rng = rng or random.Random(0)
     pick = policies if callable(policies) else policies.__getitem__
-    out = []
+    out: list[HandResult] = []
     for _ in range(n):
         w = determinize(h, seat, rng) if seat is not None else clone(h)
         if first is not None:
@@ -218,6 +222,7 @@ def rollout(h: HandState, policies: Sequence[Policy] | Callable[[int], Policy], 
         while not w.over:
             for s, acts in w.pending().items():
                 w.act(s, pick(s).act(LazyObservation(w, s, A.legal_json(acts))))
+        assert w.result is not None
         out.append(w.result)
     return out
 

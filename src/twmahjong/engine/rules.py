@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..profiles import Profile
+
 __all__ = ["TableRules"]
 
 
@@ -39,7 +41,7 @@ class TableRules:
     declared_hand: str = "locked"
 
     @classmethod
-    def from_profile(cls, profile) -> TableRules:
+    def from_profile(cls, profile: Profile) -> TableRules:
         p = profile.play
         return cls(
             seat_wind_from=p.seat_wind_from, dead_wall=p.dead_wall, no_claims_last=p.no_claims_last,

@@ -33,6 +33,7 @@ from pettingzoo import AECEnv
 
 from ..engine.actions import Action, IllegalAction
 from ..engine.match import Match
+from ..engine.results import HandResult
 from ..engine.table import HandState
 from ..engine.wall import new_seed
 from ..errors import UserError
@@ -52,7 +53,7 @@ class EnvError(UserError):
     """An environment option or call that cannot be used; the message says which."""
 
 
-def tai_flow(result: dict[str, Any]) -> list[float]:
+def tai_flow(result: HandResult) -> list[float]:
     """Net 台 per seat of a finished hand's result (0s for a drawn hand)."""
     flow = [0.0] * 4
     payer = result.get("payer")
