@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from ..engine.actions import ActionJSON
+from ..engine.actions import Action, ActionJSON
 from ..engine.observe import Observation
 
 __all__ = ["Bot"]
@@ -18,6 +18,7 @@ __all__ = ["Bot"]
 class Bot(Protocol):
     name: str
 
-    def act(self, observation: Observation) -> ActionJSON:
-        """One action from ``observation["legal"]``, as JSON ({"type": ..., "tile": ...})."""
+    def act(self, observation: Observation) -> ActionJSON | Action:
+        """One action from ``observation["legal"]``, as JSON ({"type": ..., "tile": ...});
+        in process, one of ``observation.actions`` (the engine's own) where it has them."""
         ...

@@ -13,6 +13,10 @@ keeps that path exercised without ending most hands early.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+
+from ..engine.actions import Action, ActionJSON
+from ..engine.observe import Observation
 
 __all__ = ["RandomBot"]
 
@@ -26,17 +30,17 @@ class RandomBot:
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
 
-    def act(self, observation: dict) -> dict:
-        acts = getattr(observation, "actions", None)
+    def act(self, observation: Observation) -> ActionJSON | Action:
+        acts: Sequence[Action] | None = getattr(observation, "actions", None)
         if acts:
             # in process: the engine's own objects, chosen exactly as their JSON would be
-            for a in acts:
-                if a.type in _WINS:
-                    return a
+            for x in acts:
+                if x.type in _WINS:
+                    return x
             if acts[0].type == "draw":                   # [draw, pass]: 海底
                 return acts[0] if self.rng.random() < DRAW_LAST_TILE else acts[-1]
             return acts[self.rng.randrange(len(acts))]
-        legal = observation.get("legal") or [{"type": "pass"}]
+        legal: list[ActionJSON] = observation.get("legal") or [{"type": "pass"}]
         for a in legal:
             if a["type"] in _WINS:
                 return a
