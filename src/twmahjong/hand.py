@@ -237,7 +237,8 @@ def _lilgu_waits(c: list[int]) -> list[int]:
     return []
 
 
-def waits(counts: Sequence[int], held: Sequence[int] | None = None, *, lilgu: bool = False) -> list[int]:
+def waits(counts: Sequence[int], held: Sequence[int] | None = None, *,
+          lilgu: bool = False) -> list[int]:
     """聽牌: kinds that complete 3k+1 concealed tiles, ascending.
 
     ``held`` (34 counts of concealed + melded tiles) removes kinds the hand holds

@@ -8,7 +8,7 @@ concealed kong are hidden), which is what a bot pipe or a client receives.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from ..tiles import format_tiles, tile_str
 from .actions import Action, ActionJSON, legal_json
@@ -54,6 +54,7 @@ class Observation(TypedDict):
     added_kong: NotRequired[SeatTile]
     legal: NotRequired[list[ActionJSON]]
 
+
 WIND = "ESWN"
 HIDDEN = "?"
 
@@ -62,11 +63,11 @@ def _meld_view(m: TableMeld, viewer: int, owner: int) -> MeldView:
     if m.type == "concealed_kong" and viewer != owner:
         return {"type": "concealed_kong", "tiles": None}   # 暗槓 lies face down
     out: MeldView = {"type": m.type, "tiles": format_tiles(m.kinds)}
-    if m.from_seat is not None and m.claimed is not None:
+    if m.from_seat is not None:
         # which tile of a 吃 came from the river: everyone at the table saw it taken,
         # and without it a reader of the rivers cannot tell which tile is gone twice
         out["from"] = m.from_seat
-        out["claimed"] = tile_str(m.claimed)
+        out["claimed"] = tile_str(cast(int, m.claimed))     # set with from_seat
     return out
 
 

@@ -142,7 +142,8 @@ def _map(h: HandState, rec: list[Event], i: int, pend: dict[int, list[Action]], 
                              f"chi {ev['tiles']}")
     elif t == "kong":
         k = _tile(ev, "tile", i)
-        typ = {"exposed": "kong", "added": "added_kong", "concealed": "concealed_kong"}.get(ev.get("kind", ""))
+        typ = {"exposed": "kong", "added": "added_kong",
+               "concealed": "concealed_kong"}.get(ev.get("kind", ""))
         if typ is None:
             raise ReplayError(i, "kong event kind must be exposed, added or concealed")
         out[seat] = want(seat, lambda a: a.type == typ and a.tile == k, f"{typ} {ev['tile']}")

@@ -32,6 +32,7 @@ class HandResult(TypedDict):
     net: NotRequired[list[int]]
     fee: NotRequired[int]
 
+
 WIND = "ESWN"
 
 
@@ -69,9 +70,9 @@ def settle_hand(h: TableState, wins: list[WinInfo]) -> HandResult:
         res = score(spec, profile)
         scored[w["seat"]] = res
         ev: Event = {"type": "win", "seat": w["seat"], "from": w["from"],
-              "tile": None if w["tile"] is None else tile_str(w["tile"]),
-              "self_drawn": bool(w["self_drawn"]), "conditions": sorted(w["conditions"]),
-              "hand": spec_json(spec), "score": res.to_json()}
+                     "tile": None if w["tile"] is None else tile_str(w["tile"]),
+                     "self_drawn": bool(w["self_drawn"]), "conditions": sorted(w["conditions"]),
+                     "hand": spec_json(spec), "score": res.to_json()}
         if w.get("flower_win"):
             ev["flower_win"] = True
         if w.get("four_kongs"):
