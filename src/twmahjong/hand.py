@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Final
 
 from . import _tables
 from . import hand_reference as _ref
@@ -47,14 +46,15 @@ class Split:
 
 _T = _tables.load()
 # bytes / array('H') / read-only maps of the cache file: each indexed by a suit key to an int
-_SW: Final[Sequence[int]] = _T.suit_win
-_HW: Final[Sequence[int]] = _T.honor_win
-_SWT: Final[Sequence[int]] = _T.suit_wait
-_HWT: Final[Sequence[int]] = _T.honor_wait
-_SP: Final[Sequence[int]] = _T.suit_prof
-_HP: Final[Sequence[int]] = _T.honor_prof
-_SN: Final[Sequence[int]] = _T.suit_size
-_HN: Final[Sequence[int]] = _T.honor_size
+# (annotations only: ``typing`` is not imported here, ``Final`` would need it)
+_SW: Sequence[int] = _T.suit_win
+_HW: Sequence[int] = _T.honor_win
+_SWT: Sequence[int] = _T.suit_wait
+_HWT: Sequence[int] = _T.honor_wait
+_SP: Sequence[int] = _T.suit_prof
+_HP: Sequence[int] = _T.honor_prof
+_SN: Sequence[int] = _T.suit_size
+_HN: Sequence[int] = _T.honor_size
 _PROF = _T.profiles
 _MM = _PROF.merge_memo
 _SH = _PROF.shanten

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bots import Bot, make_bot
 from .engine.actions import legal_json
 from .engine.match import Match
 from .engine.observe import LazyObservation
-from .engine.results import HandResult
 from .engine.table import HandState
 from .profiles import Profile
+
+if TYPE_CHECKING:
+    from .engine.results import HandResult
 
 __all__ = ["Summary", "make_bots", "play_hand", "play_match"]
 

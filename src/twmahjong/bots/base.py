@@ -6,10 +6,11 @@ and answers with one action as JSON, chosen from ``observation["legal"]``.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from ..engine.actions import Action, ActionJSON
-from ..engine.observe import Observation
+if TYPE_CHECKING:                       # types only: importing the bots loads no engine
+    from ..engine.actions import Action, ActionJSON
+    from ..engine.observe import Observation
 
 __all__ = ["Bot"]
 

@@ -34,15 +34,17 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypedDict, Unpack, cast
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
 
-from ..engine.actions import ActionJSON
-from ..engine.observe import Observation
 from .defence import danger_table, max_threat
 from .efficiency import DiscardInfo, discard_table, shanten, useful_tiles
 from .search import sampled_win_rates
 from .value import estimate_tai, shape_of, valued_honors
 from .view import View
+
+if TYPE_CHECKING:                       # types only: importing the bots loads no engine
+    from ..engine.actions import ActionJSON
+    from ..engine.observe import Observation
 
 __all__ = ["LEVELS", "LEVEL_SUMMARY", "ParamChanges", "Params", "PolicyBot", "default_action",
            "level_params"]
@@ -507,7 +509,7 @@ def _flush_odds(reach: float) -> float:
 
 def _offered(action: ActionJSON | None) -> ActionJSON:
     """A fresh copy of an action ``View.find`` found: the caller knows it is offered."""
-    return cast(ActionJSON, action).copy()
+    return cast("ActionJSON", action).copy()
 
 
 def level_params(level: int, **changes: Unpack[ParamChanges]) -> Params:

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ..engine.actions import Action, ActionJSON
-from ..engine.observe import Observation
+if TYPE_CHECKING:
+    from ..engine.actions import Action, ActionJSON
+    from ..engine.observe import Observation
 
 __all__ = ["RandomBot"]
 

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ..engine.actions import ActionJSON
 from ..tiles import KINDS, WIND_LETTERS, parse_tile, parse_tiles
+
+if TYPE_CHECKING:                       # types only: importing the bots loads no engine
+    from ..engine.actions import ActionJSON
 
 __all__ = ["LegalMove", "Meld", "View", "parse_legal"]
 
 # A legal action read: (type, tile kind or None, the tiles from hand, the action's JSON)
-LegalMove = tuple[str, int | None, tuple[int, ...], ActionJSON]
+LegalMove: TypeAlias = "tuple[str, int | None, tuple[int, ...], ActionJSON]"
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,15 @@ scores move with them.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..profiles import BUILTIN, Profile, load_profile
-from .results import HandResult
-from .state import Event
 from .table import HandState
 from .wall import Wall, choose_first_dealer, choose_seating, hand_seed, new_seed, reseat
+
+if TYPE_CHECKING:
+    from .results import HandResult
+    from .state import Event
 
 __all__ = ["MAX_ROUNDS", "RECORD_FORMAT", "Match", "Record"]
 

@@ -7,8 +7,10 @@ can also be made directly, which lets tests pin one rule at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..profiles import Profile
+if TYPE_CHECKING:
+    from ..profiles import Profile
 
 __all__ = ["TableRules"]
 

@@ -9,12 +9,13 @@ one record event is an ``Event``. Nothing here runs on the hot path.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict
 
-from ..profiles import Profile
-from .actions import Action
-from .rules import TableRules
-from .seat import SeatState
+if TYPE_CHECKING:
+    from ..profiles import Profile
+    from .actions import Action
+    from .rules import TableRules
+    from .seat import SeatState
 
 __all__ = ["Event", "TableState", "WinInfo"]
 

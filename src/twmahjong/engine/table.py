@@ -33,7 +33,6 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, cast
 
-from ..profiles import Profile
 from . import actions as A
 from .actions import Action, IllegalAction
 from .claims import ClaimResolution
@@ -46,6 +45,7 @@ from .state import Event, WinInfo
 from .wall import Wall, new_seed
 
 if TYPE_CHECKING:
+    from ..profiles import Profile
     from .observe import Observation
     from .results import HandResult
 

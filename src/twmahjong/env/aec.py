@@ -24,7 +24,7 @@ three others, a deal-in from the discarder alone). Everything is derived from th
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -33,12 +33,14 @@ from pettingzoo import AECEnv
 
 from ..engine.actions import Action, IllegalAction
 from ..engine.match import Match
-from ..engine.results import HandResult
 from ..engine.table import HandState
 from ..engine.wall import new_seed
 from ..errors import UserError
 from ..profiles import Profile, load_profile
 from .spaces import ACTION_COUNT, OBS_HIGH, OBS_SIZE, action_name, encode, legal_indices
+
+if TYPE_CHECKING:
+    from ..engine.results import HandResult
 
 __all__ = ["REWARDS", "EnvError", "TwmjEnv", "env", "tai_flow"]
 
