@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import NotRequired, TypedDict, TypeVar, cast
+from typing import NotRequired, TypedDict, TypeVar
 
 from .errors import UserError
 from .hand import KEY_STEP, Keys, Set, is_lilgu, placement_shape, splits_key, waits, waits_key
@@ -263,14 +263,14 @@ _MEMO_CAP = 1 << 12      # answers remembered per memo and profile before starti
 _PROFILES_CAP = 64       # compiled profiles kept (a record replayed may bring its own)
 
 Held = tuple[tuple[int, int], ...]    # (catalogue index, times it holds) of the patterns held
-Rank = tuple[int, ...]                # lower is better: -台, then the ``prefer`` list's answers
 # A group of patterns asked together: (gate fact or None, the facts it reads — one value
 # or a tuple of them, the memo's key —, (index, condition) of its patterns, the memo)
 _Group = tuple[str | None, Callable[[Facts], object],
                tuple[tuple[int, Callable[[Facts], int]], ...], dict[object, Held]]
 # The best reading so far: (rank, 台, held, kept bits, pair, sets) for an ordinary split,
 # (rank, 台, held, kept bits, None, split text) for 嚦咕嚦咕
-_Best = tuple[Rank, int, Held, int, int | None, tuple[Set, ...] | tuple[str, ...]]
+_Best = (tuple[int, int, Held, int, int, tuple[Set, ...]]
+         | tuple[int, int, Held, int, None, tuple[str, ...]])
 
 
 class _Rules:
@@ -297,7 +297,7 @@ class _Rules:
         self.family: tuple[_Group, ...] = tuple(
             (GROUPS[g][0] if g in GATED else None, attrgetter(*GROUPS[g]), tuple(pats), {})
             for g, pats in groups.items())
-        self.judged: dict[Held, tuple[Rank, int, int]] = {}
+        self.judged: dict[Held, tuple[int, int, int]] = {}
         self.defs: tuple[PatternDef | None, ...] = tuple(mine.get(p.id) for p in CATALOGUE)
         self.tai = tuple(d.tai if d else 0 for d in self.defs)
         self.drops = tuple(sum(bit[d] for d in set(sc.drops.get(p.id, ()))) for p in CATALOGUE)
@@ -327,13 +327,17 @@ class _Rules:
             total -= self.minus
         return total, kept
 
-    def rank(self, total: int, kept: int) -> Rank:
-        """Lower is better: the most 台, then the profile's ``prefer`` list in order."""
-        if not self.prefer:
-            return (-total,)
-        return (-total,) + tuple(-1 if kept & b else 0 for b in self.prefer)
+    def rank(self, total: int, kept: int) -> int:
+        """Lower is better: the most 台, then the profile's ``prefer`` list in order.
 
-    def judge(self, held: Held) -> tuple[Rank, int, int]:
+        One int, so ranks compare as ints: -台 above one bit per preferred pattern,
+        first preference highest, 0 when held — the order of (-台, held first, …)."""
+        r = -total
+        for b in self.prefer:
+            r = r << 1 | (0 if kept & b else 1)
+        return r
+
+    def judge(self, held: Held) -> tuple[int, int, int]:
         """(rank, total, kept) of a reading's held patterns, remembered: the same
         patterns held the same number of times are worth the same in every hand."""
         found = self.judged.get(held)
@@ -492,9 +496,10 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
                 # a pung the winning discard completes is exposed (明刻); self-drawn it stays 暗
                 f.concealed_pungs = pungs + concealed_kongs - \
                     (not drawn and place is not None and place[0] == "pung")
-                # a placement exists only with a winning tile: ``win`` is an int here
+                # only a winning tile is ever placed, so ``win`` is a tile here (a cast would
+                # cost a call per reading on the scorer's hot loop)
                 f.shape = None if place is None else "single" if place[0] == "pair" else \
-                    placement_shape(place[0], place[1], cast(int, win))
+                    placement_shape(place[0], place[1], win)  # type: ignore[arg-type]
                 held = family + _held(per_reading, f)
                 key, total, kept = rules.judge(held)
                 if best is None or key < best[0]:
@@ -504,11 +509,11 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
         if is_lilgu(counts):
             best = _lilgu(counts, f, rules, win, drawn, best)
     if best is not None:
-        _, total, held, kept, best_pair, found = best
-        if best_pair is None:                   # 嚦咕嚦咕: the split text itself
-            text = cast(tuple[str, ...], found)
+        if best[4] is None:                     # 嚦咕嚦咕: the split text itself
+            _, total, held, kept, _, text = best
         else:                                   # an ordinary split: its sets
-            text = _sets_text(cast(tuple[Set, ...], found))
+            _, total, held, kept, best_pair, sets = best
+            text = _sets_text(sets)
             if melds:
                 text += tuple(_meld_text(m) for m in melds)
             text += (_PAIR_TEXT[best_pair],)
