@@ -80,7 +80,8 @@ class ClaimResolution:
         return ws
 
     def _resolve_claims(self, choices: dict[int, Action], pend: dict[int, list[Action]]) -> None:
-        d, k = cast(tuple[int, int], self.claim_ctx)        # the discarder, the discard
+        # (discarder, discard), set by the discard; no cast: this runs at every claim window
+        d, k = self.claim_ctx  # type: ignore[misc]
         self._mark_passes(pend, choices)
         ws = self._winners_in_order(d, choices)
         if ws:

@@ -338,8 +338,9 @@ class HandState(ClaimResolution, WinConditions):
     def _do_turn(self, seat: int, a: Action) -> None:
         st = self.seats[seat]
         t = a.type
-        # the offered discard, declare (at a turn), 暗槓 and 加槓 name their tile
-        k = cast(int, a.tile)
+        # the moves that read ``k`` (discard, declare at a turn, 暗槓, 加槓) name their tile;
+        # told to the checker without a cast, which would be a call on every turn
+        k: int = a.tile  # type: ignore[assignment]
         if t == "discard":
             if k != self.drawn and self.drawn is not None:
                 self._hand_changed(seat)         # 換牌: kept the drawn tile, threw another
