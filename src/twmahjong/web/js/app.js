@@ -258,6 +258,10 @@ const actions = {
   startRoom: async () => {},
 };
 
+// The account as soon as it is known: a replay opened by a link waits for it to pick
+// the player's own seat, instead of being drawn again (and reset) when it arrives.
+let accountReady = Promise.resolve(null);
+
 async function refreshLobby() {
   const jobs = [
     api.profiles().then((p) => {
@@ -268,7 +272,9 @@ async function refreshLobby() {
     api.bots().then((b) => (state.bots = b)),
   ];
   if (api.getToken()) {
-    jobs.push(api.me().then((a) => (state.account = a)));
+    const me = api.me().then((a) => (state.account = a));
+    accountReady = me.then((a) => a, () => null);
+    jobs.push(me);
     jobs.push(api.games().then((g) => (state.games = g.games)));
     jobs.push(api.challenge().then((c) => (state.challenge = c)).catch(() => {}));
   }
@@ -276,7 +282,14 @@ async function refreshLobby() {
   if (!api.getToken()) state.account = null;
   const offline = results.find((r) => r.status === "rejected" && r.reason?.code === "offline");
   if (offline) toast(t("status.offline"));
-  render();
+  // Only the lobby shows what was just fetched. Drawing a replay or the help page
+  // again would throw away where the reader is (the replay's step, the scroll).
+  if (!isReadingRoute()) render();
+}
+
+function isReadingRoute() {
+  const hash = location.hash || "#/";
+  return hash.startsWith("#/replay/") || hash.startsWith("#/help");
 }
 
 // ---- screens ----------------------------------------------------------------
@@ -295,7 +308,8 @@ function render() {
     const profile = hash.split("/")[2] || state.options.profile;
     renderHelp(screen, { profile, load: api.profileHelp });
   } else if (hash.startsWith("#/replay/")) {
-    renderReplay(screen, { gameId: decodeURIComponent(hash.slice("#/replay/".length)), api, me: state.account });
+    renderReplay(screen, { gameId: decodeURIComponent(hash.slice("#/replay/".length)), api,
+                           me: state.account, account: accountReady });
   } else {
     renderLobby(screen, state, actions);
   }
