@@ -22,7 +22,7 @@ from .lobby import LocalMatchQueue, Player, QueueKey, Rooms
 from .ranking import elo_update
 from .repository import SqlRepository
 from .seams import LocalBus, LocalDirectory, LocalPresence
-from .settings import STAKE_LEVELS, Settings
+from .settings import STAKE_LEVELS, TABLE_SPEEDS, Settings
 from .table import SeatState, Table, TableServices
 from .timers import TurnClock
 
@@ -131,8 +131,10 @@ class Server:
 
     def _make_table(self, game_id: str, meta: dict, seats: list[dict]) -> Table:
         st = self.settings
+        speed = TABLE_SPEEDS.get((meta.get("options") or {}).get("speed", "standard"), 1.0)
         states = [SeatState(account_id=s.get("account_id"), name=s["name"], bot=s.get("bot"),
-                            clock=TurnClock(st.turn_base, st.turn_bank)) for s in seats]
+                            clock=TurnClock(st.turn_base * speed, st.turn_bank * speed))
+                  for s in seats]
         meta = {k: meta[k] for k in ("mode", "profile", "stake", "rounds")} | {
             "options": meta.get("options") or {}}
         return Table(game_id, meta, states, self.game_factory(meta), self._services())

@@ -28,9 +28,9 @@ router = APIRouter(prefix="/api/v1")
 
 
 class ApiError(UserError):
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, reason: str | None = None):
         super().__init__(message)
-        self.status, self.code = status, code
+        self.status, self.code, self.reason = status, code, reason
 
 
 def error_response(e: Exception) -> JSONResponse:
@@ -45,7 +45,10 @@ def error_response(e: Exception) -> JSONResponse:
         code = e.code if e.code in ("not_found", "conflict") else "bad_request"
     else:
         status, code = 400, "bad_request"
-    return JSONResponse({"error": {"code": code, "message": str(e)}}, status_code=status)
+    body = {"code": code, "message": str(e)}
+    if getattr(e, "reason", None):      # which failure, for a client that translates it
+        body["reason"] = e.reason
+    return JSONResponse({"error": body}, status_code=status)
 
 
 class Credentials(BaseModel):
@@ -61,6 +64,8 @@ class RoomRequest(BaseModel):
     rounds: int = Field(1, ge=1, le=4)
     # who fills the empty chairs: L1-L5, a personality id, or "adaptive" (server.opponents)
     bots: str | None = Field(None, max_length=40)
+    # table speed (快 / 標準 / 慢): multiplies the turn clock (settings.TABLE_SPEEDS)
+    speed: Literal["fast", "standard", "slow"] = "standard"
 
 
 def server_of(request: Request):
@@ -105,8 +110,8 @@ async def register(body: Credentials, request: Request) -> dict:
         acc = await server.accounts.register(body.name, body.password)
     except AuthError as e:
         if "taken" in str(e):
-            raise ApiError(409, "conflict", str(e)) from None
-        raise ApiError(400, "bad_request", str(e)) from None
+            raise ApiError(409, "conflict", str(e), e.reason) from None
+        raise ApiError(400, "bad_request", str(e), e.reason) from None
     return _session(server, acc)
 
 
@@ -181,7 +186,7 @@ async def open_room(body: RoomRequest, request: Request,
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
     server.limits.check_new_table(server, acc["id"])
     room = server.rooms.open((acc["id"], acc["name"]), profile, body.stake, body.rounds,
-                             new_game_id(), bots=bots_choice)
+                             new_game_id(), bots=bots_choice, speed=body.speed)
     return _room_seat(server, room, 0, acc)
 
 
@@ -209,6 +214,7 @@ async def _start_room(server, room) -> None:
         names, options = None, None
         if room.bots:       # adaptive reads the host's own record
             names, options = await opponents.choose_bots(server.repo, room.host[0], room.bots)
+        options = {**(options or {}), "speed": room.speed}
         await server.create_table(mode="casual", profile=room.profile, stake=room.stake,
                                   rounds=room.rounds, players=list(room.players),
                                   bots=names, game_id=room.game_id, options=options)
