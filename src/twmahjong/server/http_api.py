@@ -20,7 +20,7 @@ from .game import match_commitment
 from .limits import LimitError, table_state
 from .lobby import LobbyError
 from .schema import name_key
-from .settings import STAKE_LEVELS
+from .settings import STAKE_LEVELS, TABLE_SPEEDS
 
 __all__ = ["ApiError", "error_response", "router", "table_state"]
 
@@ -149,8 +149,11 @@ async def my_ledger(request: Request, acc: Account) -> dict:
 @router.get("/profiles")
 async def profiles(request: Request) -> dict:
     from ..profiles import profile_names
-    return {"profiles": profile_names(), "default": server_of(request).settings.default_profile,
-            "stakes": STAKE_LEVELS, "modes": ["casual", "ranked", "challenge"]}
+    st = server_of(request).settings
+    return {"profiles": profile_names(), "default": st.default_profile,
+            "stakes": STAKE_LEVELS, "modes": ["casual", "ranked", "challenge"],
+            "speeds": {k: {"base": st.turn_base * f, "bank": st.turn_bank * f}
+                       for k, f in TABLE_SPEEDS.items()}}
 
 
 @router.get("/profiles/{name}/patterns")

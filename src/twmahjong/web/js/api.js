@@ -8,10 +8,12 @@ const TOKEN_KEY = "twmj.token";
 const BASE = "/api/v1";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, reason = null, field = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.reason = reason;   // which failure (docs/protocol.md, Errors): the text the player reads
+    this.field = field;
   }
 }
 
@@ -52,7 +54,7 @@ export async function api(path, { method = "GET", body = undefined } = {}) {
   if (!res.ok) {
     const err = data?.error || {};
     if (res.status === 401) setToken(null);
-    throw new ApiError(res.status, err.code || "http", err.message || res.statusText);
+    throw new ApiError(res.status, err.code || "http", err.message || res.statusText, err.reason || null, err.field || null);
   }
   return data;
 }

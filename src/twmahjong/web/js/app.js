@@ -7,7 +7,7 @@
 // sessionStorage so reloading the page sits the player back at their table.
 
 import * as api from "./api.js";
-import { applyI18n, onLangChange, t, toggleLang } from "./i18n.js";
+import { applyI18n, errorText, onLangChange, t, toggleLang } from "./i18n.js";
 import { GameSocket } from "./net.js";
 import { GameController } from "./game.js";
 import { renderLobby } from "./lobby.js";
@@ -28,7 +28,9 @@ const state = {
   room: null,
   busy: false,
   bots: null,
-  options: { profile: "standard", stake: "low", rounds: 1, bots: "" },
+  options: { profile: "standard", stake: "low", rounds: 1, bots: "", speed: "standard" },
+  // what the player typed: kept across re-renders and failed requests
+  form: { name: "", password: "", code: "" },
 };
 let socket = null;
 let game = null;
@@ -41,10 +43,12 @@ function toast(message) {
   toast.timer = setTimeout(() => (toastEl.hidden = true), 5000);
 }
 
-function fail(err) {
+/** A failed request: said in the page's language (by the error's reason or code). */
+function fail(err, params = {}) {
   state.busy = false;
   if (err instanceof api.ApiError && err.code === "offline") toast(t("status.offline"));
-  else toast(t("status.error", { m: err.message || err.code || String(err) }));
+  else if (err instanceof api.ApiError) toast(errorText(err, params));
+  else toast(t("err.unknown", { code: String(err?.message || err) }));
   render();
 }
 
@@ -102,7 +106,7 @@ function onMessage(msg) {
     case "error":
       if (msg.code === "not_started") return;
       if (game) game.handle(msg);
-      else fail(new api.ApiError(0, msg.code, msg.message));
+      else fail(new api.ApiError(0, msg.code, msg.message, msg.reason || null));
       break;
     case "pong":
       break;
@@ -119,7 +123,8 @@ function enterTable() {
       socket: ensureSocket(),
       account: state.account,
       onLeave: leaveTable,
-      onError: (m) => toast(t("status.error", { m: m.message || m.code })),
+      onQuit: quitTable,
+      onError: (m) => toast(errorText(m)),
     });
     game.root = root;
   }
@@ -135,6 +140,15 @@ function leaveTable() {
   refreshLobby();
 }
 
+/** 離開 mid-game (confirmed): the seat goes on 託管 now, and this page lets go of
+ * the table; the lobby offers 回到牌桌 for it. */
+function quitTable() {
+  socket?.send({ type: "auto", on: true });
+  socket?.close();
+  socket = null;
+  leaveTable();
+}
+
 // ---- lobby actions ----------------------------------------------------------
 
 async function session(fn) {
@@ -142,6 +156,7 @@ async function session(fn) {
   render();
   try {
     state.account = await fn();
+    state.form.password = "";
     socket?.close();
     socket = null;
     state.busy = false;
@@ -252,10 +267,27 @@ const actions = {
         pollRoom(seat);
       }
     } catch (e) {
-      fail(e);
+      fail(e, { code });
     }
   },
   startRoom: async () => {},
+  form: (key, value) => {
+    state.form[key] = value;
+  },
+  // 回到牌桌: sit back down at an unfinished game (its seat's ticket from GET /games)
+  resume: (g) => {
+    if (game && game.gameId === g.game_id) {
+      location.hash = "#/table";
+      return;
+    }
+    if (game) {
+      game.destroy();
+      game = null;
+    }
+    saveTicket(g.ticket);
+    if (socket) socket.send({ type: "join", ticket: g.ticket });
+    else ensureSocket();
+  },
 };
 
 async function refreshLobby() {
@@ -305,7 +337,11 @@ function render() {
 
 document.querySelector(".app-lang").addEventListener("click", () => toggleLang());
 onLangChange(() => render());
-window.addEventListener("hashchange", render);
+window.addEventListener("hashchange", () => {
+  render();
+  // back in the lobby (the back button too): show the games in progress as they are now
+  if ((location.hash || "#/") === "#/" && api.getToken()) refreshLobby();
+});
 applyI18n(document);
 render();
 if (savedTicket() && api.getToken()) {

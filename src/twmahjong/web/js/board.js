@@ -50,6 +50,10 @@ export function meldEl(meld) {
   return box;
 }
 
+// discards a river holds in three rows of full-size tiles, then in four of smaller ones
+const RIVER_ROOMY = 30;
+const RIVER_DENSE = 52;
+
 function riverEl(obs, seat, me, players) {
   const pos = relPos(seat, me);
   const sec = el("section", `river pos-${POS_NAMES[pos]}`, {
@@ -57,6 +61,8 @@ function riverEl(obs, seat, me, players) {
     "data-seat": String(seat),
   });
   const tiles = obs.discards?.[seat] || [];
+  // late in a hand a river outgrows three rows: smaller tiles keep it in its own zone
+  if (tiles.length > RIVER_ROOMY) sec.classList.add(tiles.length > RIVER_DENSE ? "denser" : "dense");
   const last = obs.last_discard;
   tiles.forEach((code, i) => {
     const isLast = last && last.seat === seat && i === tiles.length - 1 && last.tile === code;

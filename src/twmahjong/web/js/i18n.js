@@ -179,7 +179,7 @@ const TABLE = {
   "games.title": ["我的牌局", "My games"],
   "games.empty": ["還沒有牌局", "No games yet"],
   "games.replay": ["重播", "Replay"],
-  "games.resume": ["回到牌桌", "Rejoin"],
+  "games.resume": ["回到牌桌", "Back to the table"],
   "games.rank": ["第{n}名 {score}", "#{n} {score}"],
   "status.offline": ["無法連線到伺服器", "Cannot reach the server"],
   "status.connecting": ["連線中…", "Connecting…"],
@@ -204,6 +204,66 @@ const TABLE = {
   "replay.step": ["第 {i} / {n} 步", "Step {i} of {n}"],
   "replay.hand": ["第 {n} 局", "Hand {n}"],
   "replay.unavailable": ["這局的重播暫時無法取得", "This replay is not available right now"],
+
+  // the table's controls: leave, 託管, what is played (issue #11)
+  "table.leave": ["離開", "Leave"],
+  "table.auto.on": ["託管", "Auto-play"],
+  "table.auto.cancel": ["取消託管", "Take back control"],
+  "table.auto.banner": ["託管中：電腦正在替你出牌", "Auto-play: the computer is playing for you"],
+  "leave.title": ["離開牌桌？", "Leave the table?"],
+  "leave.bot": ["牌局會繼續：電腦會替你坐在這個位子上出牌（託管），直到你回來或牌局結束。", "The game goes on: a bot keeps your seat and plays for you (auto-play) until you come back or the match ends."],
+  "leave.stake": ["輸贏照算：每局結算都會從你的籌碼增減（{mode}，{stake}），目前籌碼 {coins}。", "Coins still count: every hand settles against your coins ({mode}, {stake}); you have {coins} now."],
+  "leave.stake.nocoins": ["輸贏照算：每局結算都會從你的籌碼增減（{mode}，{stake}）。", "Coins still count: every hand settles against your coins ({mode}, {stake})."],
+  "leave.back": ["隨時可以從大廳的「回到牌桌」回來。若桌上沒有其他玩家，牌局會暫停等你。", "Come back any time with Rejoin in the lobby. If no other person is at the table, the game waits for you."],
+  "leave.confirm": ["離開牌桌", "Leave the table"],
+  "leave.stay": ["繼續遊戲", "Keep playing"],
+  "mode.casual": ["休閒", "Casual"],
+  "mode.ranked": ["積分賽", "Ranked"],
+  "mode.challenge": ["挑戰賽", "Challenge"],
+  "speed.fast": ["快", "Fast"],
+  "speed.standard": ["標準", "Standard"],
+  "speed.slow": ["慢", "Slow"],
+  "speed.detail": ["{name}（每手 {base} 秒＋備用 {bank} 秒）", "{name} ({base}s a move + {bank}s bank)"],
+  "play.speed": ["速度", "Speed"],
+  "table.info": ["{mode} · {stake} · {speed}", "{mode} · {stake} · {speed}"],
+  "timer.bank.label": ["備用", "Bank"],
+  "next.in": ["{n} 秒後自動開始下一局", "Next hand starts by itself in {n}s"],
+  "next.waiting": ["已準備，等待其他玩家（{n} 位）…", "Ready — waiting for {n} other player(s)…"],
+  "next.ready": ["已準備", "Ready"],
+  "result.coins": ["你的籌碼 {before} → {after}（{d}）", "Your coins {before} → {after} ({d})"],
+  "games.active": ["進行中的牌局", "Games in progress"],
+  "games.active.row": ["{mode} · {stake} · {players}", "{mode} · {stake} · {players}"],
+  "games.status.active": ["進行中", "In progress"],
+
+  // errors from the server, by reason then by code (docs/protocol.md, Errors)
+  "err.reason.name_format": ["名稱需 2–20 個字（中文、英文字母、數字、- 或 _），且不能以 guest 開頭", "A name has 2–20 letters, digits, Chinese characters, - or _, and may not start with guest"],
+  "err.reason.password_length": ["密碼需 6–128 個字元", "A password has 6 to 128 characters"],
+  "err.reason.name_taken": ["這個名稱已經有人使用", "That name is taken"],
+  "err.reason.wrong_password": ["名稱或密碼錯誤", "Wrong name or password"],
+  "err.reason.session_expired": ["登入已過期，請重新登入", "Your session has expired; please log in again"],
+  "err.reason.session_invalid": ["登入資訊無效，請重新登入", "Your session is not valid; please log in again"],
+  "err.reason.room_not_found": ["找不到房號 {code} 的房間", "No room with code {code}"],
+  "err.reason.room_started": ["這個房間的牌局已經開始", "This room's game has already started"],
+  "err.reason.room_full": ["這個房間已經坐滿", "This room is full"],
+  "err.reason.invalid_field": ["「{field}」的內容不符合要求", "The {field} field is not valid"],
+  "err.code.auth": ["請先登入", "Please log in"],
+  "err.code.forbidden": ["你沒有權限這樣做", "You are not allowed to do that"],
+  "err.code.bad_request": ["這個要求無法處理", "That request cannot be handled"],
+  "err.code.not_found": ["找不到", "Not found"],
+  "err.code.conflict": ["目前無法這樣做", "That cannot be done right now"],
+  "err.code.too_many_tables": ["你同時進行的牌局太多了，請先完成或回到進行中的牌局", "You are at too many tables; finish or rejoin a game in progress first"],
+  "err.code.rate_limited": ["操作太頻繁，請稍候再試", "Too many attempts; wait a moment"],
+  "err.code.too_large": ["送出的資料太大", "That request is too large"],
+  "err.code.illegal_action": ["現在不能這樣出牌", "That move is not allowed now"],
+  "err.code.not_seated": ["你不在牌桌上", "You are not seated at a table"],
+  "err.code.no_table": ["這場牌局已經結束或不存在", "That game is over or does not exist"],
+  "err.code.already_queued": ["你已經在配對中", "You are already waiting for a table"],
+  "err.code.internal_error": ["伺服器處理失敗，牌局會繼續", "The server failed on that; the game goes on"],
+  "err.code.table_closed": ["牌局無法繼續，已結束", "The table could not go on and has ended"],
+  "err.code.not_authenticated": ["請先登入", "Please log in"],
+  "err.unknown": ["發生錯誤（{code}）", "Something went wrong ({code})"],
+  "field.password": ["密碼", "password"],
+  "field.name": ["名稱", "name"],
 
   // dev page
   "dev.title": ["牌桌預覽", "Table preview"],
@@ -258,6 +318,20 @@ export function t(key, params = {}) {
   if (!entry) throw new Error(`missing translation key ${key}`);
   const s = entry[current === "zh-TW" ? 0 : 1];
   return s.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/**
+ * A server error in the page's language: by its `reason` (which failure), else its
+ * `code`; the server's English `message` is never shown. `params` fill the text
+ * (e.g. the room code the player typed).
+ */
+export function errorText({ code = "", reason = null, field = null } = {}, params = {}) {
+  if (reason && hasKey(`err.reason.${reason}`)) {
+    const f = field && hasKey(`field.${field}`) ? t(`field.${field}`) : field;
+    return t(`err.reason.${reason}`, { field: f ?? "", ...params });
+  }
+  if (code && hasKey(`err.code.${code}`)) return t(`err.code.${code}`, params);
+  return t("err.unknown", { code: code || "?" });
 }
 
 /** Choose between profile data's own names: {zh, en}. */
