@@ -5,6 +5,7 @@ player's word, table speeds, and errors that name their reason."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 from server_helpers import Client, simple_policy
 
@@ -133,3 +134,71 @@ def test_errors_name_their_reason(live):
     assert r.status_code == 404
     assert r.json()["error"]["code"] == "not_found"
     assert r.json()["error"]["reason"] == "room_not_found"
+
+
+def test_the_daily_bonus_is_paid_once_a_day_through_the_ledger(live, monkeypatch):
+    from twmahjong.server import http_api
+    token = live.guest()
+    # the day a new account got its 新人禮包 counts as paid
+    r = live.http("POST", "/api/v1/me/daily", token)
+    assert r.status_code == 200 and r.json()["paid"] == 0 and r.json()["coins"] == 10_000
+    # a new day begins (after the welcome row): paid once, then not again that day
+    new_day = time.time() + 0.001
+    while time.time() <= new_day:
+        pass
+    monkeypatch.setattr(http_api, "day_start", lambda now: new_day)
+    first = live.http("POST", "/api/v1/me/daily", token).json()
+    again = live.http("POST", "/api/v1/me/daily", token).json()
+    assert (first["paid"], first["coins"]) == (500, 10_500)
+    assert (again["paid"], again["coins"]) == (0, 10_500)
+    ledger = live.http("GET", "/api/v1/me/ledger", token).json()
+    assert [(row["reason"], row["amount"]) for row in ledger["rows"]] == [("welcome", 10_000),
+                                                                         ("daily", 500)]
+    assert ledger["balance"] == sum(row["amount"] for row in ledger["rows"])
+
+
+def test_hand_pause_gives_a_person_time_to_read_the_result_by_default():
+    from twmahjong.server.settings import Settings
+    assert Settings().hand_pause >= 15
+    assert 10 <= Settings().turn_base <= 15
+
+
+STACK = {"hands": ["123m456m789m123p78p99s5z", "1234568s1234567z45p", "1234568s1234567z45p",
+                   "1234568s1234567z45p"], "draws": "6p", "dealer": 0}
+
+
+def test_a_stacked_wall_is_refused_outside_test_mode(live):
+    token = live.guest()
+    r = live.http("POST", "/api/v1/rooms", token, json={"wall": STACK})
+    assert r.status_code == 403
+    assert r.json()["error"]["code"] == "forbidden" and r.json()["error"]["reason"] == "test_only"
+
+
+def test_a_test_mode_server_deals_a_stacked_wall(make_live):
+    live = make_live(test_mode=True, turn_base=30.0)
+    token = live.guest()
+    bad = live.http("POST", "/api/v1/rooms", token,
+                    json={"wall": {**STACK, "hands": ["5z" * 17] + STACK["hands"][1:]}})
+    assert bad.status_code == 422 and bad.json()["error"]["reason"] == "bad_stack"
+    r = live.http("POST", "/api/v1/rooms", token, json={"wall": STACK})
+    assert r.status_code == 201, r.text
+    seat = r.json()
+    assert live.http("POST", f"/api/v1/rooms/{seat['code']}/start", token).status_code == 200
+
+    async def go():
+        c = await Client.open(live, token)
+        await c.send({"type": "join", "ticket": seat["ticket"]})
+        snap = await c.expect("snapshot")
+        while not c.my_decision():
+            await c.recv()
+        await c.act({"type": "discard", "tile": "5z"})
+        while not (c.my_decision() and any(a["type"] == "win" for a in c.my_decision())):
+            await c.recv()
+        win = c.my_decision()
+        await c.close()
+        return snap, win
+
+    snap, win = run(go())
+    assert snap["observation"]["hand"] == "123456789m12378p99s5z"
+    assert [s["name"] for s in snap["table"]["seats"][1:]] == ["bot:rote"] * 3
+    assert {"type": "win", "tile": "6p"} in win

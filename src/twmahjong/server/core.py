@@ -67,6 +67,9 @@ class Server:
             self.tables = LocalDirectory()
             self.bus = LocalBus()
             self.queue = LocalMatchQueue(settings.bot_fill_wait, self._start_from_queue)
+        if settings.test_mode:           # stacked walls' rote bots (server/stacked.py)
+            from .stacked import register_bot
+            register_bot()
         self.game_factory = game_factory or _default_game_factory
         self.make_bot = make_bot or _default_make_bot
         self.connections = 0

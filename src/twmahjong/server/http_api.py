@@ -57,6 +57,14 @@ class Credentials(BaseModel):
     password: str = Field(max_length=128)
 
 
+class StackedWall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    hands: list[Annotated[str, Field(max_length=64)]] = Field(min_length=4, max_length=4)
+    draws: str = Field("", max_length=400)
+    back: str = Field("", max_length=100)
+    dealer: int = Field(0, ge=0, le=3)
+
+
 class RoomRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     profile: str | None = Field(None, max_length=64)
@@ -66,6 +74,8 @@ class RoomRequest(BaseModel):
     bots: str | None = Field(None, max_length=40)
     # table speed (快 / 標準 / 慢): multiplies the turn clock (settings.TABLE_SPEEDS)
     speed: Literal["fast", "standard", "slow"] = "standard"
+    # test mode only (server/stacked.py): deal the first hand from these tiles
+    wall: StackedWall | None = None
 
 
 def server_of(request: Request):
@@ -146,6 +156,29 @@ async def my_ledger(request: Request, acc: Account) -> dict:
                       "hand_no": r["hand_no"], "at": r["created_at"]} for r in rows]}
 
 
+TAIWAN_UTC_OFFSET = 8 * 3600       # the daily bonus's day starts at midnight in Taiwan
+
+
+def day_start(now: float) -> float:
+    """The start (epoch seconds) of the Taiwanese calendar day holding ``now``."""
+    return (now + TAIWAN_UTC_OFFSET) // 86400 * 86400 - TAIWAN_UTC_OFFSET
+
+
+@router.post("/me/daily")
+async def daily_bonus(request: Request, acc: Account) -> dict:
+    """每日登入獎勵: the day's bonus, paid once a day through the ledger (the day a
+    new account got its 新人禮包 counts as paid). ``paid`` is 0 when already taken."""
+    import time
+    server = server_of(request)
+    amount = server.settings.daily_bonus
+    now = time.time()
+    paid = amount > 0 and await server.repo.claim_once(
+        acc["id"], amount, "daily", day_start(now), blockers=("welcome",))
+    fresh = await server.repo.account(acc["id"])
+    return {"paid": amount if paid else 0, "amount": amount, "coins": int(fresh["coins"]),
+            "next_at": day_start(now) + 86400}
+
+
 @router.get("/profiles")
 async def profiles(request: Request) -> dict:
     from ..profiles import profile_names
@@ -187,9 +220,20 @@ async def open_room(body: RoomRequest, request: Request,
     server = server_of(request)
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
+    options = {}
+    if body.wall is not None:
+        if not server.settings.test_mode:
+            raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "
+                                             "mode", "test_only")
+        from . import stacked
+        try:
+            options["stacked"] = stacked.check(body.wall.model_dump())
+        except stacked.StackError as e:
+            raise ApiError(422, "bad_request", str(e), "bad_stack") from None
+        bots_choice = stacked.STACKED_BOT
     server.limits.check_new_table(server, acc["id"])
     room = server.rooms.open((acc["id"], acc["name"]), profile, body.stake, body.rounds,
-                             new_game_id(), bots=bots_choice, speed=body.speed)
+                             new_game_id(), bots=bots_choice, speed=body.speed, options=options)
     return _room_seat(server, room, 0, acc)
 
 
@@ -217,7 +261,7 @@ async def _start_room(server, room) -> None:
         names, options = None, None
         if room.bots:       # adaptive reads the host's own record
             names, options = await opponents.choose_bots(server.repo, room.host[0], room.bots)
-        options = {**(options or {}), "speed": room.speed}
+        options = {**(options or {}), "speed": room.speed, **room.options}
         await server.create_table(mode="casual", profile=room.profile, stake=room.stake,
                                   rounds=room.rounds, players=list(room.players),
                                   bots=names, game_id=room.game_id, options=options)

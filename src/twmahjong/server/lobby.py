@@ -150,6 +150,7 @@ class Room:
     started: bool = False
     bots: str | None = None         # who fills empty chairs (server.opponents); None: stake's tier
     speed: str = "standard"         # table speed (settings.TABLE_SPEEDS)
+    options: dict = field(default_factory=dict)   # more of the game's options (test mode: a stack)
 
     def public(self) -> dict:
         return {"code": self.code, "host": self.host[1], "profile": self.profile,
@@ -204,13 +205,15 @@ class Rooms:
             self._idle.move_to_end(room.code)
 
     def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
-             bots: str | None = None, speed: str = "standard") -> Room:
+             bots: str | None = None, speed: str = "standard",
+             options: dict | None = None) -> Room:
         self.expire()
         while True:
             code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
             if code not in self._rooms:
                 break
-        room = Room(code, host, profile, stake, rounds, game_id, bots=bots, speed=speed)
+        room = Room(code, host, profile, stake, rounds, game_id, bots=bots, speed=speed,
+                    options=dict(options or {}))
         room.players[0] = host
         self._rooms[code] = room
         self._by_game[game_id] = room

@@ -53,6 +53,8 @@ class Settings(BaseModel):
     default_profile: str = "standard"
 
     starting_coins: int = Field(10_000, ge=0)       # 新人禮包
+    # 每日登入獎勵: paid once a day (Taiwan's day, UTC+8) from the day after the 新人禮包; 0: none
+    daily_bonus: int = Field(500, ge=0)
     session_ttl: float = Field(7 * 24 * 3600, gt=0)  # seconds a login stays valid
     ticket_ttl: float = Field(6 * 3600, gt=0)       # seat ticket = reconnect token
 
@@ -68,6 +70,9 @@ class Settings(BaseModel):
     # can claim: the window's length tells nobody that someone holds a pair or a wait
     claim_window: float = Field(0.8, ge=0)
     pause_after: float = Field(60.0, ge=0)    # no person connected this long: the table waits
+
+    # test-only features (stacked walls, server/stacked.py): refused unless this is on
+    test_mode: bool = False
 
     max_frame_bytes: int = Field(4096, ge=256)
     conn_rate: float = Field(10.0, gt=0)      # messages/s per connection (sustained)

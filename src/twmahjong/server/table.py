@@ -80,8 +80,13 @@ class SeatState:
     epoch: int = 0                  # bumps on every (re)attach; stale grace timers see it
 
     def public(self) -> dict:
-        return {"name": self.name, "bot": self.bot is not None,
-                "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+        out = {"name": self.name, "bot": self.bot is not None,
+               "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+        if self.bot is not None:
+            from .opponents import persona
+            if (who := persona(self.bot)) is not None:
+                out["persona"] = who     # a personality: its name, style line and tier
+        return out
 
     def new_hand(self) -> None:
         self.clock.new_hand()
@@ -657,6 +662,7 @@ class Table:
                 "seats": [s.public() for s in self.seats], "scores": list(self.game.scores()),
                 "finished": self.finished, "state": self.state,
                 "speed": self.meta["options"].get("speed", "standard"),
+                "tier": self.meta["options"].get("tier"),      # 挑戰賽: the tier played
                 "turn_time": {"base": self.seats[0].clock.base,
                               "bank": self.seats[0].clock.bank_size},
                 **({"next_hand": {"in": self._next_in(), "waiting": sorted(self.ready_wait)}}
@@ -673,12 +679,21 @@ class Table:
         hand = None
         if dealt:
             hand = {"hand_no": self.game.hand_no, "open": self.hand_open,
-                    "commitment": commitment(self.hand_seed or 0)}
+                    "commitment": commitment(self.hand_seed or 0), "deal": self._deal_info(seat)}
         now = self.sv.clock()
         timer = s.clock.view(now) if self._deciding(seat) else None
         return P.out(P.Snapshot(table=self.table_info(), hand=hand, observation=obs,
                                 turn=s.decision_turn if s.decision_turn is not None else self.turn,
                                 timer=timer, clocks=self.clocks(seat, now)))
+
+    def _deal_info(self, seat: int) -> dict | None:
+        """The hand's dice and 開門 (public at the table), for a seat that sits down
+        after the deal: who is dealer and why the winds sit where they do."""
+        for ev in reversed(self.game.events_for(seat, 0)):
+            if ev.get("type") == "deal":
+                return {k: ev.get(k) for k in ("dealer", "dice", "wall_break", "seat_winds",
+                                               "dealer_streak")}
+        return None
 
     def clocks(self, viewer: int, now: float) -> list[dict | None]:
         """Every seat's clock as ``viewer`` may see it (see the module docstring)."""

@@ -82,4 +82,5 @@ export const gameRecord = (id) => api(`/games/${encodeURIComponent(id)}`);
 export const gameReplay = (id, handNo, seat) =>
   api(`/games/${encodeURIComponent(id)}/replay?hand=${handNo}&seat=${seat}`);
 export const leaderboard = () => api("/leaderboard");
+export const daily = () => api("/me/daily", { method: "POST" });
 export const challenge = () => api("/challenge");

@@ -31,7 +31,9 @@ const state = {
   options: { profile: "standard", stake: "low", rounds: 1, bots: "", speed: "standard" },
   // what the player typed: kept across re-renders and failed requests
   form: { name: "", password: "", code: "" },
+  gift: null,         // {kind: "welcome" | "daily", amount}: shown once in the lobby
 };
+let dailyAsked = false;
 let socket = null;
 let game = null;
 let roomPoll = null;
@@ -116,6 +118,7 @@ function onMessage(msg) {
 }
 
 function enterTable() {
+  state.gift = null;       // said once: a game started is past the lobby's greeting
   if (!game) {
     const root = document.createElement("main");
     root.className = "table-screen";
@@ -151,12 +154,15 @@ function quitTable() {
 
 // ---- lobby actions ----------------------------------------------------------
 
-async function session(fn) {
+async function session(fn, fresh = false) {
   state.busy = true;
   render();
   try {
     state.account = await fn();
     state.form.password = "";
+    // a new account: its 新人禮包 (the day's login bonus starts tomorrow)
+    if (fresh) state.gift = { kind: "welcome", amount: state.account.coins };
+    dailyAsked = fresh;
     socket?.close();
     socket = null;
     state.busy = false;
@@ -201,9 +207,13 @@ function roomOptions() {
 }
 
 const actions = {
-  guest: () => session(api.guest),
+  guest: () => session(api.guest, true),
   login: (name, pw) => session(() => api.login(name, pw)),
-  register: (name, pw) => session(() => api.register(name, pw)),
+  register: (name, pw) => session(() => api.register(name, pw), true),
+  closeGift: () => {
+    state.gift = null;
+    render();
+  },
   logout: () => {
     api.logout();
     socket?.close();
@@ -299,6 +309,16 @@ async function refreshLobby() {
     api.leaderboard().then((l) => (state.leaderboard = l.players)),
     api.bots().then((b) => (state.bots = b)),
   ];
+  if (api.getToken() && !dailyAsked) {
+    // 每日登入獎勵: asked once a page load; the server pays it at most once a day
+    dailyAsked = true;
+    try {
+      const d = await api.daily();
+      if (d.paid > 0) state.gift = { kind: "daily", amount: d.paid };
+    } catch {
+      /* an older server, or offline: no bonus shown */
+    }
+  }
   if (api.getToken()) {
     jobs.push(api.me().then((a) => (state.account = a)));
     jobs.push(api.games().then((g) => (state.games = g.games)));

@@ -5,7 +5,7 @@
 // river and band is laid out once as if it sat at the bottom, then the whole zone
 // is rotated to its side of the table — the way a real table looks from a chair.
 
-import { t, tileName } from "./i18n.js";
+import { pick, t, tileName } from "./i18n.js";
 import { backEl, splitTiles, tileEl } from "./tiles.js";
 
 /** Position on screen relative to `me`: 0 self (bottom), 1 下家 right, 2 對家 across, 3 上家 left. */
@@ -117,6 +117,12 @@ function badgeEl(obs, seat, me, players, clock) {
   const name = el("span", "badge-name");
   name.textContent = t("seat.label", { who: seatName(seat, me, players), wind: t(`wind.${wind}`) });
   box.append(name);
+  if (p.persona) {
+    // a personality bot: its own name and challenge tier (挑戰賽 opponents)
+    const who = el("span", "badge-persona", { title: pick({ zh: p.persona.description_zh || p.persona.description, en: p.persona.description }) });
+    who.textContent = `${pick(p.persona)} · ${t("persona.tier", { n: p.persona.tier })}`;
+    box.append(who);
+  }
   if (typeof p.coins === "number") {
     const coins = el("span", "badge-coins", { "aria-label": `${t("coins.label")} ${p.coins}` });
     coins.textContent = p.coins.toLocaleString();

@@ -83,6 +83,7 @@ export class GameController {
       bot: s.bot,
       auto: s.auto,
       connected: s.connected,
+      persona: s.persona || null,
       coins: this.coins[i] ?? undefined,
     }));
     this.view.setPlayers(this.players);
@@ -101,16 +102,22 @@ export class GameController {
         if (table.seats) this.setPlayers(table.seats);
         this.turn = msg.turn ?? null;
         if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
+        if (msg.hand?.open && msg.hand.deal) this.view.showDeal(msg.hand.deal);
         return true;
       }
       case "update":
         this.turn = msg.turn ?? null;
         for (const ev of msg.events || []) {
           this.events.push(ev);
+          if (ev.type === "deal") this.deal = ev;
           if (ev.type === "win") this.view.event({ type: "win", seat: ev.seat, self_drawn: ev.self_drawn });
           if (ev.type === "draw_game") this.view.event({ type: "draw_game" });
         }
         if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
+        if (this.deal) {
+          this.view.showDeal(this.deal);
+          this.deal = null;
+        }
         return true;
       case "presence":
         if (this.players?.[msg.seat]) {

@@ -91,6 +91,7 @@ const TABLE = {
   "result.title": ["本局結算", "Hand result"],
   "result.draw": ["流局 — 無人胡牌", "Draw game — nobody won"],
   "result.winner": ["{who} 胡牌", "{who} wins"],
+  "result.winner.self": ["你 胡牌", "You win"],
   "result.self_drawn": ["自摸", "self-drawn"],
   "result.dealt_in": ["{who} 放槍", "dealt in by {who}"],
   "result.win_tile": ["胡 {tile}", "on {tile}"],
@@ -234,6 +235,37 @@ const TABLE = {
   "games.active": ["進行中的牌局", "Games in progress"],
   "games.active.row": ["{mode} · {stake} · {players}", "{mode} · {stake} · {players}"],
   "games.status.active": ["進行中", "In progress"],
+
+  // the deal: dice and 開門, and why the dealer sits where they do
+  "deal.title": ["擲骰開門", "Dice and the wall break"],
+  "deal.dice": ["骰子 {a}＋{b}＋{c}＝{sum} 點", "Dice {a} + {b} + {c} = {sum}"],
+  "deal.break": ["{dealer}作莊，擲出 {sum} 點，從{breaker}前面的牌牆開門。", "{dealer} deals and rolled {sum}: the wall is broken in front of {breaker}."],
+  "deal.wall_break": ["依規則，開門的位子就是本局的東，所以莊家坐{wind}。", "By these rules the seat where the wall breaks is East for the hand, so the dealer sits {wind}."],
+  "deal.from_dealer": ["依規則，風位從莊家算起，莊家坐東。", "By these rules the winds are counted from the dealer, who sits East."],
+  "deal.close": ["知道了", "Got it"],
+  "seat.breaker.self": ["你", "you"],
+
+  // 挑戰賽 ladder
+  "ladder.title": ["挑戰賽天梯", "Challenge ladder"],
+  "ladder.progress": ["已過 {n} / 5 關", "{n} of 5 tiers beaten"],
+  "ladder.tier": ["第 {n} 關", "Tier {n}"],
+  "ladder.beaten": ["已過關", "Beaten"],
+  "ladder.current": ["挑戰中", "Next up"],
+  "ladder.locked": ["未解鎖", "Locked"],
+  "ladder.unlock": ["打贏第 {n} 關（終局拿下第一名）即可解鎖第 {m} 關", "Finish first in tier {n} to unlock tier {m}"],
+  "ladder.last": ["打贏第 5 關就全部過關！", "Beat tier 5 to complete the ladder!"],
+  "ladder.done": ["五關全部過關，恭喜！", "All five tiers beaten — congratulations!"],
+  "ladder.play": ["挑戰第 {n} 關", "Play tier {n}"],
+  "persona.tier": ["{n}級", "T{n}"],
+  "table.mode.tier": ["{mode} 第 {n} 關", "{mode} tier {n}"],
+
+  // 新人禮包 and 每日登入獎勵
+  "gift.welcome.title": ["新人禮包", "Welcome gift"],
+  "gift.welcome": ["歡迎加入！送你新人禮包 {n} 籌碼，已存入你的帳戶。", "Welcome! Your welcome gift of {n} coins is in your account."],
+  "gift.daily.title": ["每日登入獎勵", "Daily login bonus"],
+  "gift.daily": ["今天的登入獎勵 +{n} 籌碼已存入，明天再來領！", "Today's bonus of +{n} coins is in your account — come back tomorrow!"],
+  "gift.close": ["收下", "Thanks"],
+  "gift.icon": ["禮", "禮"],
 
   // errors from the server, by reason then by code (docs/protocol.md, Errors)
   "err.reason.name_format": ["名稱需 2–20 個字（中文、英文字母、數字、- 或 _），且不能以 guest 開頭", "A name has 2–20 letters, digits, Chinese characters, - or _, and may not start with guest"],

@@ -102,6 +102,47 @@ function speedSelect(state, actions) {
   return h("label", { class: "field field-wide", for: "opt-speed" }, h("span", {}, t("play.speed")), s);
 }
 
+/** 挑戰賽: five tiers, sixteen opponents (name, style line), progress, what unlocks next. */
+function ladderPanel(state, actions) {
+  const ch = state.challenge;
+  if (!ch?.tiers?.length) return null;
+  const beaten = ch.beaten ?? 0;
+  const next = ch.next;
+  const disabled = !state.account || state.busy;
+  const unlock = next === null ? t("ladder.done") : next >= ch.tiers.length ? t("ladder.last") : t("ladder.unlock", { n: next, m: next + 1 });
+  return h("section", { class: "panel ladder-panel", "aria-labelledby": "ladder-title" },
+    h("h2", { id: "ladder-title" }, t("ladder.title")),
+    h("p", { class: "ladder-progress" }, t("ladder.progress", { n: beaten })),
+    h("p", { class: "ladder-unlock" }, unlock),
+    h("ol", { class: "ladder" }, ...ch.tiers.map((tier) => {
+      const status = tier.tier <= beaten ? "beaten" : tier.tier === next ? "current" : "locked";
+      return h("li", { class: `ladder-tier ${status}`, dataset: { tier: String(tier.tier), status } },
+        h("div", { class: "ladder-head" },
+          h("span", { class: "ladder-name" }, t("ladder.tier", { n: tier.tier })),
+          h("span", { class: `ladder-status ${status}` }, t(`ladder.${status}`)),
+          status === "current"
+            ? h("button", { type: "button", class: "btn primary small ladder-play", disabled, onclick: () => actions.quick("challenge") }, t("ladder.play", { n: tier.tier }))
+            : null),
+        h("ul", { class: "ladder-bots" }, ...tier.bots.map((b) =>
+          h("li", { class: "ladder-bot", dataset: { bot: b.id } },
+            h("strong", {}, pick(b)),
+            b.description ? h("span", { class: "ladder-style" }, pick({ zh: b.description_zh || b.description, en: b.description })) : null))));
+    })));
+}
+
+/** 新人禮包 / 每日登入獎勵: said once, with the coins it brought. */
+function giftPanel(state, actions) {
+  const g = state.gift;
+  if (!g) return null;
+  const n = Number(g.amount).toLocaleString();
+  return h("section", { class: `panel gift-panel gift-${g.kind}`, role: "status", "aria-labelledby": "gift-title" },
+    h("span", { class: "gift-icon", "aria-hidden": "true" }, t("gift.icon")),
+    h("div", { class: "gift-text" },
+      h("h2", { id: "gift-title" }, t(`gift.${g.kind}.title`)),
+      h("p", {}, t(`gift.${g.kind}`, { n }))),
+    h("button", { type: "button", class: "btn primary small gift-close", onclick: actions.closeGift }, t("gift.close")));
+}
+
 /** Unfinished games (GET /games, status "active"): each with 回到牌桌. */
 function activePanel(state, actions) {
   const active = (state.games || []).filter((g) => g.status === "active" && g.ticket);
@@ -184,11 +225,13 @@ export function renderLobby(root, state, actions) {
       h("div", { class: "lobby-hero" },
         h("h1", { class: "lobby-title" }, t("app.title")),
         h("p", { class: "lobby-tagline" }, t("app.tagline"))),
+      state.account ? giftPanel(state, actions) : null,
       state.account ? activePanel(state, actions) : null,
       h("div", { class: "lobby-grid" },
         accountPanel(state, actions),
         playPanel(state, actions),
         roomPanel(state, actions),
+        state.account ? ladderPanel(state, actions) : null,
         leaderboardPanel(state),
         state.account ? gamesPanel(state, actions) : null)),
   );

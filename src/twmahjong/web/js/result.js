@@ -44,7 +44,7 @@ function winBlock(win, result, me, players) {
   const box = el("section", "win-block");
   box.dataset.seat = String(win.seat);
   const who = seatName(win.seat, me, players);
-  const head = el("h3", "win-head", t("result.winner", { who }));
+  const head = el("h3", "win-head", win.seat === me ? t("result.winner.self") : t("result.winner", { who }));
   const how = el("span", "win-how");
   const selfDrawn = win.self_drawn ?? (result.payer === null || result.payer === undefined);
   how.textContent = selfDrawn

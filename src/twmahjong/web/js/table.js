@@ -32,6 +32,11 @@ const SKELETON = `
   <div class="board-area">
     <div class="board-wrap"></div>
     <div class="flash-layer" aria-hidden="true"></div>
+    <div class="deal-info" role="status" hidden>
+      <p class="deal-dice"></p>
+      <p class="deal-text"></p>
+      <button type="button" class="btn small deal-close" data-i18n="deal.close"></button>
+    </div>
     <div class="auto-banner" role="status" hidden>
       <span class="auto-text" data-i18n="table.auto.banner"></span>
       <button type="button" class="btn small primary auto-cancel" data-i18n="table.auto.cancel"></button>
@@ -124,6 +129,7 @@ export class TableView {
     this.q(".auto-btn").addEventListener("click", () => onAuto?.(true));
     this.q(".auto-cancel").addEventListener("click", () => onAuto?.(false));
     this.q(".leave-btn").addEventListener("click", () => this.askLeave());
+    this.q(".deal-close").addEventListener("click", () => this.hideDeal());
     this.q(".leave-stay").addEventListener("click", () => this.closeLeave());
     this.q(".leave-confirm").addEventListener("click", () => {
       this.closeLeave();
@@ -168,11 +174,57 @@ export class TableView {
     if (!info) return;
     const speed = info.speed || "standard";
     const turn = info.turn_time;
+    const mode = t(`mode.${info.mode || "casual"}`);
     el.textContent = t("table.info", {
-      mode: t(`mode.${info.mode || "casual"}`),
+      mode: info.tier ? t("table.mode.tier", { mode, n: info.tier }) : mode,
       stake: t(`stake.${info.stake || "low"}`, { n: STAKE_MULTIPLIERS[info.stake] ?? 1 }),
       speed: turn ? t("speed.detail", { name: t(`speed.${speed}`), base: Math.round(turn.base), bank: Math.round(turn.bank) }) : t(`speed.${speed}`),
     });
+  }
+
+  /**
+   * The deal (擲骰開門): the dealer's dice, where the wall is broken, and one line on
+   * why the dealer sits where they do — from the profile's rule, which the winds
+   * show: East at the wall break (standard, classic) or at the dealer (casual).
+   * Stays until the player's first discard or call, or until they close it.
+   */
+  showDeal(deal) {
+    if (!deal?.dice?.length || !this.obs || this.playedYet(this.obs)) return;
+    this.dealShown = deal;
+    this.paintDeal();
+  }
+
+  /** The player has thrown or called this hand (the deal's line has done its job). */
+  playedYet(obs) {
+    const me = obs.seat;
+    return (obs.discards?.[me]?.length || 0) > 0 || (obs.melds?.[me]?.length || 0) > 0;
+  }
+
+  paintDeal() {
+    const deal = this.dealShown;
+    const box = this.q(".deal-info");
+    if (!deal || !this.obs) return;
+    const me = this.obs.seat;
+    const [a, b, c] = deal.dice;
+    const sum = deal.dice.reduce((x, y) => x + y, 0);
+    const faces = deal.dice.map((n) => "⚀⚁⚂⚃⚄⚅"[n - 1] || String(n)).join(" ");
+    const breakSeat = deal.wall_break?.[0] ?? deal.dealer;
+    const winds = deal.seat_winds || this.obs.seat_winds || [];
+    const dealerWind = winds[deal.dealer] || "E";
+    const fromDealer = dealerWind === "E" && breakSeat !== deal.dealer;
+    this.q(".deal-dice").textContent = `${faces}  ${t("deal.dice", { a, b, c: c ?? 0, sum })}`;
+    this.q(".deal-dice").dataset.sum = String(sum);
+    const who = (s) => (s === me ? t("seat.self") : seatName(s, me, this.players));
+    this.q(".deal-text").textContent = `${t("deal.break", { dealer: who(deal.dealer), sum, breaker: breakSeat === me ? t("seat.breaker.self") : who(breakSeat) })} ` +
+      (fromDealer ? t("deal.from_dealer") : t("deal.wall_break", { wind: t(`wind.${dealerWind}`) }));
+    box.dataset.dealer = String(deal.dealer);
+    box.dataset.breaker = String(breakSeat);
+    box.hidden = false;
+  }
+
+  hideDeal() {
+    this.dealShown = null;
+    this.q(".deal-info").hidden = true;
   }
 
   /** 託管中: the banner with 取消託管 while a bot plays this seat. */
@@ -223,6 +275,7 @@ export class TableView {
     this.mark = lastDiscardMark(this.prev, obs, prevMark);
     // the hand's result stays up over the hand's last observation (本局結算)
     if (obs.phase !== "over") this.q(".result-wrap").hidden = true;
+    if (this.dealShown && this.playedYet(obs)) this.hideDeal();
     this.renderBoard();
     this.renderHand();
     this.paintAuto();
@@ -469,6 +522,7 @@ export class TableView {
     this.bar.render();
     this.renderPrompt();
     this.paintInfo();
+    this.paintDeal();
     if (this.lastResult && !this.q(".result-wrap").hidden) this.drawResult();
     else if (this.lastSummary && !this.q(".result-wrap").hidden) {
       const [msg, opts] = this.lastSummary;
