@@ -295,3 +295,50 @@ def test_the_deal_shows_the_dice_the_wall_break_and_who_deals(player, server_url
     assert _inside(box.bounding_box(), page.locator(".board").bounding_box())
     page.click(".deal-close")
     box.wait_for(state="hidden")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_countdown_shows_the_base_then_the_bank(player, static_url, size, lang):
+    p = player(static_url, size, lang)
+    page = p.open("dev/table.html?state=claim&clean&frozen")
+    # the base is spent, 12 s of bank are left: the bar and the badge count the bank
+    page.evaluate("""() => window.__view.setObservation(window.__fixtures.states.claim,
+                                                         {timer: {base: 0, bank: 12}})""")
+    box = page.locator(".countdown")
+    assert page.inner_text(".countdown .countdown-n") == "12"
+    assert "bank" in box.get_attribute("class")
+    assert page.inner_text(".countdown .countdown-bank") == ("備用" if lang == "zh-TW" else "Bank")
+    assert page.inner_text('.badge[data-seat="0"] .badge-timer') == (
+        "備用 12 秒" if lang == "zh-TW" else "12s spare")
+    p.shot("bank")
+    # with base left, the base counts (and the bank waits beside it on the badge)
+    page.evaluate("""() => window.__view.setObservation(window.__fixtures.states.claim,
+                                                         {timer: {base: 9, bank: 12}})""")
+    assert page.inner_text(".countdown .countdown-n") == "9"
+    assert "bank" not in page.locator(".countdown").get_attribute("class")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_late_in_a_hand_every_river_stays_in_its_zone(player, static_url, size, lang):
+    p = player(static_url, size, lang)
+    page = p.open("dev/table.html?state=claim&clean&frozen")
+    # 36 discards a seat: more than three rows of full-size tiles hold
+    page.evaluate("""() => {
+        const obs = structuredClone(window.__fixtures.states.claim);
+        const kinds = ['1m','2m','3m','4m','5m','6m','7m','8m','9m','1p','2p','3p'];
+        obs.discards = [0, 1, 2, 3].map((s) => Array.from({length: 36}, (_, i) => kinds[(i + s) % 12]));
+        obs.last_discard = null;
+        window.__view.setObservation(obs, {});
+    }""")
+    p.shot("late-rivers")
+    board = page.locator(".board").bounding_box()
+    for seat in range(4):
+        river = page.locator(f'.river[data-seat="{seat}"]')
+        zone = river.bounding_box()
+        tiles = river.locator(".tile").all()
+        assert len(tiles) == 36
+        for t in (tiles[0], tiles[-1]):
+            box = t.bounding_box()
+            assert _inside(box, zone, slack=2), f"seat {seat}'s river spills out of its zone"
+            assert _inside(box, board)
+            assert box["width"] >= 9            # still a tile one can tell apart

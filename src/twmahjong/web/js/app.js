@@ -369,3 +369,12 @@ if (savedTicket() && api.getToken()) {
   ensureSocket();
 }
 refreshLobby();
+
+
+// Installable (加到主畫面): the service worker keeps a copy of the client and shows a
+// page that says the game needs its server when there is no connection.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("sw.js").catch(() => {
+    /* no worker: the app still works online */
+  });
+}
