@@ -202,3 +202,36 @@ def test_a_test_mode_server_deals_a_stacked_wall(make_live):
     assert snap["observation"]["hand"] == "123456789m12378p99s5z"
     assert [s["name"] for s in snap["table"]["seats"][1:]] == ["bot:rote"] * 3
     assert {"type": "win", "tile": "6p"} in win
+
+
+def _voice_folder(tmp_path):
+    root = tmp_path / "voices"
+    (root / "cmn").mkdir(parents=True)
+    (root / "nan").mkdir()
+    (root / "cmn" / "pon.mp3").write_bytes(b"ID3\x04\x00" + b"\x00" * 64)
+    (root / "nan" / "win.ogg").write_bytes(b"OggS" + b"\x00" * 64)
+    (root / "nan" / "chi.wav").write_bytes(b"not audio at all")
+    (root / "nan" / "hello.mp3").write_bytes(b"ID3" + b"\x00" * 8)
+    (root / "yue").mkdir()
+    return root
+
+
+def test_a_voice_pack_is_checked_and_each_bad_file_named(tmp_path):
+    from twmahjong.server.voices import scan
+    packs, problems = scan(_voice_folder(tmp_path))
+    assert packs == {"cmn": {"pon": "pon.mp3"}, "nan": {"win": "win.ogg"}}
+    text = "\n".join(problems)
+    assert "chi.wav: not a .wav audio file" in text
+    assert "hello.mp3: not a call clip" in text
+    assert "yue: not a voice folder" in text
+
+
+def test_the_server_serves_the_recorded_calls_it_accepted(make_live, tmp_path):
+    live = make_live(voice_dir=_voice_folder(tmp_path))
+    r = live.http("GET", "/api/v1/voices")
+    assert r.json()["voices"] == {"cmn": ["pon"], "nan": ["win"]}
+    clip = live.http("GET", "/api/v1/voices/nan/win")
+    assert clip.status_code == 200 and clip.headers["content-type"] == "audio/ogg"
+    assert clip.content.startswith(b"OggS")
+    assert live.http("GET", "/api/v1/voices/nan/chi").status_code == 404       # refused at start
+    assert live.http("GET", "/api/v1/voices/..%2Fcmn/pon").status_code == 404

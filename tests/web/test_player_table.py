@@ -200,12 +200,18 @@ def test_the_lobby_fits_its_panels(player, server_url, size, lang):
     page.wait_for_selector("body[data-ready] .guest-btn")
     page.click(".guest-btn")
     page.wait_for_selector("#opt-bots optgroup", state="attached")
+    page.wait_for_selector(".ladder-panel .ladder-tier")      # the lobby's last data is in
     p.shot("lobby")
     _no_horizontal_scroll(page)
-    panel = page.locator(".play-panel").bounding_box()
-    for sel in ("#opt-profile", "#opt-stake", "#opt-rounds", "#opt-speed", "#opt-bots",
-                ".quick-btn", ".bots-btn", ".ranked-btn", ".challenge-btn"):
-        assert _inside(page.locator(sel).bounding_box(), panel), sel
+    # measured in one go: the lobby is redrawn as its data arrives
+    boxes = page.evaluate("""(sels) => Object.fromEntries(['.play-panel', ...sels].map((s) => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return [s, {x: r.x, y: r.y, width: r.width, height: r.height}];
+    }))""", ["#opt-profile", "#opt-stake", "#opt-rounds", "#opt-speed", "#opt-bots",
+             ".quick-btn", ".bots-btn", ".ranked-btn", ".challenge-btn"])
+    panel = boxes.pop(".play-panel")
+    for sel, box in boxes.items():
+        assert _inside(box, panel), sel
 
 
 @pytest.mark.parametrize("size,lang", COMBOS)
@@ -292,7 +298,7 @@ def test_the_deal_shows_the_dice_the_wall_break_and_who_deals(player, server_url
     assert page.locator(f'.badge[data-seat="{dealer}"] .badge-dealer').count() == 1
     p.shot("deal")
     _no_horizontal_scroll(page)
-    assert _inside(box.bounding_box(), page.locator(".board").bounding_box())
+    assert _inside(box.bounding_box(), page.locator(".board-wrap").bounding_box())
     page.click(".deal-close")
     box.wait_for(state="hidden")
 
@@ -342,3 +348,75 @@ def test_late_in_a_hand_every_river_stays_in_its_zone(player, static_url, size, 
             assert _inside(box, zone, slack=2), f"seat {seat}'s river spills out of its zone"
             assert _inside(box, board)
             assert box["width"] >= 9            # still a tile one can tell apart
+
+
+@pytest.fixture(scope="module")
+def voiced_url(tmp_path_factory):
+    """A server with a voice pack holding one recorded 台語 call (碰)."""
+    folder = tmp_path_factory.mktemp("voices")
+    (folder / "nan").mkdir()
+    (folder / "nan" / "pon.ogg").write_bytes(b"OggS" + bytes(64))
+    with game_server(tmp_path_factory.mktemp("server"), voice_dir=folder, bot_fill_wait=0.2,
+                     bot_delay=0.02, claim_window=0.02, pause_after=3600,
+                     turn_base=30.0) as url:
+        yield url
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_settings_panel(player, voiced_url, size, lang):
+    p = player(voiced_url, size, lang)
+    page = p.page
+    page.goto(voiced_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click(".guest-btn")
+    page.wait_for_selector(".account-coins")
+    page.click(".app-settings")
+    box = page.locator(".settings-box")
+    box.wait_for()
+    zh = lang == "zh-TW"
+    # each voice says how it will be heard: 台語 from this server's recordings
+    nan_note = page.inner_text('.set-note[data-for="nan"]')
+    assert nan_note == ("真人錄音（本伺服器提供）" if zh else "recorded calls from this server")
+    assert page.inner_text('.set-note[data-for="cmn"]')        # recorded, browser, or none
+    p.shot("settings")
+    _no_horizontal_scroll(page)
+    panel = box.bounding_box()
+    for control in box.locator("input, button").all():
+        assert _inside(control.bounding_box(), panel), "a control crosses the settings panel"
+    page.check('input[name="set-voice"][value="nan"]')
+    page.click(".set-try")
+    assert page.evaluate("document.documentElement.dataset.lastCall") == "recorded:nan:pon"
+    # 普通話 has no recording here and headless Chromium no voice: the 台語 clip stands in
+    page.check('input[name="set-voice"][value="cmn"]')
+    page.click(".set-try")
+    assert page.evaluate("document.documentElement.dataset.lastCall") == "recorded:nan:pon"
+    page.check('input[name="set-voice"][value="nan"]')
+    # sound off: nothing is said
+    page.check('input[name="set-sound"][value="off"]')
+    page.evaluate("delete document.documentElement.dataset.lastCall")
+    page.click(".set-try")
+    assert page.evaluate("document.documentElement.dataset.lastCall") is None
+    page.check('input[name="set-sound"][value="on"]')
+    # the speed of the tables one makes, and the tile size
+    page.check('input[name="set-speed"][value="slow"]')
+    page.check('input[name="set-tiles"][value="l"]')
+    # the language: the panel and the page switch at once
+    other = "en" if zh else "zh-TW"
+    page.check(f'input[name="set-lang"][value="{other}"]')
+    assert page.inner_text("#settings-title") == ("Settings" if zh else "設定")
+    page.click(".settings-close")
+    assert page.input_value("#opt-speed") == "slow"
+    assert "tiles-l" in page.get_attribute("body", "class")
+    page.click(".bots-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    # read in one go: the hand is redrawn on every update
+    width = page.evaluate("document.querySelector('.hand-tile').getBoundingClientRect().width")
+    big = (390 - 30) / 8.2 if size == "phone" else 64
+    assert width >= big - 1.5                       # large tiles in the hand
+    assert "60" in page.inner_text(".table-info")   # a slow table: 60 s a move here
+    p.shot("settings-applied")
+    _no_horizontal_scroll(page)
+    # 設定 at the table too
+    page.click(".settings-btn")
+    page.locator(".settings-box").wait_for()
+    page.click(".settings-close")

@@ -74,6 +74,10 @@ class Server:
         self.make_bot = make_bot or _default_make_bot
         self.connections = 0
         self.aborted_tables = 0          # since start: /health shows it
+        from .voices import scan
+        self.voices, problems = scan(settings.voice_dir)   # recorded calls, checked once
+        for line in problems:
+            log.error("voice pack: %s", line)
 
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:

@@ -201,6 +201,31 @@ async def profile_patterns(name: str) -> dict:
     return help_data(load_profile(name))
 
 
+@router.get("/voices")
+async def voices(request: Request) -> dict:
+    """The recorded calls this server has (語音包): ``{voice: [call, …]}`` and where
+    to fetch one (``/api/v1/voices/{voice}/{call}``)."""
+    from .voices import VOICES
+    packs = server_of(request).voices
+    return {"voices": {v: sorted(packs.get(v, {})) for v in VOICES},
+            "names": VOICES}
+
+
+@router.get("/voices/{voice}/{call}")
+async def voice_clip(voice: str, call: str, request: Request):
+    """One recorded call; only a clip the start-up check accepted."""
+    from fastapi.responses import FileResponse
+
+    from .voices import clip_path
+    server = server_of(request)
+    found = clip_path(server.settings.voice_dir, server.voices, voice, call) \
+        if server.settings.voice_dir else None
+    if found is None:
+        raise ApiError(404, "not_found", f"no recorded {call!r} in voice {voice!r}")
+    path, media = found
+    return FileResponse(path, media_type=media, headers={"Cache-Control": "max-age=86400"})
+
+
 @router.get("/bots")
 async def bots() -> dict:
     """The opponents a player may choose for a game against the computer."""

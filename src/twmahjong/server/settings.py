@@ -71,6 +71,8 @@ class Settings(BaseModel):
     claim_window: float = Field(0.8, ge=0)
     pause_after: float = Field(60.0, ge=0)    # no person connected this long: the table waits
 
+    # recorded calls (語音包, server/voices.py): <voice_dir>/<cmn|nan>/<call>.<mp3|ogg|wav>
+    voice_dir: Path | None = None
     # test-only features (stacked walls, server/stacked.py): refused unless this is on
     test_mode: bool = False
 

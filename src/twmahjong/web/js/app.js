@@ -13,6 +13,9 @@ import { GameController } from "./game.js";
 import { renderLobby } from "./lobby.js";
 import { renderHelp } from "./help.js";
 import { renderReplay } from "./replay.js";
+import { applyTileSize, openSettings } from "./settings.js";
+import { loadVoicePacks } from "./speech.js";
+import { getChoice, onPrefChange, setChoice } from "./prefs.js";
 
 const TICKET_KEY = "twmj.ticket";
 const screen = document.getElementById("screen");
@@ -28,7 +31,7 @@ const state = {
   room: null,
   busy: false,
   bots: null,
-  options: { profile: "standard", stake: "low", rounds: 1, bots: "", speed: "standard" },
+  options: { profile: "standard", stake: "low", rounds: 1, bots: "", speed: getChoice("speed") },
   // what the player typed: kept across re-renders and failed requests
   form: { name: "", password: "", code: "" },
   gift: null,         // {kind: "welcome" | "daily", amount}: shown once in the lobby
@@ -224,6 +227,7 @@ const actions = {
   },
   option: (key, value) => {
     state.options[key] = value;
+    if (key === "speed") setChoice("speed", value);     // remembered, as in 設定
   },
   quick: (mode) => {
     const { profile, stake } = state.options;
@@ -356,6 +360,15 @@ function render() {
 }
 
 document.querySelector(".app-lang").addEventListener("click", () => toggleLang());
+document.querySelector(".app-settings").addEventListener("click", () => openSettings());
+applyTileSize();
+loadVoicePacks();
+onPrefChange((name, value) => {
+  if (name === "speed") {
+    state.options.speed = value;     // the tables one makes from now on
+    if ((location.hash || "#/") === "#/") render();
+  }
+});
 onLangChange(() => render());
 window.addEventListener("hashchange", () => {
   render();

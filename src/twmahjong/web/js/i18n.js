@@ -236,6 +236,28 @@ const TABLE = {
   "games.active.row": ["{mode} · {stake} · {players}", "{mode} · {stake} · {players}"],
   "games.status.active": ["進行中", "In progress"],
 
+  // the settings panel (設定)
+  "settings.open": ["設定", "Settings"],
+  "settings.on": ["開", "On"],
+  "settings.off": ["關", "Off"],
+  "settings.voice": ["語音", "Voice"],
+  "settings.voice.cmn": ["普通話", "Mandarin"],
+  "settings.voice.nan": ["台語", "Taiwanese (Hokkien)"],
+  "settings.voice.recorded": ["真人錄音（本伺服器提供）", "recorded calls from this server"],
+  "settings.voice.browser": ["瀏覽器語音", "the browser's voice"],
+  "settings.voice.fallback": ["這台裝置沒有台語語音，會改用普通話", "no Taiwanese voice on this device: Mandarin is used instead"],
+  "settings.voice.fallback.nan": ["這台裝置沒有普通話語音，會改用台語錄音", "no Mandarin voice on this device: the Taiwanese recordings are used"],
+  "settings.voice.none": ["這台裝置沒有中文語音，不會唸出", "no Chinese voice on this device: calls stay silent"],
+  "settings.voice.try": ["試聽「碰」", "Try 碰"],
+  "settings.tiles": ["牌的大小", "Tile size"],
+  "settings.tiles.s": ["小", "Small"],
+  "settings.tiles.m": ["中", "Medium"],
+  "settings.tiles.l": ["大", "Large"],
+  "settings.speed": ["牌桌速度", "Table speed"],
+  "settings.speed.note": ["你建立的牌桌（與電腦對戰、私人房間）用這個速度", "Used for the tables you make (against bots, private rooms)"],
+  "settings.lang": ["語言", "Language"],
+  "settings.close": ["完成", "Done"],
+
   // the deal: dice and 開門, and why the dealer sits where they do
   "deal.title": ["擲骰開門", "Dice and the wall break"],
   "deal.dice": ["骰子 {a}＋{b}＋{c}＝{sum} 點", "Dice {a} + {b} + {c} = {sum}"],

@@ -11,7 +11,8 @@ import { HandView } from "./hand.js";
 import { ActionBar } from "./actions.js";
 import { renderResult, renderSummary } from "./result.js";
 import { Announcer, clack, speakCall } from "./speech.js";
-import { getPref, setPref } from "./prefs.js";
+import { getPref, onPrefChange, setPref } from "./prefs.js";
+import { openSettings } from "./settings.js";
 
 // the stake levels' multipliers (server settings.STAKE_LEVELS; GET /profiles says the same)
 const STAKE_MULTIPLIERS = { low: 1, mid: 5, high: 20 };
@@ -25,6 +26,7 @@ const SKELETON = `
     <span class="table-tools">
       <button type="button" class="chip-btn lang-btn" data-i18n="lang.switch" data-i18n-label="lang.label"></button>
       <button type="button" class="chip-btn pref-btn" data-pref="sound" data-i18n="toggle.sound"></button>
+      <button type="button" class="chip-btn settings-btn" data-i18n="settings.open"></button>
       <button type="button" class="chip-btn auto-btn" data-i18n="table.auto.on" hidden></button>
       <button type="button" class="chip-btn leave-btn" data-i18n="table.leave" hidden></button>
     </span>
@@ -123,6 +125,8 @@ export class TableView {
       now,
     });
     this.q(".lang-btn").addEventListener("click", () => toggleLang());
+    this.q(".settings-btn").addEventListener("click", () => openSettings());
+    this.unPref = onPrefChange(() => this.paintPrefs());
     // 託管 and 離開 exist only where a server listens (not in a fixture preview)
     this.q(".auto-btn").hidden = !onAuto;
     this.q(".leave-btn").hidden = !onQuit;
@@ -531,6 +535,7 @@ export class TableView {
   }
 
   destroy() {
+    this.unPref?.();
     clearInterval(this.ticker);
     clearInterval(this.nextTicker);
     this.unsubscribe();
