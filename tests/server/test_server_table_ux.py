@@ -235,3 +235,11 @@ def test_the_server_serves_the_recorded_calls_it_accepted(make_live, tmp_path):
     assert clip.content.startswith(b"OggS")
     assert live.http("GET", "/api/v1/voices/nan/chi").status_code == 404       # refused at start
     assert live.http("GET", "/api/v1/voices/..%2Fcmn/pon").status_code == 404
+
+
+def test_a_profile_s_table_rules_are_data_for_the_rules_page(live):
+    r = live.http("GET", "/api/v1/profiles/standard/rules").json()
+    assert r["play"]["dead_wall"] == 16 and r["play"]["no_claims_last"] == 3
+    assert r["play"]["passed_win"] == "until_non_winning_discard"
+    assert r["tai"]["dealer_streak"] == 2 and r["tai"]["last_tile"] == 1
+    assert live.http("GET", "/api/v1/profiles/nope/rules").status_code == 404

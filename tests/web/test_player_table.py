@@ -420,3 +420,67 @@ def test_the_settings_panel(player, voiced_url, size, lang):
     page.click(".settings-btn")
     page.locator(".settings-box").wait_for()
     page.click(".settings-close")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_rules_page_is_written_from_the_profile(player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/#/rules/standard")
+    page.wait_for_selector('.rule[data-rule="streak"]')
+    rules = page.eval_on_selector_all(".rule", "els => els.map(e => e.dataset.rule)")
+    assert rules == ["claims", "flowers", "passed", "last", "draw", "streak"]
+    zh = lang == "zh-TW"
+    claims = page.inner_text('.rule[data-rule="claims"]')
+    assert ("最後 3 張" if zh else "only 3 tiles left") in claims      # standard: no_claims_last 3
+    assert page.locator('.rule[data-rule="claims"] .tile').count() == 10  # chi, pon, kong pictured
+    last = page.inner_text('.rule[data-rule="last"]')
+    assert ("8 墩（16 張）" if zh else "8 stacks (16 tiles)") in last
+    assert ("連N拉N" in page.inner_text('.rule[data-rule="streak"]'))
+    assert ("開門的位子是這局的東" if zh else "where the wall is broken is East") in \
+        page.inner_text('.rule[data-rule="streak"]')
+    p.shot("rules")
+    _no_horizontal_scroll(page)
+    # another profile, another page: casual counts the winds from the dealer
+    page.goto(server_url + "/#/rules/casual")
+    page.wait_for_function(
+        "(want) => document.querySelector('.rule[data-rule=\"streak\"]')?.textContent.includes(want)",
+        arg="風位從莊家算起" if zh else "counted from the dealer")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_first_hand_walks_a_newcomer_through_draw_pon_ready_and_win(player, server_url,
+                                                                       size, lang):
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/#/rules")
+    page.click(".learn-link")
+    guide = page.locator(".learn-guide")
+    page.wait_for_selector('.learn-guide[data-step="draw"]')
+    zh = lang == "zh-TW"
+    assert ("摸進了「東」" if zh else "drew East") in guide.inner_text()
+    p.shot("learn-draw")
+    _no_horizontal_scroll(page)
+    page.locator('.hand-tile[data-tile="1z"]').click()
+    page.locator(".hand-tile.lifted").click()
+    page.wait_for_selector('.learn-guide[data-step="pon"]')
+    page.click(".calls .call-pass")                        # not what this step teaches
+    page.wait_for_selector(".learn-guide.hint")
+    assert ("請按「碰」" if zh else "press Pong") in guide.inner_text()
+    page.click(".calls .call-pon")
+    page.wait_for_selector('.learn-guide[data-step="after_pon"]')
+    page.locator('.hand-tile[data-tile="3s"]').click()
+    page.locator(".hand-tile.lifted").click()
+    page.wait_for_selector('.learn-guide[data-step="declare"]')
+    page.click(".calls .call-declare")
+    page.locator('.hand-tile[data-tile="2z"]').click()
+    page.locator(".hand-tile.lifted").click()
+    page.wait_for_selector('.learn-guide[data-step="win"]')
+    p.shot("learn-win")
+    _no_horizontal_scroll(page)
+    page.click(".calls .call-win")
+    page.wait_for_selector('.learn-guide[data-step="done"]')
+    assert ("胡了！" if zh else "You won!") in guide.inner_text()
+    p.shot("learn-done")
+    page.click(".learn-buttons .btn.primary")
+    page.wait_for_selector("body[data-ready] .guest-btn")

@@ -226,6 +226,23 @@ async def voice_clip(voice: str, call: str, request: Request):
     return FileResponse(path, media_type=media, headers={"Cache-Control": "max-age=86400"})
 
 
+@router.get("/profiles/{name}/rules")
+async def profile_rules(name: str) -> dict:
+    """The table rules of a profile (行牌規則: 吃碰槓, 補花, 過水, 海底, 流局, 連莊) as
+    data, with the 台 of the patterns the rules page names — the page is written
+    from these values, so it says what this server plays."""
+    from ..profiles import load_profile, profile_names
+    if name not in profile_names():
+        raise ApiError(404, "not_found", f"no rule profile {name!r}; the profiles are "
+                                         f"{', '.join(profile_names())}")
+    p = load_profile(name)
+    named = ("dealer", "dealer_streak", "last_tile", "seat_flower", "robbing_kong",
+             "self_draw", "kong_replacement")
+    return {"profile": {"id": p.id, "name_zh": p.name_zh, "name_en": p.name_en},
+            "play": p.play.model_dump(), "stakes": p.stakes.model_dump(),
+            "tai": {k: p.patterns[k].tai for k in named if k in p.patterns}}
+
+
 @router.get("/bots")
 async def bots() -> dict:
     """The opponents a player may choose for a game against the computer."""

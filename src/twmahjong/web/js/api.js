@@ -73,6 +73,7 @@ export const me = () => api("/me");
 export const profiles = () => api("/profiles");
 export const bots = () => api("/bots");
 export const profileHelp = (name) => api(`/profiles/${encodeURIComponent(name)}/patterns`);
+export const profileRules = (name) => api(`/profiles/${encodeURIComponent(name)}/rules`);
 export const createRoom = (opts) => api("/rooms", { method: "POST", body: opts });
 export const room = (code) => api(`/rooms/${encodeURIComponent(code)}`);
 export const joinRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/join`, { method: "POST" });

@@ -12,6 +12,8 @@ import { GameSocket } from "./net.js";
 import { GameController } from "./game.js";
 import { renderLobby } from "./lobby.js";
 import { renderHelp } from "./help.js";
+import { renderRules } from "./rules.js";
+import { renderLearn } from "./learn.js";
 import { renderReplay } from "./replay.js";
 import { applyTileSize, openSettings } from "./settings.js";
 import { loadVoicePacks } from "./speech.js";
@@ -40,6 +42,7 @@ let dailyAsked = false;
 let socket = null;
 let game = null;
 let roomPoll = null;
+let learnView = null;
 
 function toast(message) {
   toastEl.textContent = message;
@@ -347,6 +350,15 @@ function render() {
     if (game) screen.replaceChildren(game.root);
     else if (savedTicket()) ensureSocket();
     else location.hash = "#/";
+  } else if (hash.startsWith("#/rules")) {
+    const profile = hash.split("/")[2] || state.options.profile;
+    renderRules(screen, { profile, load: api.profileRules });
+  } else if (hash.startsWith("#/learn")) {
+    // the tutorial keeps its place across a language switch (it redraws itself)
+    if (!learnView || !screen.contains(learnView.root)) {
+      learnView?.destroy();
+      learnView = renderLearn(screen);
+    }
   } else if (hash.startsWith("#/help")) {
     const profile = hash.split("/")[2] || state.options.profile;
     renderHelp(screen, { profile, load: api.profileHelp });
