@@ -484,3 +484,17 @@ def test_the_first_hand_walks_a_newcomer_through_draw_pon_ready_and_win(player, 
     p.shot("learn-done")
     page.click(".learn-buttons .btn.primary")
     page.wait_for_selector("body[data-ready] .guest-btn")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_match_summary_shows_the_coins_won_or_lost(player, static_url, size, lang):
+    p = player(static_url, size, lang)
+    page = p.open("dev/table.html?state=turn&clean&frozen")
+    page.evaluate("""() => window.__view.showSummary(
+        {game_id: "g", scores: [320, -100, -60, -160], ranks: [1, 3, 2, 4]},
+        {onLeave: () => {}, coins: [{before: 10000, after: 10160}, {before: 10160, after: 10320}]})""")
+    line = page.inner_text(".summary-panel .coin-change")
+    assert line == ("你的籌碼 10,000 → 10,320（+320）" if lang == "zh-TW"
+                    else "Your coins 10,000 → 10,320 (+320)")
+    p.shot("summary-coins")
+    _no_horizontal_scroll(page)
