@@ -292,7 +292,7 @@ def test_the_deal_shows_the_dice_the_wall_break_and_who_deals(player, server_url
     if lang == "zh-TW":
         assert "作莊" in text and "開門" in text and "本局的東" in text
     else:
-        assert "deals and rolled" in text and "East for the hand" in text
+        assert "rolled" in text and "East for the hand" in text
     # the 莊 badge is on the dealer the line names
     dealer = box.get_attribute("data-dealer")
     assert page.locator(f'.badge[data-seat="{dealer}"] .badge-dealer').count() == 1

@@ -307,6 +307,7 @@ const TABLE = {
   // the deal: dice and 開門, and why the dealer sits where they do
   "deal.title": ["擲骰開門", "Dice and the wall break"],
   "deal.dice": ["骰子 {a}＋{b}＋{c}＝{sum} 點", "Dice {a} + {b} + {c} = {sum}"],
+  "deal.break.self": ["你作莊，擲出 {sum} 點，從{breaker}前面的牌牆開門。", "You deal and rolled {sum}: the wall is broken in front of {breaker}."],
   "deal.break": ["{dealer}作莊，擲出 {sum} 點，從{breaker}前面的牌牆開門。", "{dealer} deals and rolled {sum}: the wall is broken in front of {breaker}."],
   "deal.wall_break": ["依規則，開門的位子就是本局的東，所以莊家坐{wind}。", "By these rules the seat where the wall breaks is East for the hand, so the dealer sits {wind}."],
   "deal.from_dealer": ["依規則，風位從莊家算起，莊家坐東。", "By these rules the winds are counted from the dealer, who sits East."],

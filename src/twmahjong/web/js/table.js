@@ -219,7 +219,9 @@ export class TableView {
     this.q(".deal-dice").textContent = `${faces}  ${t("deal.dice", { a, b, c: c ?? 0, sum })}`;
     this.q(".deal-dice").dataset.sum = String(sum);
     const who = (s) => (s === me ? t("seat.self") : seatName(s, me, this.players));
-    this.q(".deal-text").textContent = `${t("deal.break", { dealer: who(deal.dealer), sum, breaker: breakSeat === me ? t("seat.breaker.self") : who(breakSeat) })} ` +
+    const breaker = breakSeat === me ? t("seat.breaker.self") : who(breakSeat);
+    const line = deal.dealer === me ? t("deal.break.self", { sum, breaker }) : t("deal.break", { dealer: who(deal.dealer), sum, breaker });
+    this.q(".deal-text").textContent = `${line} ` +
       (fromDealer ? t("deal.from_dealer") : t("deal.wall_break", { wind: t(`wind.${dealerWind}`) }));
     box.dataset.dealer = String(deal.dealer);
     box.dataset.breaker = String(breakSeat);
