@@ -52,7 +52,8 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"][1:]) or "body"
-        return JSONResponse({"error": {"code": "bad_request",
+        return JSONResponse({"error": {"code": "bad_request", "reason": "invalid_field",
+                                       "field": where,
                                        "message": f"{where}: {err['msg']}"}}, status_code=422)
 
     app.include_router(router)

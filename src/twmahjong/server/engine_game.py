@@ -53,13 +53,20 @@ class EngineGame:
                            open_windows=True)
         self.hand_no = 0                       # hands dealt so far
         self.hand = None
+        self._stacked = opts.get("stacked")    # test mode only: the first hand's wall
         self._hand_events = 0                  # where this hand's events start
 
     # -- the hand ----------------------------------------------------------------------------
     def start_hand(self) -> int:
         """Deal the next hand; its wall seed, for the commitment."""
         self._hand_events = len(self.match.events)
-        self.hand = self.match.start_hand()
+        wall = None
+        if self._stacked and self.hand_no == 0:
+            from .stacked import wall as stacked_wall
+            m = self.match
+            m.dealer = m.first_dealer = m.initial_first_dealer = int(self._stacked.get("dealer", 0))
+            wall = stacked_wall(self._stacked)
+        self.hand = self.match.start_hand(wall=wall)
         self.hand_no += 1
         return self.hand.seed
 

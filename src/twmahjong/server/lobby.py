@@ -41,9 +41,10 @@ _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I
 
 
 class LobbyError(UserError):
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, reason: str | None = None):
         super().__init__(message)
         self.code = code
+        self.reason = reason
 
 
 @dataclass(eq=False)
@@ -148,10 +149,13 @@ class Room:
     players: list[Player | None] = field(default_factory=lambda: [None] * 4)
     started: bool = False
     bots: str | None = None         # who fills empty chairs (server.opponents); None: stake's tier
+    speed: str = "standard"         # table speed (settings.TABLE_SPEEDS)
+    options: dict = field(default_factory=dict)   # more of the game's options (test mode: a stack)
 
     def public(self) -> dict:
         return {"code": self.code, "host": self.host[1], "profile": self.profile,
                 "stake": self.stake, "rounds": self.rounds, "bots": self.bots,
+                "speed": self.speed,
                 "players": [p[1] if p else None for p in self.players], "started": self.started}
 
     def seat_of(self, account_id: int) -> int | None:
@@ -201,13 +205,15 @@ class Rooms:
             self._idle.move_to_end(room.code)
 
     def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
-             bots: str | None = None) -> Room:
+             bots: str | None = None, speed: str = "standard",
+             options: dict | None = None) -> Room:
         self.expire()
         while True:
             code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
             if code not in self._rooms:
                 break
-        room = Room(code, host, profile, stake, rounds, game_id, bots=bots)
+        room = Room(code, host, profile, stake, rounds, game_id, bots=bots, speed=speed,
+                    options=dict(options or {}))
         room.players[0] = host
         self._rooms[code] = room
         self._by_game[game_id] = room
@@ -218,7 +224,7 @@ class Rooms:
         self.expire()
         room = self._rooms.get(code.strip().upper())
         if room is None:
-            raise LobbyError("not_found", f"no room with code {code!r}")
+            raise LobbyError("not_found", f"no room with code {code!r}", "room_not_found")
         return room
 
     def by_game(self, game_id: str) -> Room | None:
@@ -246,13 +252,13 @@ class Rooms:
         if seat is not None:
             return room, seat
         if room.started:
-            raise LobbyError("conflict", "this room's game has already started")
+            raise LobbyError("conflict", "this room's game has already started", "room_started")
         for i, p in enumerate(room.players):
             if p is None:
                 room.players[i] = player
                 self._touch(room)
                 return room, i
-        raise LobbyError("conflict", "this room is full")
+        raise LobbyError("conflict", "this room is full", "room_full")
 
     def close(self, code: str) -> None:
         room = self._rooms.pop(code, None)

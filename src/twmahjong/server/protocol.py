@@ -22,6 +22,7 @@ __all__ = [
     "MODES",
     "VERSION",
     "ActionMsg",
+    "AutoPlay",
     "CancelMatch",
     "ClientMessage",
     "Hello",
@@ -29,6 +30,9 @@ __all__ = [
     "Ping",
     "ProtocolError",
     "QuickMatch",
+    "Ready",
+    "ReadyState",
+    "SeatMessage",
     "out",
     "parse_client",
 ]
@@ -96,9 +100,23 @@ class Ping(_In):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping,
-                          Field(discriminator="type")]
+class Ready(_In):
+    """下一局: this player has read the hand's result; the next deal may come."""
+    type: Literal["ready"]
+
+
+class AutoPlay(_In):
+    """託管 on (a bot plays the seat) or off (the player decides again, with a clock)."""
+    type: Literal["auto"]
+    on: bool
+
+
+ClientMessage = Annotated[Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping | Ready
+                          | AutoPlay, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
+# what a seated player sends to their table (relayed as is between cluster processes)
+SeatMessage = Annotated[ActionMsg | Ready | AutoPlay, Field(discriminator="type")]
+seat_message = TypeAdapter(SeatMessage)
 
 
 # a JSON string, escapes and all: its brackets do not nest anything
@@ -119,8 +137,7 @@ def json_depth(raw: bytes) -> int:
     return deepest
 
 
-def parse_client(raw: str | bytes, max_bytes: int,
-                 max_depth: int = 16) -> Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping:
+def parse_client(raw: str | bytes, max_bytes: int, max_depth: int = 16) -> Any:
     """Validate one frame; raise ``ProtocolError`` naming what is wrong."""
     data_bytes = raw.encode(errors="surrogatepass") if isinstance(raw, str) else raw
     size = len(data_bytes)
@@ -217,6 +234,16 @@ class HandEnd(_Out):
     coins: list[int | None]
     seed: str
     commitment: str
+    next_in: float | None = None        # s until the next deal unless everyone is ready
+    waiting: list[int] | None = None    # the seats whose 下一局 the table waits for
+
+
+class ReadyState(_Out):
+    """Someone pressed 下一局 (or left): who the next deal still waits for."""
+    type: Literal["ready"] = "ready"
+    seat: int | None
+    waiting: list[int]
+    next_in: float
 
 
 class GameEnd(_Out):

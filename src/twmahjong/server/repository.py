@@ -41,6 +41,8 @@ class Repository(Protocol):
     async def move_coins(self, entries: Iterable[tuple[int, int, str]], *,
                          game_id: str | None = None, hand_no: int | None = None) -> None: ...
     async def ledger_sum(self, account_id: int) -> int: ...
+    async def claim_once(self, account_id: int, amount: int, reason: str, since: float,
+                         blockers: tuple[str, ...] = ()) -> bool: ...
     async def ledger_rows(self, account_id: int) -> list[dict]: ...
     async def create_game(self, game: dict) -> None: ...
     async def append_actions(self, game_id: str, rows: list[dict]) -> None: ...
@@ -147,6 +149,24 @@ class SqlRepository:
                     game_id=game_id, hand_no=hand_no, created_at=now))
                 await conn.execute(accounts.update().where(accounts.c.id == account_id)
                                    .values(coins=accounts.c.coins + amount))
+
+    async def claim_once(self, account_id: int, amount: int, reason: str, since: float,
+                         blockers: tuple[str, ...] = ()) -> bool:
+        """Pay ``amount`` for ``reason`` unless a row of that reason (or of one of
+        ``blockers``) was written since ``since`` — once per period, e.g. the daily
+        login bonus (每日登入獎勵). Checked and written under the write lock."""
+        now = time.time()
+        async with self._write, self.engine.begin() as conn:
+            seen = await conn.scalar(sa.select(sa.func.count()).select_from(ledger).where(
+                ledger.c.account_id == account_id, ledger.c.created_at >= since,
+                ledger.c.reason.in_((reason, *blockers))))
+            if seen:
+                return False
+            await conn.execute(ledger.insert().values(
+                account_id=account_id, amount=amount, reason=reason, created_at=now))
+            await conn.execute(accounts.update().where(accounts.c.id == account_id)
+                               .values(coins=accounts.c.coins + amount))
+        return True
 
     async def ledger_sum(self, account_id: int) -> int:
         async with self.engine.connect() as conn:

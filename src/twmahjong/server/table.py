@@ -26,6 +26,11 @@ with the table's id, the sender gets an ``error``, and the table rebuilds itself
 from what it stored; one that cannot be rebuilt ends cleanly (``aborted``).
 A table with no person connected for ``pause_after`` seconds waits (``paused``)
 until one comes back, instead of letting bots play it out.
+
+Between hands the result (本局結算) stays up until every person at the table has
+pressed 下一局 (``ready``) or ``hand_pause`` seconds pass; bots never hurry anyone.
+A player may hand their seat to the bot (託管, ``auto``) and take it back; after
+taking it back, the next decision waits for them with their clock.
 """
 
 from __future__ import annotations
@@ -47,6 +52,9 @@ from .timers import TurnClock
 __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
 
 log = logging.getLogger("twmahjong.server.table")
+
+# s the result stays up when no person at the table is there to press 下一局
+UNWATCHED_PAUSE = 3.0
 
 
 class Outbox(Protocol):
@@ -72,8 +80,13 @@ class SeatState:
     epoch: int = 0                  # bumps on every (re)attach; stale grace timers see it
 
     def public(self) -> dict:
-        return {"name": self.name, "bot": self.bot is not None,
-                "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+        out = {"name": self.name, "bot": self.bot is not None,
+               "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+        if self.bot is not None:
+            from .opponents import persona
+            if (who := persona(self.bot)) is not None:
+                out["persona"] = who     # a personality: its name, style line and tier
+        return out
 
     def new_hand(self) -> None:
         self.clock.new_hand()
@@ -141,6 +154,8 @@ class Table:
         self.window_end = 0.0
         self.stash: dict[int, dict] = {}   # early answers that would close a window too soon
         self.conn_epoch = 0                # bumps on every attach/detach (pause timer)
+        self.ready_wait: set[int] = set()  # between hands: seats whose 下一局 is awaited
+        self.next_deal_at: float | None = None
 
     @property
     def state(self) -> str:
@@ -163,7 +178,7 @@ class Table:
     def detach(self, seat: int, conn: Outbox) -> None:
         self.inbox.put_nowait(("detach", seat, conn))
 
-    def submit(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
+    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay, conn: Outbox) -> None:
         self.inbox.put_nowait(("action", seat, msg, conn))
 
     async def stop(self) -> None:
@@ -207,7 +222,7 @@ class Table:
                 if self.game.match_over():
                     break
                 if self.game.hand_no > 0:
-                    await self._idle(self.sv.settings.hand_pause)
+                    await self._between_hands()
                 while self.paused:
                     await self._handle(await self.inbox.get())
                 await self._deal()
@@ -247,15 +262,66 @@ class Table:
                 item = ("expire",)
             await self._handle(item)
 
-    async def _idle(self, seconds: float) -> None:
-        """Between hands: keep serving joins and leaves while players read the result."""
-        end = self.sv.clock() + seconds
-        while (left := end - self.sv.clock()) > 0:
-            try:
-                item = await asyncio.wait_for(self.inbox.get(), left)
-            except TimeoutError:
-                return
-            await self._handle(item)
+    def _open_result(self) -> None:
+        """The hand is over: wait for every person who is here and playing, at most
+        ``hand_pause`` s; with nobody to wait for, only a short look at the result."""
+        self.ready_wait = {i for i, s in enumerate(self.seats)
+                           if self._human_plays(s) and s.conns}
+        pause = self.sv.settings.hand_pause
+        if not self.ready_wait:
+            pause = min(pause, UNWATCHED_PAUSE)
+        self.next_deal_at = self.sv.clock() + pause
+
+    def _next_in(self) -> float:
+        return round(max(0.0, (self.next_deal_at or 0.0) - self.sv.clock()), 2)
+
+    async def _between_hands(self) -> None:
+        """Keep serving joins, leaves and 下一局 while players read the result; deal
+        when every awaited player is ready or the time is up."""
+        if self.next_deal_at is None:    # resumed between hands
+            self._open_result()
+        watched = bool(self.ready_wait)
+        try:
+            while (left := self.next_deal_at - self.sv.clock()) > 0:
+                if watched and not self.ready_wait:
+                    return               # everyone pressed 下一局 (or left)
+                try:
+                    item = await asyncio.wait_for(self.inbox.get(), left)
+                except TimeoutError:
+                    return
+                await self._handle(item)
+        finally:
+            self.ready_wait = set()
+            self.next_deal_at = None
+
+    def _ready(self, seat: int) -> None:
+        """下一局 from ``seat``: the deal waits for the rest only."""
+        if self.hand_open or seat not in self.ready_wait:
+            return
+        self.ready_wait.discard(seat)
+        self._broadcast(P.out(P.ReadyState(seat=seat, waiting=sorted(self.ready_wait),
+                                           next_in=self._next_in())))
+
+    def _set_auto(self, seat: int, on: bool) -> None:
+        """託管 on: the bot plays the seat from now on. Off: the player decides
+        again, and a decision now pending waits for them with their clock."""
+        s = self.seats[seat]
+        if s.bot is not None or s.auto == on or self.finished:
+            return
+        now = self.sv.clock()
+        s.auto = on
+        if on:
+            s.stop_clock(now)
+            if seat in self.ready_wait:
+                self._ready(seat)
+        elif seat in self.pending and self._deciding(seat) and not self.paused:
+            s.clock.start(now)
+            s.public_decision = _is_turn(self.pending[seat])
+        self._presence(seat)
+        if self.hand_open:
+            self._sync_pending()
+            s.last_obs = None            # resend: the timer (or its end) is news
+            self._send_updates()
 
     async def _handle(self, item: tuple) -> None:
         """One inbox item. Whatever goes wrong in it stays in it: the sender is
@@ -267,7 +333,13 @@ class Table:
             elif kind == "detach":
                 self._detach(item[1], item[2])
             elif kind == "action":
-                await self._human_action(item[1], item[2], item[3])
+                msg = item[2]
+                if isinstance(msg, P.Ready):
+                    self._ready(item[1])
+                elif isinstance(msg, P.AutoPlay):
+                    self._set_auto(item[1], msg.on)
+                else:
+                    await self._human_action(item[1], msg, item[3])
             elif kind == "bot":
                 await self._bot_turn(item[1], item[2])
             elif kind == "grace":
@@ -498,8 +570,13 @@ class Table:
         self.last_hand = outcome
         coins = await self._balances()
         seed = self.hand_seed or 0
+        last = self.game.match_over()
+        if not last:
+            self._open_result()
         self._broadcast(P.out(P.HandEnd(hand_no=hand_no, result=outcome["result"], coins=coins,
-                                        seed=str(seed), commitment=commitment(seed))))
+                                        seed=str(seed), commitment=commitment(seed),
+                                        next_in=None if last else self._next_in(),
+                                        waiting=None if last else sorted(self.ready_wait))))
         self._send_updates()
 
     async def _finish(self) -> None:
@@ -536,6 +613,8 @@ class Table:
         s = self.seats[seat]
         if conn in s.conns:
             s.conns.remove(conn)
+        if not s.conns and seat in self.ready_wait:
+            self._ready(seat)            # gone: the next deal does not wait for them
         self.conn_epoch += 1
         self._arm_pause()
         if not s.conns and s.bot is None and not self.finished:
@@ -582,6 +661,12 @@ class Table:
                                                                 "rounds")},
                 "seats": [s.public() for s in self.seats], "scores": list(self.game.scores()),
                 "finished": self.finished, "state": self.state,
+                "speed": self.meta["options"].get("speed", "standard"),
+                "tier": self.meta["options"].get("tier"),      # 挑戰賽: the tier played
+                "turn_time": {"base": self.seats[0].clock.base,
+                              "bank": self.seats[0].clock.bank_size},
+                **({"next_hand": {"in": self._next_in(), "waiting": sorted(self.ready_wait)}}
+                   if self.next_deal_at is not None else {}),
                 "commitment": None if seed is None else match_commitment(int(seed))}
 
     def snapshot(self, seat: int) -> str:
@@ -594,12 +679,21 @@ class Table:
         hand = None
         if dealt:
             hand = {"hand_no": self.game.hand_no, "open": self.hand_open,
-                    "commitment": commitment(self.hand_seed or 0)}
+                    "commitment": commitment(self.hand_seed or 0), "deal": self._deal_info(seat)}
         now = self.sv.clock()
         timer = s.clock.view(now) if self._deciding(seat) else None
         return P.out(P.Snapshot(table=self.table_info(), hand=hand, observation=obs,
                                 turn=s.decision_turn if s.decision_turn is not None else self.turn,
                                 timer=timer, clocks=self.clocks(seat, now)))
+
+    def _deal_info(self, seat: int) -> dict | None:
+        """The hand's dice and 開門 (public at the table), for a seat that sits down
+        after the deal: who is dealer and why the winds sit where they do."""
+        for ev in reversed(self.game.events_for(seat, 0)):
+            if ev.get("type") == "deal":
+                return {k: ev.get(k) for k in ("dealer", "dice", "wall_break", "seat_winds",
+                                               "dealer_streak")}
+        return None
 
     def clocks(self, viewer: int, now: float) -> list[dict | None]:
         """Every seat's clock as ``viewer`` may see it (see the module docstring)."""

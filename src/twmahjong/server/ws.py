@@ -162,7 +162,7 @@ class Connection:
                 self.waiting = None
         elif isinstance(msg, P.Join):
             await self._join(msg.ticket)
-        elif isinstance(msg, P.ActionMsg):
+        elif isinstance(msg, (P.ActionMsg, P.Ready, P.AutoPlay)):
             if self.table is None:
                 raise P.ProtocolError("not_seated", "you are not seated at a table")
             if self.table.finished:
