@@ -213,6 +213,7 @@ class TableScreen(Screen):
         elif not self.session.online:
             self.start_hand()
         else:
+            self.session.read_result()      # 下一局: the deal waits for everyone who reads
             self.after_move()
 
     def dealer_note(self, deal: dict) -> None:

@@ -341,14 +341,14 @@ async function refreshLobby() {
   if (!api.getToken()) state.account = null;
   const offline = results.find((r) => r.status === "rejected" && r.reason?.code === "offline");
   if (offline) toast(t("status.offline"));
-  // Only the lobby shows what was just fetched. Drawing a replay or the help page
-  // again would throw away where the reader is (the replay's step, the scroll).
+  // Only the lobby shows what was just fetched. Drawing a replay, the help or the
+  // rules page again would throw away where the reader is (the replay's step, the scroll).
   if (!isReadingRoute()) render();
 }
 
 function isReadingRoute() {
   const hash = location.hash || "#/";
-  return hash.startsWith("#/replay/") || hash.startsWith("#/help");
+  return ["#/replay/", "#/help", "#/rules", "#/learn"].some((p) => hash.startsWith(p));
 }
 
 // ---- screens ----------------------------------------------------------------
