@@ -8,20 +8,11 @@ import asyncio
 import time
 
 from server_helpers import Client, simple_policy
+from test_server_play import quick_match
 
 
 def run(coro):
     return asyncio.run(coro)
-
-
-async def quick_match(live, n):
-    clients = [await Client.open(live, live.guest(), f"p{i}") for i in range(n)]
-    for c in clients:
-        await c.send({"type": "quick_match", "mode": "casual", "stake": "low"})
-    for c in clients:
-        await c.expect("matched")
-        await c.expect("snapshot")
-    return clients
 
 
 def test_the_result_stays_until_every_person_pressed_next(make_live):
