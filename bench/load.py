@@ -108,6 +108,8 @@ class Tally:
     cpu: float = 0.0        # this client process's CPU seconds during the run
     seat_seconds: float = 0.0
     play_seconds: float = 0.0
+    play_from: float = 0.0  # wall clock (time.time) of play's start and end
+    play_to: float = 0.0
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -120,8 +122,10 @@ class Tally:
             elif isinstance(a, dict):
                 for k, v in b.items():
                     a[k] = a.get(k, 0) + v
-            elif f.name in ("seat_seconds", "play_seconds"):
+            elif f.name in ("seat_seconds", "play_seconds", "play_to"):
                 setattr(self, f.name, max(a, b))
+            elif f.name == "play_from":
+                setattr(self, f.name, min(a, b) if a else b)
             else:
                 setattr(self, f.name, a + b)
 
@@ -334,11 +338,15 @@ class Slice:
                 await asyncio.sleep(0.05)
             self.tally.seat_failed = sum(1 for p in self.players if not p.seated)
             t1 = time.monotonic()
+            cpu0 = time.process_time()       # the client's CPU is counted over play only
+            self.tally.play_from = time.time()
             self.tally.seat_seconds = t1 - t0
             churn = self.spawn(self._churn()) if self.plan.churn > 0 else None
             await asyncio.sleep(self.plan.seconds)
             self.stopping = True
             self.tally.play_seconds = time.monotonic() - t1
+            self.tally.cpu = time.process_time() - cpu0
+            self.tally.play_to = time.time()
             if churn:
                 churn.cancel()
             for p in list(self.players):
@@ -355,7 +363,6 @@ class Slice:
             for task in idle:
                 task.cancel()
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
-        self.tally.cpu = time.process_time() - cpu0
         return self.tally
 
 
@@ -377,49 +384,57 @@ def _child(plan: Plan, bases: list[str], index: int, count: int, out) -> None:
 
 # -- the server side -------------------------------------------------------------------------
 class Watch:
-    """CPU% and RSS of the server processes, sampled once a second in a thread."""
+    """CPU and RSS of the server processes, sampled twice a second in a thread; the
+    CPU% reported is over play only (sign-up is not play)."""
 
     def __init__(self, pids: list[int]):
         import psutil
         self.procs = [psutil.Process(p) for p in pids]
         self.rss_max = [0] * len(pids)
-        self._cpu0: list[float] = []
-        self._t0 = 0.0
+        self.samples: list[tuple[float, list[float]]] = []    # (time.time(), cpu s per pid)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
-    def _cpu(self, p) -> float:
-        c = p.cpu_times()
-        return c.user + c.system
+    @staticmethod
+    def _cpu(p) -> float:
+        try:
+            c = p.cpu_times()
+            return c.user + c.system
+        except Exception:  # noqa: BLE001 - the process died: its last figure stands
+            return float("nan")
 
     def start(self) -> None:
-        self._cpu0 = [self._cpu(p) for p in self.procs]
-        self._t0 = time.monotonic()
+        self._sample()
         self._thread.start()
 
     def _loop(self) -> None:
-        while not self._stop.wait(1.0):
+        while not self._stop.wait(0.5):
             self._sample()
 
     def _sample(self) -> None:
+        self.samples.append((time.time(), [self._cpu(p) for p in self.procs]))
         for i, p in enumerate(self.procs):
             with contextlib.suppress(Exception):
                 self.rss_max[i] = max(self.rss_max[i], p.memory_info().rss)
 
-    def stop(self) -> list[dict]:
+    def stop(self, t0: float, t1: float) -> list[dict]:
         self._stop.set()
+        self._thread.join()
         self._sample()
-        wall = time.monotonic() - self._t0
+        a = min(self.samples, key=lambda x: abs(x[0] - t0))
+        b = min(self.samples, key=lambda x: abs(x[0] - t1))
+        wall = max(b[0] - a[0], 1e-9)
         out = []
         for i, p in enumerate(self.procs):
             try:
-                cpu = self._cpu(p) - self._cpu0[i]
                 rss = p.memory_info().rss
-            except Exception:  # noqa: BLE001 - the process died: say so
-                cpu, rss = float("nan"), 0
+            except Exception:  # noqa: BLE001
+                rss = 0
+            cpu = b[1][i] - a[1][i]
             out.append({"pid": p.pid, "cpu_seconds": round(cpu, 2),
-                        "cpu_percent": round(100 * cpu / wall, 1) if wall else 0.0,
-                        "rss_mb": round(rss / 2**20, 1), "rss_max_mb": round(self.rss_max[i] / 2**20, 1)})
+                        "cpu_percent": round(100 * cpu / wall, 1),
+                        "rss_mb": round(rss / 2**20, 1),
+                        "rss_max_mb": round(self.rss_max[i] / 2**20, 1)})
         return out
 
 
@@ -439,7 +454,6 @@ class Served:
         env = {**os.environ, "TWMJ_SECRET_KEY": "load-bench", "TWMJ_DATA_DIR": str(self.data),
                # sign-up comes from one address (loopback); the bench is not an attacker
                "TWMJ_AUTH_RATE": "100000", "TWMJ_AUTH_BURST": "100000",
-               "TWMJ_MAX_CONNECTIONS": str(MAX_CLIENTS * 2),
                "TWMJ_BOT_FILL_WAIT": "30", **extra_env}
         if database:
             env["TWMJ_DATABASE_URL"] = database
@@ -544,6 +558,13 @@ def print_table(s: dict) -> None:
     for srv in s["servers"]:
         rows.append((f"server {srv['pid']}", f"CPU {srv['cpu_percent']}%  RSS {srv['rss_mb']} MB "
                                              f"(max {srv['rss_max_mb']} MB)"))
+    for m in s.get("server_metrics", []):
+        if "action_broadcast_ms" in m:
+            ab, dc, dr = m["action_broadcast_ms"], m["db_commit_ms"], m["db_commit_rows"]
+            rows.append(("server view", f"action->broadcast mean {ab['mean']} ms, p99 <= "
+                                        f"{ab['p99']} ms; commit mean {dc['mean']} ms, p99 <= "
+                                        f"{dc['p99']} ms, {dr['mean']} moves/commit "
+                                        f"({dc['count']} commits)"))
     rows.append(("client", f"CPU {s['client_cpu_percent']}% (of one core, all client processes)"))
     rows.append(("load average", " ".join(f"{x:.2f}" for x in s["load_average"])))
     if s["errors"]:
@@ -551,6 +572,50 @@ def print_table(s: dict) -> None:
     for k, v in rows:
         t.add_row(k, v)
     Console().print(t)
+
+
+def scrape(base: str) -> dict:
+    """The server's own view of the run from ``/metrics`` (if it has one): the
+    action->broadcast latency and the group commits' time and size, as the server
+    measured them — the bench's figures include the network and the client."""
+    from prometheus_client.parser import text_string_to_metric_families
+    try:
+        text = httpx.get(base + "/metrics", timeout=10).text
+        families = {f.name: f for f in text_string_to_metric_families(text)}
+    except Exception:  # noqa: BLE001 - an older server without /metrics
+        return {}
+    out: dict = {}
+    for name, key in (("twmj_action_broadcast_seconds", "action_broadcast_ms"),
+                      ("twmj_db_commit_seconds", "db_commit_ms"),
+                      ("twmj_db_commit_rows", "db_commit_rows")):
+        fam = families.get(name)
+        if fam is None:
+            continue
+        buckets = [(float(s.labels["le"]), s.value) for s in fam.samples
+                   if s.name.endswith("_bucket")]
+        count = next((s.value for s in fam.samples if s.name.endswith("_count")), 0)
+        total = next((s.value for s in fam.samples if s.name.endswith("_sum")), 0)
+        scale = 1000 if key.endswith("_ms") else 1
+        est = {f"p{q}": _bucket_quantile(buckets, count, q / 100) * scale for q in (50, 99)}
+        out[key] = {"count": int(count), "mean": round(total / count * scale, 2) if count else None,
+                    **{k: round(v, 2) for k, v in est.items()}}
+    for name in ("twmj_actions", "twmj_errors", "twmj_slow_clients_dropped",
+                 "twmj_connections_refused"):
+        fam = families.get(name)
+        if fam is not None:
+            out[name] = sum(s.value for s in fam.samples if s.name.endswith("_total"))
+    return out
+
+
+def _bucket_quantile(buckets: list[tuple[float, float]], count: float, q: float) -> float:
+    """Prometheus' histogram_quantile: the upper bound of the bucket holding the q-th
+    observation (an estimate; the bench's own percentiles are exact)."""
+    if not count:
+        return float("nan")
+    for le, n in sorted(buckets):
+        if n >= q * count:
+            return le
+    return float("inf")
 
 
 def measure(plan: Plan, bases: list[str], pids: list[int], procs: int = 1) -> dict:
@@ -577,8 +642,10 @@ def measure(plan: Plan, bases: list[str], pids: list[int], procs: int = 1) -> di
                 sys.exit(f"load: client process {c.pid} died")
             tally.merge(Tally(**got))
             c.join()
-    servers = watch.stop() if watch else []
-    return summary(plan, tally, servers, tally.cpu)
+    servers = watch.stop(tally.play_from, tally.play_to) if watch else []
+    out = summary(plan, tally, servers, tally.cpu)
+    out["server_metrics"] = [scrape(b) for b in bases]
+    return out
 
 
 def main() -> None:
@@ -621,6 +688,7 @@ def main() -> None:
         pids = [int(p) for p in args.server_pid.split(",") if p.strip()]
     else:
         extra = dict(e.split("=", 1) for e in args.env if "=" in e)
+        extra.setdefault("TWMJ_MAX_CONNECTIONS", str(plan.clients + plan.idle + 256))
         served = Served(args.serve, args.database, args.redis, extra)
         bases, pids = served.bases, served.pids
     try:

@@ -40,6 +40,34 @@ class Repository(Protocol):
     async def house_id(self) -> int: ...
     async def move_coins(self, entries: Iterable[tuple[int, int, str]], *,
                          game_id: str | None = None, hand_no: int | None = None) -> None: ...
+    async def take_coins(self, account_id: int, amount: int, reason: str) -> bool:
+        """Take ``amount`` through the ledger only if the balance covers it (one
+        transaction: a hand settled meanwhile cannot push it below zero)."""
+        now = time.time()
+        async with self._write, self.engine.begin() as conn:
+            res = await conn.execute(accounts.update().where(
+                accounts.c.id == account_id, accounts.c.coins >= amount)
+                .values(coins=accounts.c.coins - amount))
+            if res.rowcount != 1:
+                return False
+            await conn.execute(ledger.insert().values(
+                account_id=account_id, amount=-amount, reason=reason, created_at=now))
+        return True
+
+    async def set_ban(self, account_id: int, reason: str | None, *, banned: bool) -> None:
+        async with self._write, self.engine.begin() as conn:
+            await conn.execute(accounts.update().where(accounts.c.id == account_id).values(
+                banned_at=time.time() if banned else None, ban_reason=reason if banned else None))
+
+    async def find_accounts(self, name: str | None = None, limit: int = 50) -> list[dict]:
+        """Accounts whose name contains ``name`` (all without one), newest first."""
+        q = sa.select(accounts).where(~accounts.c.name.startswith("__", autoescape=True))
+        if name:
+            q = q.where(accounts.c.name_key.contains(name_key(name), autoescape=True))
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(q.order_by(accounts.c.id.desc()).limit(limit))
+        return [_row(r) for r in rows]
+
     async def ledger_sum(self, account_id: int) -> int: ...
     async def ledger_rows(self, account_id: int) -> list[dict]: ...
     async def create_game(self, game: dict) -> None: ...
@@ -83,6 +111,7 @@ class SqlRepository:
         self._wake: asyncio.Event | None = None
         self._done: asyncio.Condition | None = None
         self._writer: asyncio.Task | None = None
+        self.on_commit: Any = None      # (seconds, rows) after each group commit (metrics)
 
     # -- accounts -----------------------------------------------------------------
     async def create_account(self, name: str, password_hash: str | None, *,
@@ -148,6 +177,34 @@ class SqlRepository:
                 await conn.execute(accounts.update().where(accounts.c.id == account_id)
                                    .values(coins=accounts.c.coins + amount))
 
+    async def take_coins(self, account_id: int, amount: int, reason: str) -> bool:
+        """Take ``amount`` through the ledger only if the balance covers it (one
+        transaction: a hand settled meanwhile cannot push it below zero)."""
+        now = time.time()
+        async with self._write, self.engine.begin() as conn:
+            res = await conn.execute(accounts.update().where(
+                accounts.c.id == account_id, accounts.c.coins >= amount)
+                .values(coins=accounts.c.coins - amount))
+            if res.rowcount != 1:
+                return False
+            await conn.execute(ledger.insert().values(
+                account_id=account_id, amount=-amount, reason=reason, created_at=now))
+        return True
+
+    async def set_ban(self, account_id: int, reason: str | None, *, banned: bool) -> None:
+        async with self._write, self.engine.begin() as conn:
+            await conn.execute(accounts.update().where(accounts.c.id == account_id).values(
+                banned_at=time.time() if banned else None, ban_reason=reason if banned else None))
+
+    async def find_accounts(self, name: str | None = None, limit: int = 50) -> list[dict]:
+        """Accounts whose name contains ``name`` (all without one), newest first."""
+        q = sa.select(accounts).where(~accounts.c.name.startswith("__", autoescape=True))
+        if name:
+            q = q.where(accounts.c.name_key.contains(name_key(name), autoescape=True))
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(q.order_by(accounts.c.id.desc()).limit(limit))
+        return [_row(r) for r in rows]
+
     async def ledger_sum(self, account_id: int) -> int:
         async with self.engine.connect() as conn:
             v = await conn.scalar(sa.select(sa.func.coalesce(sa.func.sum(ledger.c.amount), 0))
@@ -203,8 +260,12 @@ class SqlRepository:
                 batch = self._queue
                 self._queue = []
                 try:
-                    async with self._write, self.engine.begin() as conn:
-                        await conn.execute(game_actions.insert(), batch)
+                    async with self._write:
+                        began = time.perf_counter()
+                        async with self.engine.begin() as conn:
+                            await conn.execute(game_actions.insert(), batch)
+                        if self.on_commit is not None:
+                            self.on_commit(time.perf_counter() - began, len(batch))
                 except Exception:
                     log.exception("storing %d game actions failed; retrying", len(batch))
                     self._queue[:0] = batch

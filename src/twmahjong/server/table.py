@@ -115,6 +115,7 @@ class TableServices:
     on_aborted: Callable[[Table, str], Any] | None = None
     rng: secrets.SystemRandom = field(default_factory=secrets.SystemRandom)
     clock: Callable[[], float] = time.monotonic
+    metrics: Any = None                # server/metrics.py: moves and their latency
 
 
 class Table:
@@ -164,7 +165,13 @@ class Table:
         self.inbox.put_nowait(("detach", seat, conn))
 
     def submit(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
-        self.inbox.put_nowait(("action", seat, msg, conn))
+        self.inbox.put_nowait(("action", seat, msg, conn, time.perf_counter()))
+
+    def close(self, reason: str) -> None:
+        """An operator ends the table (``twmj admin close``): through the inbox like
+        everything else, and then as an abort — the hand in play is void, the hands
+        already settled stand, every seat is told why."""
+        self.inbox.put_nowait(("close", reason))
 
     async def stop(self) -> None:
         if self.task and not self.task.done():
@@ -214,6 +221,9 @@ class Table:
             await self._finish()
         except asyncio.CancelledError:
             raise
+        except _Closed as closed:
+            log.warning("table %s closed by an operator: %s", self.id, closed)
+            await self._abort(f"closed by the operator: {closed}")
         except Exception:
             log.exception("table %s cannot go on; ending it", self.id)
             await self._abort("the table hit an error it could not recover from")
@@ -267,7 +277,9 @@ class Table:
             elif kind == "detach":
                 self._detach(item[1], item[2])
             elif kind == "action":
-                await self._human_action(item[1], item[2], item[3])
+                applied = await self._human_action(item[1], item[2], item[3])
+                if applied and len(item) > 4 and self.sv.metrics is not None:
+                    self.sv.metrics.action_latency.observe(time.perf_counter() - item[4])
             elif kind == "bot":
                 await self._bot_turn(item[1], item[2])
             elif kind == "grace":
@@ -278,7 +290,9 @@ class Table:
                 self._idle_check(item[1])
             elif kind == "expire":
                 await self._expire()
-        except asyncio.CancelledError:
+            elif kind == "close":
+                raise _Closed(item[1])
+        except (asyncio.CancelledError, _Closed):
             raise
         except Exception:
             log.exception("table %s: %s from seat %s failed; rebuilding the table",
@@ -389,29 +403,31 @@ class Table:
             if self.window == number and self.pending.get(seat) == PASS_ONLY:
                 await self._apply(seat, PASS_ONLY[0])
 
-    async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
+    async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> bool:
+        """True when the action was applied (and every seat told) now."""
         s = self.seats[seat]
         if seat not in self.pending:
             conn.push(P.out(P.Error(code="not_your_turn",
                                     message="it is not your turn to act")))
-            return
+            return False
         if msg.turn is not None and msg.turn != s.decision_turn:
             conn.push(P.out(P.Error(code="stale", message="that action was for an earlier "
                                     "moment of the hand; choose again")))
-            return
+            return False
         try:        # the offered action it names, or IllegalAction saying why not
             action = self.game.check(seat, msg.action.model_dump(exclude_none=True))
         except UserError as e:
             conn.push(P.out(P.Error(code="illegal_action", message=str(e))))
-            return
+            return False
         if s.auto:                       # the player is back: take the seat from the bot
             s.auto = False
             self._presence(seat)
         if (self.window is not None and set(self.pending) == {seat}
                 and self.sv.clock() < self.window_end):
             self.stash[seat] = action    # closing the window now would tell its length
-            return
+            return False
         await self._apply(seat, action)
+        return True
 
     async def _bot_turn(self, seat: int, token: int) -> None:
         s = self.seats[seat]
@@ -457,6 +473,8 @@ class Table:
         s.stop_clock(self.sv.clock())
         s.decision_turn = None
         self.turn += 1
+        if self.sv.metrics is not None:
+            self.sv.metrics.actions.inc()
         await self._persist("action", seat, {"action": action})
         self._sync_pending()
         self._send_updates()
@@ -574,7 +592,7 @@ class Table:
 
     def _presence(self, seat: int) -> None:
         s = self.seats[seat]
-        self._broadcast(P.out(P.Presence(seat=seat, connected=bool(s.conns), auto=s.auto)))
+        self._broadcast(P.message("presence", seat=seat, connected=bool(s.conns), auto=s.auto))
 
     def table_info(self) -> dict:
         seed = self.meta["options"].get("seed")
@@ -597,9 +615,9 @@ class Table:
                     "commitment": commitment(self.hand_seed or 0)}
         now = self.sv.clock()
         timer = s.clock.view(now) if self._deciding(seat) else None
-        return P.out(P.Snapshot(table=self.table_info(), hand=hand, observation=obs,
-                                turn=s.decision_turn if s.decision_turn is not None else self.turn,
-                                timer=timer, clocks=self.clocks(seat, now)))
+        return P.message("snapshot", table=self.table_info(), hand=hand, observation=obs,
+                         turn=s.decision_turn if s.decision_turn is not None else self.turn,
+                         timer=timer, clocks=self.clocks(seat, now))
 
     def clocks(self, viewer: int, now: float) -> list[dict | None]:
         """Every seat's clock as ``viewer`` may see it (see the module docstring)."""
@@ -618,8 +636,8 @@ class Table:
             s.ev_sent += len(events)
             timer = s.clock.view(now) if self._deciding(i) else None
             turn = s.decision_turn if s.decision_turn is not None else self.turn
-            text = P.out(P.Update(turn=turn, events=events, observation=obs, timer=timer,
-                                  clocks=self.clocks(i, now)))
+            text = P.message("update", turn=turn, events=events, observation=obs, timer=timer,
+                             clocks=self.clocks(i, now))
             for c in s.conns:
                 c.push(text)
 
@@ -627,6 +645,11 @@ class Table:
         for s in self.seats:
             for c in s.conns:
                 c.push(text)
+
+
+class _Closed(BaseException):
+    """Unwinds the actor from wherever it waits when an operator closes the table
+    (a BaseException: the per-message recovery must not catch it)."""
 
 
 def _ranks(scores: list[int]) -> list[int]:
