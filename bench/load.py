@@ -404,6 +404,12 @@ class Watch:
             return float("nan")
 
     def start(self) -> None:
+        self.rss_start = []
+        for p in self.procs:
+            try:
+                self.rss_start.append(p.memory_info().rss)
+            except Exception:  # noqa: BLE001
+                self.rss_start.append(0)
         self._sample()
         self._thread.start()
 
@@ -411,8 +417,18 @@ class Watch:
         while not self._stop.wait(0.5):
             self._sample()
 
+    @staticmethod
+    def _waited(p) -> float:
+        """Seconds the process was ready to run but waited for a core (Linux
+        schedstat): on a shared machine, the part of latency that is not the server's."""
+        try:
+            return int(Path(f"/proc/{p.pid}/schedstat").read_text().split()[1]) / 1e9
+        except (OSError, IndexError, ValueError):
+            return float("nan")
+
     def _sample(self) -> None:
-        self.samples.append((time.time(), [self._cpu(p) for p in self.procs]))
+        self.samples.append((time.time(), [self._cpu(p) for p in self.procs],
+                             [self._waited(p) for p in self.procs]))
         for i, p in enumerate(self.procs):
             with contextlib.suppress(Exception):
                 self.rss_max[i] = max(self.rss_max[i], p.memory_info().rss)
@@ -431,9 +447,12 @@ class Watch:
             except Exception:  # noqa: BLE001
                 rss = 0
             cpu = b[1][i] - a[1][i]
+            waited = b[2][i] - a[2][i]
             out.append({"pid": p.pid, "cpu_seconds": round(cpu, 2),
                         "cpu_percent": round(100 * cpu / wall, 1),
+                        "cpu_wait_percent": round(100 * waited / wall, 1),
                         "rss_mb": round(rss / 2**20, 1),
+                        "rss_start_mb": round(self.rss_start[i] / 2**20, 1),
                         "rss_max_mb": round(self.rss_max[i] / 2**20, 1)})
         return out
 
@@ -527,6 +546,12 @@ def summary(plan: Plan, tally: Tally, servers: list[dict], client_cpu: float) ->
         "hands": tally.hands, "games": tally.games, "arrived": tally.arrived,
         "left": tally.left, "errors": tally.errors, "answered": answered,
         "servers": servers,
+        # per player action (each also moves the table on: passes, draws, 4 updates)
+        "server_cpu_ms_per_action": round(1000 * sum(x["cpu_seconds"] for x in servers)
+                                          / tally.sent, 3) if tally.sent and servers else None,
+        "server_kb_per_connection": round(
+            1024 * sum(x["rss_mb"] - x["rss_start_mb"] for x in servers)
+            / max(1, tally.connected + tally.idle_connected), 1) if servers else None,
         "client_cpu_percent": round(100 * client_cpu / play, 1),
         "think": list(plan.think), "timeout": plan.timeout,
         "load_average": list(os.getloadavg()),
@@ -556,7 +581,8 @@ def print_table(s: dict) -> None:
                         f"{s['left']} left, {s['arrived']} arrived"),
     ]
     for srv in s["servers"]:
-        rows.append((f"server {srv['pid']}", f"CPU {srv['cpu_percent']}%  RSS {srv['rss_mb']} MB "
+        rows.append((f"server {srv['pid']}", f"CPU {srv['cpu_percent']}% (waited for a core "
+                                             f"{srv['cpu_wait_percent']}%)  RSS {srv['rss_mb']} MB "
                                              f"(max {srv['rss_max_mb']} MB)"))
     for m in s.get("server_metrics", []):
         if "action_broadcast_ms" in m:
@@ -565,6 +591,9 @@ def print_table(s: dict) -> None:
                                         f"{ab['p99']} ms; commit mean {dc['mean']} ms, p99 <= "
                                         f"{dc['p99']} ms, {dr['mean']} moves/commit "
                                         f"({dc['count']} commits)"))
+    if s["server_cpu_ms_per_action"] is not None:
+        rows.append(("per unit", f"server CPU {s['server_cpu_ms_per_action']} ms per player "
+                                 f"action; {s['server_kb_per_connection']} KB RSS per connection"))
     rows.append(("client", f"CPU {s['client_cpu_percent']}% (of one core, all client processes)"))
     rows.append(("load average", " ".join(f"{x:.2f}" for x in s["load_average"])))
     if s["errors"]:

@@ -10,6 +10,7 @@ cached balance, so ``accounts.coins`` always equals the ledger sum.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import time
 from collections.abc import Iterable
@@ -109,7 +110,10 @@ class SqlRepository:
         self._queued = 0
         self._written = 0
         self._wake: asyncio.Event | None = None
-        self._done: asyncio.Condition | None = None
+        # tables waiting for their rows, (ticket, n, future) in a heap: a commit wakes
+        # only the tables it stored (a Condition woke every waiting table on every commit)
+        self._waiters: list[tuple[int, int, asyncio.Future]] = []
+        self._waiter_n = 0
         self._writer: asyncio.Task | None = None
         self.on_commit: Any = None      # (seconds, rows) after each group commit (metrics)
 
@@ -247,7 +251,6 @@ class SqlRepository:
         self._queued += len(rows)
         if self._writer is None or self._writer.done():
             self._wake = asyncio.Event()
-            self._done = asyncio.Condition()
             self._writer = asyncio.create_task(self._write_loop(), name="twmj-writer")
         self._wake.set()
         return self._queued
@@ -272,8 +275,7 @@ class SqlRepository:
                     await asyncio.sleep(0.5)
                     continue
                 self._written += len(batch)
-                async with self._done:
-                    self._done.notify_all()
+                self._release()
 
     async def flush(self) -> None:
         """Wait until every action queued so far is stored."""
@@ -281,10 +283,19 @@ class SqlRepository:
 
     async def stored(self, ticket: int) -> None:
         """Wait until the rows queued up to ``ticket`` (from ``queue_actions``) are committed."""
-        if self._done is None or self._written >= ticket:
+        if self._written >= ticket:
             return
-        async with self._done:
-            await self._done.wait_for(lambda: self._written >= ticket)
+        future = asyncio.get_running_loop().create_future()
+        self._waiter_n += 1
+        heapq.heappush(self._waiters, (ticket, self._waiter_n, future))
+        await future
+
+    def _release(self) -> None:
+        """Wake the waiters whose rows are now stored (and only those)."""
+        while self._waiters and self._waiters[0][0] <= self._written:
+            future = heapq.heappop(self._waiters)[2]
+            if not future.done():
+                future.set_result(None)
 
     async def close(self) -> None:
         await self.flush()

@@ -66,6 +66,7 @@ class SeatState:
     bot_scheduled: int | None = None
     player: Any = None              # the bot object, made on first use
     last_obs: dict | None = None
+    last_view: tuple | None = None  # (game's view key, own legal) when last_obs was made
     ev_sent: int = 0                # events of this hand already sent to this seat
     public_decision: bool = False   # the running decision is a turn (everyone knows it)
     shown_bank: float = 0.0         # the bank as the other seats see it (turn time only)
@@ -608,6 +609,7 @@ class Table:
         dealt = self.game.hand_no > 0
         obs = self.game.observation(seat) if dealt else None
         s.last_obs = obs
+        s.last_view = None
         s.ev_sent = self.game.event_count()
         hand = None
         if dealt:
@@ -625,9 +627,15 @@ class Table:
 
     def _send_updates(self) -> None:
         now = self.sv.clock()
+        key_of = getattr(self.game, "view_key", None)
+        key = key_of() if key_of is not None else None
         for i, s in enumerate(self.seats):
             if not s.conns or self.game.hand_no == 0:
                 continue
+            view = None if key is None else (key, self.pending.get(i))
+            if view is not None and view == s.last_view:
+                continue                 # nothing this seat sees has changed
+            s.last_view = view
             obs = self.game.observation(i)
             events = self.game.events_for(i, s.ev_sent)
             if obs == s.last_obs and not events:
