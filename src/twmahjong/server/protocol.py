@@ -8,12 +8,10 @@ read, answered to that client only. docs/protocol.md shows an example of each.
 
 from __future__ import annotations
 
-import json
 import re
-
-import orjson
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..engine.actions import ACTION_TYPES
@@ -133,7 +131,7 @@ def parse_client(raw: str | bytes, max_bytes: int,
     if json_depth(data_bytes) > max_depth:
         raise ProtocolError("too_deep", f"message nests deeper than {max_depth} levels")
     try:
-        data = json.loads(raw)
+        data = orjson.loads(raw)     # strict JSON: NaN, lone surrogates and >64-bit ints refused
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("bad_json", "message is not valid JSON") from None
     if not isinstance(data, dict):
