@@ -629,7 +629,7 @@ def scrape(base: str) -> dict:
         out[key] = {"count": int(count), "mean": round(total / count * scale, 2) if count else None,
                     **{k: round(v, 2) for k, v in est.items()}}
     for name in ("twmj_actions", "twmj_errors", "twmj_slow_clients_dropped",
-                 "twmj_connections_refused"):
+                 "twmj_connections_refused", "twmj_gc_seconds"):
         fam = families.get(name)
         if fam is not None:
             out[name] = sum(s.value for s in fam.samples if s.name.endswith("_total"))

@@ -400,9 +400,33 @@ class Table:
             action = self.stash.pop(seat)
             if self.window == number and seat in self.pending:
                 await self._apply(seat, action)
-        for seat in sorted(self.pending):
-            if self.window == number and self.pending.get(seat) == PASS_ONLY:
-                await self._apply(seat, PASS_ONLY[0])
+        if self.window == number:
+            await self._pass_for([seat for seat in sorted(self.pending)
+                                  if self.pending.get(seat) == PASS_ONLY])
+
+    async def _pass_for(self, seats: list[int]) -> None:
+        """Pass for the seats that could only pass, all at once: their rows go in
+        one batch and every seat is told once. One by one, a window cost up to three
+        commit round trips before the next draw (issue 12's profile), and the passes
+        change nothing anyone sees until the window resolves."""
+        rows = []
+        now = self.sv.clock()
+        for seat in seats:
+            if not self.game.in_window() or self.game.pending().get(seat) != PASS_ONLY:
+                continue                 # the window resolved: the rest are not asked
+            self.game.act(seat, PASS_ONLY[0])
+            s = self.seats[seat]
+            s.stop_clock(now)
+            s.decision_turn = None
+            self.turn += 1
+            rows.append(self._row("action", seat, {"action": PASS_ONLY[0]}))
+        if not rows:
+            return
+        if self.sv.metrics is not None:
+            self.sv.metrics.actions.inc(len(rows))
+        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, rows))
+        self._sync_pending()
+        self._send_updates()
 
     async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> bool:
         """True when the action was applied (and every seat told) now."""
@@ -482,10 +506,14 @@ class Table:
 
     async def _persist(self, kind: str, seat: int | None, data: dict) -> None:
         """Store a row and wait for its commit: only then may anyone be told of it."""
+        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, [self._row(kind, seat,
+                                                                                  data)]))
+
+    def _row(self, kind: str, seat: int | None, data: dict) -> dict:
         row = {"seq": self.seq, "hand_no": self.game.hand_no, "kind": kind, "seat": seat,
                "data": data}
         self.seq += 1
-        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, [row]))
+        return row
 
     # -- end of hand and game -----------------------------------------------------------------
     async def _balances(self) -> list[int | None]:
