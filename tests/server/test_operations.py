@@ -327,3 +327,74 @@ def test_the_admin_api_is_off_without_a_token(make_live):
     r = live.http("POST", "/admin/v1/close/g_x", headers={"Authorization": f"Bearer {ADMIN}"},
                   json={})
     assert r.status_code == 404
+
+
+# -- a closing window's passes: one stored batch ---------------------------------------------
+class _WindowGame:
+    """A hand held in a claim window: seat 0 discarded, seats 1-3 can only pass, and
+    the window resolves (seat 1 draws: an event) when the last of them has passed."""
+    hand_no = 1
+
+    def __init__(self):
+        self.waiting = {1, 2, 3}
+        self.acted: list[int] = []
+        self.events = [{"type": "discard", "seat": 0, "tile": "1m"}]
+
+    def in_window(self) -> bool:
+        return bool(self.waiting)
+
+    def pending(self) -> dict:
+        from twmahjong.server.game import PASS_ONLY
+        if self.waiting:
+            return {s: PASS_ONLY for s in sorted(self.waiting)}
+        return {1: [{"type": "discard", "tile": "2m"}]}
+
+    def act(self, seat: int, action: dict) -> None:
+        assert seat in self.waiting and action == {"type": "pass"}
+        self.waiting.discard(seat)
+        self.acted.append(seat)
+        if not self.waiting:
+            self.events.append({"type": "draw", "seat": 1, "tile": "2m"})
+
+    def hand_over(self) -> bool:
+        return False
+
+    def event_count(self) -> int:
+        return len(self.events)
+
+
+class _Repo:
+    def __init__(self):
+        self.batches: list[list[dict]] = []
+
+    def queue_actions(self, game_id: str, rows: list[dict]) -> int:
+        self.batches.append(rows)
+        return len(self.batches)
+
+    async def stored(self, ticket: int) -> None:
+        pass
+
+
+def test_a_closing_window_passes_for_its_pass_only_seats_in_one_stored_batch(tmp_path):
+    from twmahjong.server.table import SeatState, Table, TableServices
+    from twmahjong.server.timers import TurnClock
+
+    async def go():
+        repo = _Repo()
+        settings = Settings(data_dir=tmp_path, secret_key="s", claim_window=0.5)
+        seats = [SeatState(account_id=i, name=f"p{i}", bot=None, clock=TurnClock(5, 20))
+                 for i in range(4)]
+        game = _WindowGame()
+        table = Table("g_w", {"mode": "casual", "options": {}}, seats, game,
+                      TableServices(repo=repo, settings=settings, tokens=None,
+                                    make_bot=None, on_finished=None))
+        table.hand_open = True
+        table._sync_pending()                     # the window opens
+        number = table.window
+        await table._window_over(number)          # ... and closes
+        return repo, game, table, number
+    repo, game, table, number = run(go())
+    assert number is not None and table.window is None     # resolved: seat 1's turn
+    assert game.acted == [1, 2, 3]
+    assert [[(r["seat"], r["seq"]) for r in b] for b in repo.batches] == [[(1, 0), (2, 1), (3, 2)]]
+    assert table.turn == 3 and list(table.pending) == [1]
