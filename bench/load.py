@@ -7,6 +7,11 @@ lobby connections (connected, said hello, only ping), and players arrive and
 leave while the run goes on (``--churn``: that many a second leave mid-game and
 as many new ones sign up and queue).
 
+Players play from the moment they sit down, but the figures are the play
+window's: it starts when every client process has signed up all its players and
+idle connections (a barrier), so the actions of the first tables while others
+still sign up are counted apart (``warmup_actions``).
+
 What is measured is every action, not only those that come back: an action's
 latency is from its send until the first message to that seat that reflects it
 (an ``update``/``snapshot`` of a later turn); an action with no answer within
@@ -106,6 +111,7 @@ class Tally:
     left: int = 0
     errors: dict[str, int] = dataclasses.field(default_factory=dict)
     cpu: float = 0.0        # this client process's CPU seconds during the run
+    warmup_actions: int = 0  # sent while others still signed up: not in the figures
     seat_seconds: float = 0.0
     play_seconds: float = 0.0
     play_from: float = 0.0  # wall clock (time.time) of play's start and end
@@ -139,6 +145,7 @@ class Player:
         self.plan: asyncio.TimerHandle | None = None
         self.out_turn: int | None = None     # the turn of the action in flight
         self.out_at = 0.0
+        self.out_counted = False             # sent in the play window (not warm-up)
         self.queued_at = 0.0
         self.seated = False
         self.leaving = False
@@ -162,7 +169,7 @@ class Player:
         finally:
             self._cancel_plan()
             if self.out_turn is not None:
-                t.lost += 1
+                t.lost += self.out_counted
                 self.out_turn = None
             self.sl.players.discard(self)
 
@@ -187,8 +194,9 @@ class Player:
                 t.seat_waits.append((now - self.queued_at) * 1000)
             turn = m.get("turn", 0)
             if self.out_turn is not None and turn > self.out_turn:
-                t.acked += 1
-                t.latencies.append((now - self.out_at) * 1000)
+                if self.out_counted:
+                    t.acked += 1
+                    t.latencies.append((now - self.out_at) * 1000)
                 self.out_turn = None
             obs = m.get("observation") or {}
             self._cancel_plan()
@@ -199,7 +207,7 @@ class Player:
         elif kind == "error":
             t.error(m.get("code", "?"))
             if self.out_turn is not None:
-                t.refused += 1
+                t.refused += self.out_counted
                 self.out_turn = None
         elif kind == "hand_end":
             t.hands += 1
@@ -214,7 +222,11 @@ class Player:
         if self.sl.stopping or self.out_turn is not None or self.ws is None:
             return
         self.out_turn, self.out_at = turn, time.monotonic()
-        self.sl.tally.sent += 1
+        self.out_counted = self.sl.counting
+        if self.out_counted:
+            self.sl.tally.sent += 1
+        else:
+            self.sl.tally.warmup_actions += 1
         self.sl.spawn(self._send({"type": "action", "action": action, "turn": turn}))
 
     def _cancel_plan(self) -> None:
@@ -225,7 +237,7 @@ class Player:
     def expire(self, now: float) -> None:
         """The sweeper's check: an action unanswered past the timeout is a failure."""
         if self.out_turn is not None and now - self.out_at > self.sl.plan.timeout:
-            self.sl.tally.timed_out += 1
+            self.sl.tally.timed_out += self.out_counted
             self.out_turn = None
 
     def leave(self) -> None:
@@ -238,8 +250,10 @@ class Player:
 class Slice:
     """One client process's share of the clients, on its own event loop."""
 
-    def __init__(self, plan: Plan, bases: list[str], index: int, count: int):
+    def __init__(self, plan: Plan, bases: list[str], index: int, count: int, barrier=None):
         self.plan, self.bases, self.index, self.count = plan, bases, index, count
+        self.barrier = barrier     # every client process starts play at once
+        self.counting = False      # the play window: only its actions are figures
         self.tally = Tally()
         self.players: set[Player] = set()
         self.tasks: set[asyncio.Task] = set()
@@ -337,6 +351,13 @@ class Slice:
                    and time.monotonic() < deadline and self.players):
                 await asyncio.sleep(0.05)
             self.tally.seat_failed = sum(1 for p in self.players if not p.seated)
+            idle_wanted = self._mine(self.plan.idle)
+            while (self.tally.idle_connected < idle_wanted and time.monotonic() < deadline
+                   and not all(t.done() for t in idle)):
+                await asyncio.sleep(0.05)
+            if self.barrier is not None:       # sign-up is over everywhere: play starts
+                await asyncio.to_thread(self.barrier.wait)
+            self.counting = True
             t1 = time.monotonic()
             cpu0 = time.process_time()       # the client's CPU is counted over play only
             self.tally.play_from = time.time()
@@ -366,18 +387,19 @@ class Slice:
         return self.tally
 
 
-def run_slice(plan: Plan, bases: list[str], index: int = 0, count: int = 1) -> Tally:
+def run_slice(plan: Plan, bases: list[str], index: int = 0, count: int = 1,
+              barrier=None) -> Tally:
     """One client process's run (also what tests call, in their own process)."""
-    return asyncio.run(Slice(plan, bases, index, count).run())
+    return asyncio.run(Slice(plan, bases, index, count, barrier).run())
 
 
-def _child(plan: Plan, bases: list[str], index: int, count: int, out) -> None:
+def _child(plan: Plan, bases: list[str], index: int, count: int, barrier, out) -> None:
     try:
         import uvloop
         uvloop.install()
     except ImportError:
         pass
-    tally = run_slice(plan, bases, index, count)
+    tally = run_slice(plan, bases, index, count, barrier)
     out.send(dataclasses.asdict(tally))
     out.close()
 
@@ -543,6 +565,7 @@ def summary(plan: Plan, tally: Tally, servers: list[dict], client_cpu: float) ->
                        "max": round(max(lat, default=float("nan")), 1), "n": len(lat)},
         "messages": {"in": tally.messages_in, "out": tally.messages_out,
                      "per_second": round((tally.messages_in + tally.messages_out) / play, 0)},
+        "warmup_actions": tally.warmup_actions,
         "hands": tally.hands, "games": tally.games, "arrived": tally.arrived,
         "left": tally.left, "errors": tally.errors, "answered": answered,
         "servers": servers,
@@ -658,9 +681,11 @@ def measure(plan: Plan, bases: list[str], pids: list[int], procs: int = 1) -> di
     else:
         ctx = multiprocessing.get_context("spawn")
         pipes, children = [], []
+        barrier = ctx.Barrier(procs)
         for i in range(procs):
             recv, send = ctx.Pipe(duplex=False)
-            c = ctx.Process(target=_child, args=(plan, bases, i, procs, send), daemon=True)
+            c = ctx.Process(target=_child, args=(plan, bases, i, procs, barrier, send),
+                            daemon=True)
             c.start()
             pipes.append(recv)
             children.append(c)

@@ -398,3 +398,32 @@ def test_a_closing_window_passes_for_its_pass_only_seats_in_one_stored_batch(tmp
     assert game.acted == [1, 2, 3]
     assert [[(r["seat"], r["seq"]) for r in b] for b in repo.batches] == [[(1, 0), (2, 1), (3, 2)]]
     assert table.turn == 3 and list(table.pending) == [1]
+
+
+def test_the_moves_commit_is_handed_the_write_lock_before_waiting_sign_ups():
+    from twmahjong.server.repository import WriteTurns
+
+    async def go():
+        turns, order = WriteTurns(), []
+
+        async def write(name: str, first: bool = False) -> None:
+            if first:
+                async with turns.first():
+                    order.append(name)
+            else:
+                async with turns:
+                    order.append(name)
+                    await asyncio.sleep(0)
+        await turns.acquire()                      # a transaction in progress
+        tasks = [asyncio.create_task(write(f"signup{i}")) for i in range(3)]
+        await asyncio.sleep(0)
+        tasks.append(asyncio.create_task(write("moves", first=True)))
+        cancelled = asyncio.create_task(write("gone"))
+        await asyncio.sleep(0)
+        cancelled.cancel()                         # a waiter that gave up is skipped
+        turns.release()
+        await asyncio.gather(*tasks)
+        return order, turns.locked()
+    order, held = run(go())
+    assert order == ["moves", "signup0", "signup1", "signup2"]
+    assert held is False

@@ -10,9 +10,11 @@ cached balance, so ``accounts.coins`` always equals the ledger sum.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import logging
 import time
+from collections import deque
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -22,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .schema import accounts, game_actions, game_players, games, ledger, name_key
 
-__all__ = ["HOUSE", "NameTaken", "Repository", "SqlRepository"]
+__all__ = ["HOUSE", "NameTaken", "Repository", "SqlRepository", "WriteTurns"]
 
 HOUSE = "__house__"   # the platform's own account: fees and bots' coins land here
 
@@ -99,10 +101,67 @@ def _row(r: Any) -> dict:
     return dict(r._mapping)
 
 
+class WriteTurns:
+    """One write at a time (SQLite's rule), and the moves' group commit first.
+
+    A plain lock is first come, first served: a burst of sign-ups (each holding it
+    for its own transaction) put every table's moves — which nobody may see before
+    they are stored — behind all of them, ~0.3 s in issue 12's runs. The group
+    commit asks with ``first()`` and is handed the lock next, ahead of the others;
+    it takes whatever moves have gathered, so it cannot starve them for long."""
+
+    def __init__(self) -> None:
+        self._held = False
+        self._first: deque[asyncio.Future] = deque()
+        self._rest: deque[asyncio.Future] = deque()
+
+    def locked(self) -> bool:
+        return self._held
+
+    async def acquire(self, first: bool = False) -> None:
+        if not self._held:
+            self._held = True
+            return
+        future = asyncio.get_running_loop().create_future()
+        line = self._first if first else self._rest
+        line.append(future)
+        try:
+            await future                 # release() hands the lock over: still held
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.release()           # handed to us as we were cancelled: pass it on
+            else:
+                line.remove(future)
+            raise
+
+    def release(self) -> None:
+        for line in (self._first, self._rest):
+            while line:
+                future = line.popleft()
+                if not future.done():
+                    future.set_result(None)
+                    return
+        self._held = False
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()
+
+    @contextlib.asynccontextmanager
+    async def first(self):
+        await self.acquire(first=True)
+        try:
+            yield
+        finally:
+            self.release()
+
+
 class SqlRepository:
     def __init__(self, engine: AsyncEngine):
         self.engine = engine
-        self._write = asyncio.Lock()
+        self._write = WriteTurns()
         self._house: int | None = None
         # group commit of game actions: tables queue rows and go on playing; one
         # writer task stores whatever has gathered in a single transaction
@@ -263,7 +322,7 @@ class SqlRepository:
                 batch = self._queue
                 self._queue = []
                 try:
-                    async with self._write:
+                    async with self._write.first():
                         began = time.perf_counter()
                         async with self.engine.begin() as conn:
                             await conn.execute(game_actions.insert(), batch)
