@@ -358,6 +358,7 @@ class Slice:
             if self.barrier is not None:       # sign-up is over everywhere: play starts
                 await asyncio.to_thread(self.barrier.wait)
             self.counting = True
+            before = (self.tally.messages_in, self.tally.messages_out)
             t1 = time.monotonic()
             cpu0 = time.process_time()       # the client's CPU is counted over play only
             self.tally.play_from = time.time()
@@ -368,6 +369,10 @@ class Slice:
             self.tally.play_seconds = time.monotonic() - t1
             self.tally.cpu = time.process_time() - cpu0
             self.tally.play_to = time.time()
+            # messages of the play window only, like the actions
+            self.tally.messages_in -= before[0]
+            self.tally.messages_out -= before[1]
+            counted = (self.tally.messages_in, self.tally.messages_out)
             if churn:
                 churn.cancel()
             for p in list(self.players):
@@ -384,6 +389,7 @@ class Slice:
             for task in idle:
                 task.cancel()
             await asyncio.gather(*list(self.tasks), return_exceptions=True)
+        self.tally.messages_in, self.tally.messages_out = counted
         return self.tally
 
 
