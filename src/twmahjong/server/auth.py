@@ -25,7 +25,7 @@ from ..errors import UserError
 from .repository import NameTaken, Repository
 from .schema import name_key
 
-__all__ = ["Accounts", "AuthError", "Ticket", "Tokens", "public_account"]
+__all__ = ["Accounts", "AuthError", "Ticket", "Tokens", "check_not_banned", "public_account"]
 
 _NAME = re.compile(r"^[A-Za-z0-9\u3400-\u9fff][A-Za-z0-9_\-\u3400-\u9fff]{1,19}$")
 
@@ -37,6 +37,13 @@ class AuthError(UserError):
     def __init__(self, message: str, reason: str | None = None):
         super().__init__(message)
         self.reason = reason
+
+
+def check_not_banned(acc: dict) -> None:
+    """A banned account (``twmj admin ban``) may not log in, call the API or connect."""
+    if acc.get("banned_at") is not None:
+        raise AuthError("this account is banned" + (f": {acc['ban_reason']}"
+                                                     if acc.get("ban_reason") else ""), "banned")
 
 
 @dataclass(frozen=True)
@@ -134,6 +141,7 @@ class Accounts:
             raise AuthError("wrong name or password", "wrong_password") from None
         if not digest:
             raise AuthError("wrong name or password", "wrong_password")
+        check_not_banned(acc)
         return acc  # type: ignore[return-value]
 
     async def guest(self) -> dict:

@@ -73,11 +73,16 @@ class Server:
         self.game_factory = game_factory or _default_game_factory
         self.make_bot = make_bot or _default_make_bot
         self.connections = 0
+        self.conns: set = set()          # open connections here (/metrics reads their queues)
         self.aborted_tables = 0          # since start: /health shows it
         from .voices import scan
         self.voices, problems = scan(settings.voice_dir)   # recorded calls, checked once
         for line in problems:
             log.error("voice pack: %s", line)
+        self.started = False             # /readyz: migrated and tables resumed
+        from .metrics import Metrics
+        self.metrics = Metrics(self)
+        self.repo.on_commit = self.metrics.committed
 
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -87,6 +92,7 @@ class Server:
             await self.cluster.start()       # adopts the games no live process runs
         else:
             await self.resume_all()
+        self.started = True
 
     async def stop(self) -> None:
         for t in self.tables.all():
@@ -134,7 +140,8 @@ class Server:
     def _services(self) -> TableServices:
         return TableServices(repo=self.repo, settings=self.settings, tokens=self.tokens,
                              make_bot=self.make_bot, on_finished=self._finished,
-                             game_factory=self.game_factory, on_aborted=self._aborted)
+                             game_factory=self.game_factory, on_aborted=self._aborted,
+                             metrics=self.metrics)
 
     def _make_table(self, game_id: str, meta: dict, seats: list[dict]) -> Table:
         st = self.settings

@@ -108,6 +108,17 @@ class EngineGame:
     def in_window(self) -> bool:
         return self.hand is not None and self.hand.phase in WINDOWS
 
+    def view_key(self) -> tuple:
+        """Changes whenever any seat's observation may have changed, apart from the
+        seat's own ``legal`` (the table keys that itself): every change of the hand
+        is an event, or a change of phase, turn or claim (a pass adds no event).
+        Equal keys let the table skip building four observations to find none
+        changed — most moves are the passes of a closing claim window."""
+        h = self.hand
+        if h is None:
+            return (len(self.match.events), self.hand_no)
+        return (len(self.match.events), self.hand_no, h.phase, h.turn_seat, h.claim_ctx)
+
     def event_count(self) -> int:
         return len(self.match.events)
 

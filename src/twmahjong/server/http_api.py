@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import UserError
 from . import challenge, opponents
-from .auth import AuthError, public_account
+from .auth import AuthError, check_not_banned, public_account
 from .game import match_commitment
 from .limits import LimitError, table_state
 from .lobby import LobbyError
@@ -91,6 +91,7 @@ async def current_account(request: Request,
     acc = await server.repo.account(account_id)
     if acc is None or acc["name"].startswith("__"):
         raise AuthError("this account does not exist")
+    check_not_banned(acc)
     return acc
 
 

@@ -14,7 +14,7 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -97,6 +97,21 @@ class Settings(BaseModel):
     room_miss_rate: float = Field(0.1, gt=0)    # room codes not found, per client and account
     room_miss_burst: int = Field(10, ge=1)
     limiter_keys: int = Field(50_000, ge=16)    # buckets one limit keeps (oldest dropped)
+
+    # -- running it (issue #12, docs/operations.md)
+    # WebSockets one process holds; the next is told "server_full" and closed (1013),
+    # instead of the silent stall of running out of file descriptors (ulimit -n)
+    max_connections: int = Field(10_000, ge=1)
+    # messages a connection may have unsent; past that it is dropped (its seat goes
+    # on 托管, its ticket brings it back) so that a slow reader never slows its table
+    send_queue: int = Field(256, ge=8)
+    # per-message deflate: ~700-byte updates on a LAN/loopback cost more CPU to
+    # compress than they save; a deployment behind slow links may turn it on
+    ws_compression: bool = False
+    log_format: Literal["text", "json"] = "text"   # json: one object a line, for collectors
+    log_level: Literal["debug", "info", "warning", "error"] = "warning"
+    # bearer token for /admin/v1 (``twmj admin close``); None: that API answers 404
+    admin_token: str | None = Field(None, min_length=16)
 
     @property
     def effective_database_url(self) -> str:

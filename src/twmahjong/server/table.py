@@ -74,6 +74,7 @@ class SeatState:
     bot_scheduled: int | None = None
     player: Any = None              # the bot object, made on first use
     last_obs: dict | None = None
+    last_view: tuple | None = None  # (game's view key, own legal) when last_obs was made
     ev_sent: int = 0                # events of this hand already sent to this seat
     public_decision: bool = False   # the running decision is a turn (everyone knows it)
     shown_bank: float = 0.0         # the bank as the other seats see it (turn time only)
@@ -128,6 +129,7 @@ class TableServices:
     on_aborted: Callable[[Table, str], Any] | None = None
     rng: secrets.SystemRandom = field(default_factory=secrets.SystemRandom)
     clock: Callable[[], float] = time.monotonic
+    metrics: Any = None                # server/metrics.py: moves and their latency
 
 
 class Table:
@@ -179,7 +181,13 @@ class Table:
         self.inbox.put_nowait(("detach", seat, conn))
 
     def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay, conn: Outbox) -> None:
-        self.inbox.put_nowait(("action", seat, msg, conn))
+        self.inbox.put_nowait(("action", seat, msg, conn, time.perf_counter()))
+
+    def close(self, reason: str) -> None:
+        """An operator ends the table (``twmj admin close``): through the inbox like
+        everything else, and then as an abort — the hand in play is void, the hands
+        already settled stand, every seat is told why."""
+        self.inbox.put_nowait(("close", reason))
 
     async def stop(self) -> None:
         if self.task and not self.task.done():
@@ -229,6 +237,9 @@ class Table:
             await self._finish()
         except asyncio.CancelledError:
             raise
+        except _Closed as closed:
+            log.warning("table %s closed by an operator: %s", self.id, closed)
+            await self._abort(f"closed by the operator: {closed}")
         except Exception:
             log.exception("table %s cannot go on; ending it", self.id)
             await self._abort("the table hit an error it could not recover from")
@@ -339,7 +350,9 @@ class Table:
                 elif isinstance(msg, P.AutoPlay):
                     self._set_auto(item[1], msg.on)
                 else:
-                    await self._human_action(item[1], msg, item[3])
+                    applied = await self._human_action(item[1], msg, item[3])
+                    if applied and len(item) > 4 and self.sv.metrics is not None:
+                        self.sv.metrics.action_latency.observe(time.perf_counter() - item[4])
             elif kind == "bot":
                 await self._bot_turn(item[1], item[2])
             elif kind == "grace":
@@ -350,7 +363,9 @@ class Table:
                 self._idle_check(item[1])
             elif kind == "expire":
                 await self._expire()
-        except asyncio.CancelledError:
+            elif kind == "close":
+                raise _Closed(item[1])
+        except (asyncio.CancelledError, _Closed):
             raise
         except Exception:
             log.exception("table %s: %s from seat %s failed; rebuilding the table",
@@ -457,33 +472,59 @@ class Table:
             action = self.stash.pop(seat)
             if self.window == number and seat in self.pending:
                 await self._apply(seat, action)
-        for seat in sorted(self.pending):
-            if self.window == number and self.pending.get(seat) == PASS_ONLY:
-                await self._apply(seat, PASS_ONLY[0])
+        if self.window == number:
+            await self._pass_for([seat for seat in sorted(self.pending)
+                                  if self.pending.get(seat) == PASS_ONLY])
 
-    async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
+    async def _pass_for(self, seats: list[int]) -> None:
+        """Pass for the seats that could only pass, all at once: their rows go in
+        one batch and every seat is told once. One by one, a window cost up to three
+        commit round trips before the next draw (issue 12's profile), and the passes
+        change nothing anyone sees until the window resolves."""
+        rows = []
+        now = self.sv.clock()
+        for seat in seats:
+            if not self.game.in_window() or self.game.pending().get(seat) != PASS_ONLY:
+                continue                 # the window resolved: the rest are not asked
+            self.game.act(seat, PASS_ONLY[0])
+            s = self.seats[seat]
+            s.stop_clock(now)
+            s.decision_turn = None
+            self.turn += 1
+            rows.append(self._row("action", seat, {"action": PASS_ONLY[0]}))
+        if not rows:
+            return
+        if self.sv.metrics is not None:
+            self.sv.metrics.actions.inc(len(rows))
+        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, rows))
+        self._sync_pending()
+        self._send_updates()
+
+    async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> bool:
+        """True when the action was applied (and every seat told) now."""
         s = self.seats[seat]
         if seat not in self.pending:
             conn.push(P.out(P.Error(code="not_your_turn",
                                     message="it is not your turn to act")))
-            return
+            return False
         if msg.turn is not None and msg.turn != s.decision_turn:
             conn.push(P.out(P.Error(code="stale", message="that action was for an earlier "
                                     "moment of the hand; choose again")))
-            return
+            return False
         try:        # the offered action it names, or IllegalAction saying why not
             action = self.game.check(seat, msg.action.model_dump(exclude_none=True))
         except UserError as e:
             conn.push(P.out(P.Error(code="illegal_action", message=str(e))))
-            return
+            return False
         if s.auto:                       # the player is back: take the seat from the bot
             s.auto = False
             self._presence(seat)
         if (self.window is not None and set(self.pending) == {seat}
                 and self.sv.clock() < self.window_end):
             self.stash[seat] = action    # closing the window now would tell its length
-            return
+            return False
         await self._apply(seat, action)
+        return True
 
     async def _bot_turn(self, seat: int, token: int) -> None:
         s = self.seats[seat]
@@ -529,16 +570,22 @@ class Table:
         s.stop_clock(self.sv.clock())
         s.decision_turn = None
         self.turn += 1
+        if self.sv.metrics is not None:
+            self.sv.metrics.actions.inc()
         await self._persist("action", seat, {"action": action})
         self._sync_pending()
         self._send_updates()
 
     async def _persist(self, kind: str, seat: int | None, data: dict) -> None:
         """Store a row and wait for its commit: only then may anyone be told of it."""
+        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, [self._row(kind, seat,
+                                                                                  data)]))
+
+    def _row(self, kind: str, seat: int | None, data: dict) -> dict:
         row = {"seq": self.seq, "hand_no": self.game.hand_no, "kind": kind, "seat": seat,
                "data": data}
         self.seq += 1
-        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, [row]))
+        return row
 
     # -- end of hand and game -----------------------------------------------------------------
     async def _balances(self) -> list[int | None]:
@@ -653,7 +700,7 @@ class Table:
 
     def _presence(self, seat: int) -> None:
         s = self.seats[seat]
-        self._broadcast(P.out(P.Presence(seat=seat, connected=bool(s.conns), auto=s.auto)))
+        self._broadcast(P.message("presence", seat=seat, connected=bool(s.conns), auto=s.auto))
 
     def table_info(self) -> dict:
         seed = self.meta["options"].get("seed")
@@ -675,6 +722,7 @@ class Table:
         dealt = self.game.hand_no > 0
         obs = self.game.observation(seat) if dealt else None
         s.last_obs = obs
+        s.last_view = None
         s.ev_sent = self.game.event_count()
         hand = None
         if dealt:
@@ -682,9 +730,9 @@ class Table:
                     "commitment": commitment(self.hand_seed or 0), "deal": self._deal_info(seat)}
         now = self.sv.clock()
         timer = s.clock.view(now) if self._deciding(seat) else None
-        return P.out(P.Snapshot(table=self.table_info(), hand=hand, observation=obs,
-                                turn=s.decision_turn if s.decision_turn is not None else self.turn,
-                                timer=timer, clocks=self.clocks(seat, now)))
+        return P.message("snapshot", table=self.table_info(), hand=hand, observation=obs,
+                         turn=s.decision_turn if s.decision_turn is not None else self.turn,
+                         timer=timer, clocks=self.clocks(seat, now))
 
     def _deal_info(self, seat: int) -> dict | None:
         """The hand's dice and 開門 (public at the table), for a seat that sits down
@@ -701,9 +749,15 @@ class Table:
 
     def _send_updates(self) -> None:
         now = self.sv.clock()
+        key_of = getattr(self.game, "view_key", None)
+        key = key_of() if key_of is not None else None
         for i, s in enumerate(self.seats):
             if not s.conns or self.game.hand_no == 0:
                 continue
+            view = None if key is None else (key, self.pending.get(i))
+            if view is not None and view == s.last_view:
+                continue                 # nothing this seat sees has changed
+            s.last_view = view
             obs = self.game.observation(i)
             events = self.game.events_for(i, s.ev_sent)
             if obs == s.last_obs and not events:
@@ -712,8 +766,8 @@ class Table:
             s.ev_sent += len(events)
             timer = s.clock.view(now) if self._deciding(i) else None
             turn = s.decision_turn if s.decision_turn is not None else self.turn
-            text = P.out(P.Update(turn=turn, events=events, observation=obs, timer=timer,
-                                  clocks=self.clocks(i, now)))
+            text = P.message("update", turn=turn, events=events, observation=obs, timer=timer,
+                             clocks=self.clocks(i, now))
             for c in s.conns:
                 c.push(text)
 
@@ -721,6 +775,11 @@ class Table:
         for s in self.seats:
             for c in s.conns:
                 c.push(text)
+
+
+class _Closed(BaseException):
+    """Unwinds the actor from wherever it waits when an operator closes the table
+    (a BaseException: the per-message recovery must not catch it)."""
 
 
 def _ranks(scores: list[int]) -> list[int]:
