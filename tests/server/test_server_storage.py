@@ -91,3 +91,26 @@ def test_balances_equal_the_ledger_sum_after_every_movement(db_url):
 
 def test_is_sqlite():
     assert is_sqlite("sqlite+aiosqlite:///x") and not is_sqlite("postgresql+asyncpg://h/db")
+
+
+def test_the_head_constant_names_the_newest_migration_and_a_current_database_skips_alembic(tmp_path):
+    """``db.HEAD`` lets a restart skip Alembic (and its memory): it must be the newest
+    revision in the migrations folder, and a database at it must not import Alembic."""
+    import subprocess
+    import sys
+
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from twmahjong.server import db
+    cfg = Config()
+    cfg.set_main_option("script_location", str(db._MIGRATIONS))
+    assert ScriptDirectory.from_config(cfg).get_heads() == [db.HEAD]
+    url = f"sqlite+aiosqlite:///{tmp_path / 'twmj.sqlite3'}"
+    probe = ("import asyncio, sys\n"
+             "from twmahjong.server.db import create_engine, migrate\n"
+             f"asyncio.run(migrate(create_engine({url!r})))\n"
+             "print('alembic' in sys.modules)")
+    first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    again = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert (first.stdout.strip(), again.stdout.strip()) == ("True", "False")

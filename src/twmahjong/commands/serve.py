@@ -10,13 +10,16 @@ machines, same database, same secret key) serve one game world: start one
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ..errors import UserError
+from ..server.launch import _loop, _Server
 
 
 def register(app: typer.Typer) -> None:
@@ -44,68 +47,44 @@ def serve_command(
         "--max-connections", help="WebSockets this process holds before it answers "
                                   "'server_full' (default 10000).")] = None,
 ) -> None:
-    from ..server.app import create_app, uvicorn_config
-    from ..server.logs import configure
     from ..server.settings import Settings
 
-    settings = Settings.from_env(host=host, port=port, database_url=database, redis_url=redis,
-                                 data_dir=data_dir, log_format="json" if log_json else None,
-                                 max_connections=max_connections)
-    configure(settings.log_format, settings.log_level)
+    chosen = {"host": host, "port": port, "database_url": database, "redis_url": redis,
+              "data_dir": data_dir, "log_format": "json" if log_json else None,
+              "max_connections": max_connections}
+    settings = Settings.from_env(**chosen)
     _check_port(settings.host, settings.port)
     _check_files(settings.max_connections)
     if settings.redis_url:
         _check_redis(settings.redis_url)
+    if HAND_OFF:
+        _hand_off(chosen)
+    from ..server.app import create_app, uvicorn_config
+    from ..server.logs import configure
+    configure(settings.log_format, settings.log_level)
     app = create_app(settings)
     config = uvicorn_config(app, settings, loop=_loop())
     _Server(config, settings).run()
 
 
-class _Server:
-    """uvicorn's server, announcing the address once it really listens."""
-
-    def __new__(cls, config, settings):
-        import uvicorn
-
-        class Announcing(uvicorn.Server):
-            async def startup(self, sockets=None):
-                await super().startup(sockets)
-                if self.started:
-                    _tune_gc()
-                    where = settings.database_url or f"SQLite in {settings.data_dir.resolve()}"
-                    if settings.redis_url:
-                        where += f"; cluster via {settings.redis_url}"
-                    print(f"twmj: serving on http://{_shown(settings.host)}:{settings.port}/ "
-                          f"— open it in a browser (storage: {where}; Ctrl-C stops)",
-                          flush=True)
-        return Announcing(config)
+# Set by the real command line (``cli.main``), never by a test calling serve_command.
+HAND_OFF = False
 
 
-# Young collections every 10,000 allocations instead of 700: a busy server makes
-# and drops small dicts by the hundred per move, and the collector's pauses were
-# the largest single item of issue 12's profile (twmj_gc_seconds on /metrics).
-GC_THRESHOLDS = (10_000, 20, 20)
-
-
-def _tune_gc() -> None:
-    """Once started: what start-up built (code, profiles, tables) lives as long as
-    the process, so it is frozen out of every later collection's walk."""
-    import gc
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
-def _shown(host: str) -> str:
-    return "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
-
-
-def _loop() -> str:
-    try:
-        import uvloop  # noqa: F401
-        return "uvloop"
-    except ImportError:
-        return "asyncio"
+def _hand_off(chosen: dict) -> None:
+    """Become the server process proper (``exec``, same PID): the command line's
+    parser and its pretty printing (typer, rich, ~10 MiB) and the checks' Redis client
+    stay behind, and the hand tables are mapped rather than copied — an idle worker's
+    memory is what it serves with (issue #14). Options travel as ``TWMJ_*`` variables,
+    which ``Settings.from_env`` reads exactly as it read them here."""
+    env = dict(os.environ)
+    for name, value in chosen.items():
+        if value is not None:
+            env[f"TWMJ_{name.upper()}"] = str(value)
+    env.setdefault("TWMJ_MAP_TABLES", "1")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, "-m", "twmahjong.server.launch"], env)
 
 
 def _check_port(host: str, port: int) -> None:
