@@ -12,6 +12,21 @@ When a process stops, or dies and its leases run out, another process adopts eac
 ownerless active game: it claims the lease, replays the stored seed + actions
 (``Server.resume_game``, as a restart does) and announces ``table_moved``, on
 which every process re-attaches the connections it relays to the new owner.
+
+A process seats every connection to a game owned elsewhere through one
+``RemoteTable`` per game (``find`` holds a lock per game), so a move reaches them
+all. Each heartbeat also compares the owner of every relayed game with the one it
+relays to, and follows it if a ``table_moved`` was missed.
+
+Redis is a cache and a bus; PostgreSQL is the truth. Owning a game in Redis lets a
+process run it, but only the owner epoch stored with the game (``games.epoch``,
+bumped by ``repository.take_game`` on every adoption) lets it write: a process that
+lost its lease without noticing (Redis restarted, a long pause) has its next write
+refused, stops the table (``let_go``) and lets its players follow the game. When
+Redis comes back after losing everything (a restart: its ``run_id`` changed, or the
+heartbeat failed), the process subscribes again, rewrites its presence, re-takes the
+leases it still may, and announces ``resync``: every process then seats its relayed
+connections again at each game's current owner (a fresh snapshot each).
 """
 
 from __future__ import annotations
@@ -32,7 +47,7 @@ __all__ = ["TOPICS", "Cluster", "Relay", "RemoteTable"]
 
 log = logging.getLogger("twmahjong.server.cluster")
 
-TOPICS = ("table_started", "game_finished", "table_moved")
+TOPICS = ("table_started", "game_finished", "table_moved", "resync")
 
 
 class Relay:
@@ -135,10 +150,16 @@ class Cluster:
                                      server._start_from_queue)
         self.link.on(self.link.inbox(self.process_id), self._inbox)
         self.bus.subscribe("table_moved", self._moved)
+        self.bus.subscribe("resync", self._resync_notice)
+        self.link.on_reconnect = self._reconnected
         self._relays: dict[tuple[str, str], Relay] = {}     # owner side: (via, conn id)
         self._conns: dict[str, tuple[Any, RemoteTable]] = {}  # relay side: id -> conn, table
         self._remote: dict[str, RemoteTable] = {}
         self._adopting: set[str] = set()
+        self._finding: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._redis_run: str | None = None      # Redis's run_id: a new one means a restart
+        self._redis_failed = False
         self._wake = asyncio.Event()
         self._heart: asyncio.Task | None = None
 
@@ -175,35 +196,94 @@ class Cluster:
             self._wake.clear()
             try:
                 await self.link.beat()
+                run = (await self.link.r.info("server")).get("run_id")
+                restarted = self._redis_failed or (self._redis_run not in (None, run))
+                self._redis_run, self._redis_failed = run, False
                 for gid in await self.directory.renew():
                     await self._lost(gid)
                 await self.presence.sync()
                 await self.scan()
+                await self.follow()
+                if restarted:
+                    log.warning("Redis is back (restarted or unreachable for a while); "
+                                "seating relayed connections again")
+                    await self._reconnected()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster heartbeat failed; retrying")
+            except Exception as e:
+                if not self._redis_failed:
+                    log.warning("cluster heartbeat failed (%s); retrying", e)
+                self._redis_failed = True
+                await asyncio.sleep(0.5)
 
-    async def _lost(self, game_id: str) -> None:
-        """This process stalled past its lease and another one adopted the game: stop
-        the table here (two owners must never write one game) and let its connections
-        follow the game to the new owner through a RemoteTable."""
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _reconnected(self) -> None:
+        """Redis lost what it carried: seat this process's relayed connections again
+        and ask every other process to do the same with the ones relayed to us."""
+        self._wake.set()
+        self.bus.publish("resync", {"process": self.process_id})
+        self._resync_notice({"process": None})
+
+    def _resync_notice(self, msg: dict) -> None:
+        """Seat again (fresh snapshots) every relayed connection whose game is owned
+        by the process that came back (all of them, for our own reconnect)."""
+        proc = msg.get("process")
+        if proc == self.process_id:
+            return
+        for proxy in list(self._remote.values()):
+            if proc is None or proxy.owner == proc:
+                proxy.moved(proxy.owner, proxy.local)
+
+    async def follow(self) -> None:
+        """Relayed games whose owner is not the one we relay to (a missed table_moved):
+        follow them now."""
+        proxies = [p for p in self._remote.values() if p.local is None and not p.finished]
+        if not proxies:
+            return
+        owners = await self.directory.owners([p.id for p in proxies])
+        for proxy, owner in zip(proxies, owners):
+            if owner is None:
+                self._wake.set()
+            elif owner != proxy.owner:
+                log.info("game %s: following it to %s", proxy.id, owner)
+                proxy.moved(owner, self.directory.get(proxy.id)
+                            if owner == self.process_id else None)
+
+    def let_go(self, table: Any) -> None:
+        """A stored write of ``table`` was refused: another process owns its game."""
+        self._spawn(self._lost(table.id, fenced=True))
+
+    async def _lost(self, game_id: str, fenced: bool = False) -> None:
+        """This process stalled past its lease, or its write was refused, and another
+        one adopted the game: stop the table here (two owners must never write one
+        game) and let its connections follow the game through a RemoteTable."""
         log.warning("game %s is owned by another process now; stopping it here", game_id)
-        table = self.directory._tables.pop(game_id, None)
+        table = self.directory.get(game_id)
         if table is None:
             return
+        self.directory.remove(game_id)      # gives the lease up if it is still ours
         await table.stop()
-        proxy = RemoteTable(self, game_id, [{"account_id": s.account_id, "name": s.name}
-                                            for s in table.seats], None)
+        proxy = self._remote.get(game_id)
+        if proxy is None:
+            proxy = RemoteTable(self, game_id, [{"account_id": s.account_id, "name": s.name}
+                                                for s in table.seats], None)
         for seat, s in enumerate(table.seats):
             for conn in s.conns:
                 if not isinstance(conn, Relay):     # relayed seats follow table_moved
                     proxy.attached[self.register_conn(conn, proxy)] = (seat, conn)
+        # connections still hold the old table object: it forwards from now on
+        table.attach, table.detach, table.submit = proxy.attach, proxy.detach, proxy.submit
         if proxy.attached:
             self._remote[game_id] = proxy
-            # connections still hold the old table object: it forwards from now on
-            table.attach, table.detach, table.submit = proxy.attach, proxy.detach, proxy.submit
-            proxy.moved(await self.directory.owner(game_id))
+            await self.link.drain()
+            owner = await self.directory.owner(game_id)
+            proxy.moved(owner if owner != self.process_id else None)
+            if owner is None or owner == self.process_id:
+                self._wake.set()           # nobody has it (yet): adopt it, maybe here
 
     # -- adoption ---------------------------------------------------------------------------
     async def scan(self) -> int:
@@ -248,7 +328,15 @@ class Cluster:
 
     # -- finding a table -----------------------------------------------------------------
     async def find(self, game_id: str) -> Any:
-        """The table to seat a connection at: this process's own, or a RemoteTable."""
+        """The table to seat a connection at: this process's own, or the one
+        RemoteTable of the game (two connections arriving at once share it)."""
+        if len(self._finding) > 10_000:            # games long over: forget their locks
+            self._finding = {g: lk for g, lk in self._finding.items() if lk.locked()}
+        lock = self._finding.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            return await self._find(game_id)
+
+    async def _find(self, game_id: str) -> Any:
         table = self.directory.get(game_id)
         if table is not None:
             return table

@@ -102,9 +102,15 @@ class Server:
 
     async def resume_game(self, row: dict) -> Table | None:
         """One unfinished game rebuilt from its stored rows and started (None: it cannot be)."""
+        # take the game on first: from now on a write of any earlier owner is refused
+        # (fencing), so the rows read next are all there will be of the past
+        epoch = await self.repo.take_game(row["id"])
+        if epoch is None:
+            return None
         rows = await self.repo.game_actions(row["id"])
         try:
             table = self._make_table(row["id"], row, row["seats"])
+            table.owner_epoch = epoch
             table.replay(rows)
         except Exception:
             # its stored moves do not replay (a bug, or a row that cannot be read): end
@@ -127,7 +133,8 @@ class Server:
     def _services(self) -> TableServices:
         return TableServices(repo=self.repo, settings=self.settings, tokens=self.tokens,
                              make_bot=self.make_bot, on_finished=self._finished,
-                             game_factory=self.game_factory, on_aborted=self._aborted)
+                             game_factory=self.game_factory, on_aborted=self._aborted,
+                             on_fenced=self._fenced)
 
     def _make_table(self, game_id: str, meta: dict, seats: list[dict]) -> Table:
         st = self.settings
@@ -177,6 +184,7 @@ class Server:
             await self.tables.release(game_id)
             raise
         table = self._make_table(game_id, meta, seats)
+        table.owner_epoch = 1
         self.tables.add(table)
         table.start()
         self.bus.publish("table_started", {"game_id": game_id})
@@ -215,7 +223,8 @@ class Server:
             extra["challenge"] = {"tier": tier, "beaten": beaten}
         await self.repo.flush()
         await self.repo.finish_game(table.id, {"scores": scores, "ranks": ranks, **extra},
-                                    ratings=ratings, challenge_tier=tier_won)
+                                    ratings=ratings, challenge_tier=tier_won,
+                                    epoch=table.owner_epoch)
         self._closed(table)
         self.bus.publish("game_finished", {"game_id": table.id, "scores": scores})
         return extra
@@ -224,10 +233,18 @@ class Server:
         """A table that could not go on: stored as aborted; the hand in play is void."""
         await self.repo.flush()
         await self.repo.finish_game(table.id, {"scores": list(table.game.scores()),
-                                               "aborted": reason}, status="aborted")
+                                               "aborted": reason}, status="aborted",
+                                    epoch=table.owner_epoch)
         self.aborted_tables += 1
         self._closed(table)
         self.bus.publish("game_finished", {"game_id": table.id, "aborted": True})
+
+    def _fenced(self, table: Table) -> None:
+        """Another process owns the table's game now: its seats follow it there."""
+        if self.cluster is not None:
+            self.cluster.let_go(table)
+        else:                # one process: nobody else can own it; end it here
+            self.tables.remove(table.id)
 
     def _closed(self, table: Table) -> None:
         self.tables.remove(table.id)

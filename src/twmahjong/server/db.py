@@ -63,7 +63,17 @@ def _alembic_config(connection) -> Config:
     return cfg
 
 
+# any number of processes may start at once on one PostgreSQL database: the first to
+# take this lock migrates; the others wait for it, then find nothing left to do
+MIGRATION_LOCK = 0x74776D6A  # "twmj"
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Upgrade the schema to the newest migration (idempotent)."""
+    """Upgrade the schema to the newest migration (idempotent, and safe to run from
+    several processes at once: on PostgreSQL an advisory lock, held until this
+    transaction ends, lets one of them migrate at a time)."""
     async with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"),
+                               {"k": MIGRATION_LOCK})
         await conn.run_sync(lambda sync: command.upgrade(_alembic_config(sync), "head"))

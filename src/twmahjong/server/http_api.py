@@ -338,4 +338,5 @@ async def health(request: Request) -> dict:
         states[state] = states.get(state, 0) + 1
     return {"ok": True, "tables": len(tables), "table_states": states,
             "rooms_waiting": server.rooms.waiting_count(), "aborted": server.aborted_tables,
-            "connections": server.connections, "queued": server.queue.waiting()}
+            "connections": server.connections, "queued": await server.queue.count(),
+            "process": server.cluster.process_id if server.cluster else None}

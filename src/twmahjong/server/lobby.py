@@ -57,6 +57,9 @@ class MatchQueue(Protocol):
     def join(self, key: QueueKey, player: Player) -> Waiting: ...
     def cancel(self, entry: Waiting) -> None: ...
     def waiting(self, key: QueueKey | None = None) -> int: ...
+    async def count(self) -> int:
+        """Players waiting now, in every process (what /health reports)."""
+        ...
 
 
 # start_table(key, players) -> game_id, seats in the order of ``players`` (None = bot)
@@ -99,6 +102,9 @@ class LocalMatchQueue:
         if key is not None:
             return len(self._queues.get(key, []))
         return sum(len(q) for q in self._queues.values())
+
+    async def count(self) -> int:
+        return self.waiting()
 
     def _drop_timer(self, key: QueueKey) -> None:
         t = self._timers.pop(key, None)

@@ -157,6 +157,18 @@ class RedisMatchQueue:
             return self._counts.get(key, 0)
         return sum(self._counts.values())
 
+    async def count(self) -> int:
+        """Players waiting now in every process's queues, read from Redis itself
+        (``waiting`` is this process's last view, stale once another process pops)."""
+        keys = [k async for k in self.link.r.scan_iter(match=self.link.key("queue", "*"),
+                                                        count=200)]
+        if not keys:
+            return 0
+        async with self.link.r.pipeline(transaction=False) as pipe:
+            for k in keys:
+                pipe.llen(k)
+            return sum(int(n) for n in await pipe.execute())
+
     async def close(self) -> None:
         for eid, (text, w) in list(self._entries.items()):
             self.cancel(w)

@@ -63,6 +63,10 @@ class RedisLink:
         self._tasks: list[asyncio.Task] = []
         self._handlers: dict[str, Handler] = {}
         self._closing = False
+        # called (no arguments) each time the listener is subscribed again after it
+        # lost Redis: what was published meanwhile never arrived, so resynchronise
+        self.on_reconnect: Callable[[], Any] | None = None
+        self.reconnects = 0
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -154,6 +158,23 @@ class RedisLink:
                         log.exception("after a Redis write")
 
     # -- listening -------------------------------------------------------------------------------
+    async def _resubscribe(self) -> None:
+        """A new pub/sub connection with every channel, once Redis answers again."""
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        while True:
+            try:
+                ps = self.r.pubsub(ignore_subscribe_messages=True)
+                await ps.subscribe(*self._handlers)
+                self._pubsub = ps
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                with contextlib.suppress(Exception):
+                    await ps.aclose()
+                await asyncio.sleep(0.5)
+
     async def _listener(self) -> None:
         while True:
             try:
@@ -174,8 +195,18 @@ class RedisLink:
             except Exception:
                 if self._closing:
                     return
-                log.exception("Redis listener lost its connection; retrying")
-                await asyncio.sleep(0.5)
+                log.warning("Redis listener lost its connection; subscribing again")
+                await asyncio.sleep(0.2)
+                await self._resubscribe()
+                self.reconnects += 1
+                log.warning("Redis listener subscribed again")
+                if self.on_reconnect is not None:
+                    try:
+                        res = self.on_reconnect()
+                        if asyncio.iscoroutine(res):
+                            await res
+                    except Exception:
+                        log.exception("resynchronising after Redis came back")
 
     # -- liveness -------------------------------------------------------------------------------
     async def beat(self) -> None:
@@ -222,8 +253,12 @@ class RedisPresence:
     async def sync(self) -> None:
         r = self.link.r
         await self.link.drain()
-        if self._n:
-            await r.pexpire(self._key, self.link.lease_ms)
+        if self._n:     # the whole hash each time: a Redis that restarted gets it back
+            async with r.pipeline(transaction=True) as pipe:
+                pipe.delete(self._key)
+                pipe.hset(self._key, mapping={str(a): n for a, n in self._n.items()})
+                pipe.pexpire(self._key, self.link.lease_ms)
+                await pipe.execute()
         others: set[int] = set()
         async for key in r.scan_iter(match=self.link.key("presence", "*"), count=200):
             if key != self._key:

@@ -42,6 +42,7 @@ from typing import Any, Protocol
 from ..errors import UserError
 from . import protocol as P
 from .game import PASS_ONLY, TableGame, commitment, match_commitment, safe_default
+from .repository import Fenced
 from .timers import TurnClock
 
 __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
@@ -113,6 +114,8 @@ class TableServices:
     on_finished: Callable[[Table], Any]
     game_factory: Callable[[dict], TableGame] | None = None   # to rebuild after an error
     on_aborted: Callable[[Table, str], Any] | None = None
+    # a stored write was refused (another process owns the game now): let it go
+    on_fenced: Callable[[Table], Any] | None = None
     rng: secrets.SystemRandom = field(default_factory=secrets.SystemRandom)
     clock: Callable[[], float] = time.monotonic
 
@@ -141,6 +144,8 @@ class Table:
         self.window_end = 0.0
         self.stash: dict[int, dict] = {}   # early answers that would close a window too soon
         self.conn_epoch = 0                # bumps on every attach/detach (pause timer)
+        self.owner_epoch: int | None = None  # the fencing token every stored write carries
+        self.fenced = False                # a write was refused: this process lost the game
 
     @property
     def state(self) -> str:
@@ -214,9 +219,22 @@ class Table:
             await self._finish()
         except asyncio.CancelledError:
             raise
+        except Fenced:
+            self._let_go()
         except Exception:
             log.exception("table %s cannot go on; ending it", self.id)
-            await self._abort("the table hit an error it could not recover from")
+            try:
+                await self._abort("the table hit an error it could not recover from")
+            except Fenced:
+                self._let_go()
+
+    def _let_go(self) -> None:
+        """Another process took the game on (its epoch is newer than ours): stop here,
+        telling nobody anything, and let the server move the seats to the new owner."""
+        log.warning("table %s: another process owns this game now; letting it go", self.id)
+        self.fenced = True
+        if self.sv.on_fenced is not None:
+            self.sv.on_fenced(self)
 
     async def _deal(self) -> None:
         seed = self.game.start_hand()
@@ -278,7 +296,7 @@ class Table:
                 self._idle_check(item[1])
             elif kind == "expire":
                 await self._expire()
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, Fenced):
             raise
         except Exception:
             log.exception("table %s: %s from seat %s failed; rebuilding the table",
@@ -320,6 +338,8 @@ class Table:
         try:
             if self.sv.on_aborted is not None:
                 await self.sv.on_aborted(self, reason)
+        except Fenced:
+            raise
         except Exception:
             log.exception("table %s: storing the abort failed", self.id)
         scores = list(self.game.scores())
@@ -466,7 +486,10 @@ class Table:
         row = {"seq": self.seq, "hand_no": self.game.hand_no, "kind": kind, "seat": seat,
                "data": data}
         self.seq += 1
-        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, [row]))
+        repo = self.sv.repo
+        await repo.stored(repo.queue_actions(self.id, [row], epoch=self.owner_epoch))
+        if repo.refused(self.id, self.owner_epoch):
+            raise Fenced(self.id, self.owner_epoch)
 
     # -- end of hand and game -----------------------------------------------------------------
     async def _balances(self) -> list[int | None]:
@@ -493,7 +516,7 @@ class Table:
         row = {"seq": self.seq, "hand_no": hand_no, "kind": "settled", "seat": None,
                "data": {"net": list(outcome["net"]), "fee": outcome.get("fee", 0)}}
         self.seq += 1
-        await repo.settle_hand(self.id, hand_no, entries, row)
+        await repo.settle_hand(self.id, hand_no, entries, row, epoch=self.owner_epoch)
         self.hand_open = False
         self.last_hand = outcome
         coins = await self._balances()
@@ -515,7 +538,8 @@ class Table:
     # -- connections ------------------------------------------------------------------------
     def _attach(self, seat: int, conn: Outbox) -> None:
         s = self.seats[seat]
-        s.conns.append(conn)
+        if conn not in s.conns:         # seated again (a resync): one more snapshot only
+            s.conns.append(conn)
         s.epoch += 1
         self.conn_epoch += 1
         if self.paused and s.bot is None:
