@@ -36,6 +36,18 @@ from twmahjong.drill import Player, RedisServer, Worker, audit, fresh_postgres
 PG = "postgresql+asyncpg://twmj:twmj@127.0.0.1:5432/twmj_test"
 
 
+def bot_policy(name: str, seed: int):
+    """A bot of this build plays each seat (its answers, over the wire), so hands end
+    in wins and a game in a few minutes; the bot's own search stays light."""
+    from twmahjong.bots import make_bot
+    bot = make_bot(name, seed)
+
+    def act(obs: dict) -> dict:
+        a = bot.act(obs)
+        return a if isinstance(a, dict) else a.to_json()
+    return act
+
+
 def pct(xs: list[float], q: float) -> float:
     if not xs:
         return 0.0
@@ -62,30 +74,44 @@ class Chaos:
             w.wait_ready()
         self.players: list[Player] = []
         self.faults: list[tuple[float, str]] = []
-        self.lock = threading.Lock()       # a fault and a worker restart at a time
+        self.starting: set[Worker] = set()     # workers restarting after a fault
         self.t0 = time.monotonic()
 
     def live_ports(self) -> list[int]:
-        return [w.port for w in self.workers if w.alive]
+        return [w.port for w in self.workers if w.alive and w not in self.starting] or [
+            w.port for w in self.workers if w.alive]
 
     def log(self, text: str) -> None:
         print(f"[{time.monotonic() - self.t0:7.1f}s] {text}", flush=True)
 
     # -- faults ---------------------------------------------------------------------------
     def fault(self) -> None:
+        """One fault. A worker struck is restarted in the background (a start takes a
+        while on a loaded machine); only a worker that is up is struck, and never the
+        last one up."""
         kind = self.rng.choice(["kill9", "sigterm", "redis"])
-        with self.lock:
-            if kind == "redis":
-                self.redis.restart()
-                what = "redis restart"
-            else:
-                w = self.rng.choice(self.workers)
-                (w.kill9 if kind == "kill9" else w.term)()
-                w.spawn()
-                w.wait_ready()
-                what = f"{kind} worker :{w.port} (restarted)"
+        up = [w for w in self.workers if w.alive and w not in self.starting]
+        if kind != "redis" and len(up) < 2:
+            kind = "redis"
+        if kind == "redis":
+            self.redis.restart()
+            what = "redis restart"
+        else:
+            w = self.rng.choice(up)
+            (w.kill9 if kind == "kill9" else w.term)()
+            self.starting.add(w)
+            threading.Thread(target=self._restart, args=(w,), daemon=True).start()
+            what = f"{kind} worker :{w.port} (restarting)"
         self.faults.append((time.monotonic(), kind))
         self.log(f"fault {len(self.faults)}: {what}")
+
+    def _restart(self, w: Worker) -> None:
+        try:
+            w.spawn()
+            w.wait_ready()
+            self.log(f"worker :{w.port} is back")
+        finally:
+            self.starting.discard(w)
 
     async def faults_loop(self, until: float) -> None:
         while time.monotonic() + self.a.every < until:
@@ -104,7 +130,8 @@ class Chaos:
                 token = await asyncio.to_thread(self._guest, w)
                 ps.append(Player(f"s{slot}p{i}", token, self.live_ports,
                                  pace=(self.a.pace_min, self.a.pace_max),
-                                 rng=random.Random(rng.random())))
+                                 rng=random.Random(rng.random()),
+                                 policy=bot_policy(self.a.bot, rng.randrange(2**31))))
             self.players.extend(ps)
             ports = [self.workers[(slot + i) % len(self.workers)].port for i in range(4)]
             await asyncio.gather(*(p.play(port) for p, port in zip(ps, ports)))
@@ -114,8 +141,6 @@ class Chaos:
     def _guest(self, w: Worker) -> str:
         while True:
             try:
-                with self.lock:
-                    pass
                 return (w if w.alive else next(x for x in self.workers if x.alive)).guest()
             except Exception:
                 time.sleep(0.3)
@@ -134,6 +159,8 @@ class Chaos:
         except TimeoutError:
             self.log("some games did not finish in time")
         duration = time.monotonic() - self.t0
+        while self.starting:
+            await asyncio.sleep(0.2)
         for w in self.workers:
             w.term()
         found = await audit(self.db, self.players)
@@ -200,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=float, default=25.0, help="seconds between faults")
     ap.add_argument("--minutes", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--bot", default="speedster", help="the bot that answers for each client")
     ap.add_argument("--lease", type=float, default=3.0)
     ap.add_argument("--pace-min", type=float, default=0.05)
     ap.add_argument("--pace-max", type=float, default=0.4)

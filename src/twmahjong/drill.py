@@ -222,6 +222,7 @@ class Player:
     connections = 0
     on_message: Any = None        # (player, message) -> awaitable or None: test hooks
     port: int | None = None       # the worker it is connected to now
+    policy: Any = None            # observation -> action (a bot's ``act``); simple_policy
 
     async def play(self, first_port: int, *, mode: str = "casual",
                    matched: asyncio.Event | None = None) -> Player:
@@ -293,7 +294,7 @@ class Player:
                 if hi > 0:
                     await asyncio.sleep(lo + (hi - lo) * self.rng.random())
                 await ws.send(json.dumps({"type": "action", "turn": m["turn"],
-                                          "action": simple_policy(obs)}))
+                                          "action": (self.policy or simple_policy)(obs)}))
                 self.acted += 1
 
     def gaps(self) -> list[tuple[float, float]]:

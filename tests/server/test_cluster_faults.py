@@ -147,7 +147,7 @@ def test_a_room_opened_on_one_worker_is_found_and_joined_on_another(drill):
     _, start = drill
     a, b = start(2, _db("rooms"))
     host, guest = a.guest(), b.guest()
-    opened = httpx.post(f"{a.base}/api/v1/rooms", json={"stake": "small", "rounds": 1},
+    opened = httpx.post(f"{a.base}/api/v1/rooms", json={"stake": "low", "rounds": 1},
                         headers={"Authorization": f"Bearer {host}"}, timeout=30)
     assert opened.status_code == 201, opened.text
     code = opened.json()["code"]

@@ -41,7 +41,7 @@ from pydantic import ValidationError
 
 from . import protocol as P
 from .redis_queue import RedisMatchQueue
-from .redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence
+from .redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence, RedisRooms
 
 __all__ = ["TOPICS", "Cluster", "Relay", "RemoteTable"]
 
@@ -146,6 +146,7 @@ class Cluster:
         self.presence = RedisPresence(self.link)
         self.directory = RedisDirectory(self.link)
         self.bus = RedisBus(self.link, TOPICS)
+        self.rooms = RedisRooms(self.link, settings.room_idle_ttl)
         self.queue = RedisMatchQueue(self.link, settings.bot_fill_wait,
                                      server._start_from_queue)
         self.link.on(self.link.inbox(self.process_id), self._inbox)

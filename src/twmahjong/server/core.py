@@ -7,6 +7,7 @@ finished game: record, ratings (積分賽) and challenge progress (挑戰賽).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from typing import Any
@@ -18,7 +19,7 @@ from .auth import Accounts, Tokens
 from .db import create_engine, migrate
 from .game import TableGame
 from .limits import Limits
-from .lobby import LocalMatchQueue, Player, QueueKey, Rooms
+from .lobby import LocalMatchQueue, Player, QueueKey, RoomBook, Rooms
 from .ranking import elo_update
 from .repository import SqlRepository
 from .seams import LocalBus, LocalDirectory, LocalPresence
@@ -52,7 +53,7 @@ class Server:
         self.tokens = Tokens(settings.resolved_secret(), session_ttl=settings.session_ttl,
                              ticket_ttl=settings.ticket_ttl)
         self.accounts = Accounts(self.repo, starting_coins=settings.starting_coins)
-        self.rooms = Rooms(settings.room_idle_ttl)
+        self.rooms: RoomBook = Rooms(settings.room_idle_ttl)
         self.limits = Limits(settings)
         self.cluster = None
         if settings.redis_url:           # several processes, one game world (cluster.py)
@@ -62,6 +63,7 @@ class Server:
             self.tables = self.cluster.directory
             self.bus = self.cluster.bus
             self.queue = self.cluster.queue
+            self.rooms = self.cluster.rooms
         else:
             self.presence = LocalPresence()
             self.tables = LocalDirectory()
@@ -71,6 +73,7 @@ class Server:
         self.make_bot = make_bot or _default_make_bot
         self.connections = 0
         self.aborted_tables = 0          # since start: /health shows it
+        self._room_tasks: set[asyncio.Task] = set()
 
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -248,9 +251,17 @@ class Server:
 
     def _closed(self, table: Table) -> None:
         self.tables.remove(table.id)
-        room = self.rooms.by_game(table.id)
-        if room:
-            self.rooms.close(room.code)
+        task = asyncio.get_running_loop().create_task(self._close_room(table.id))
+        self._room_tasks.add(task)
+        task.add_done_callback(self._room_tasks.discard)
+
+    async def _close_room(self, game_id: str) -> None:
+        try:
+            room = await self.rooms.by_game(game_id)
+            if room:
+                await self.rooms.close(room.code)
+        except Exception:
+            log.exception("closing the room of game %s", game_id)
 
 
 async def rebuild(repo, game_row: dict, game_factory=None):

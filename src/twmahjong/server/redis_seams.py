@@ -18,13 +18,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from .lobby import LobbyError, Player, Room, new_room_code
 from .settings import SettingsError
 
-__all__ = ["RedisBus", "RedisDirectory", "RedisLink", "RedisPresence"]
+__all__ = ["RedisBus", "RedisDirectory", "RedisLink", "RedisPresence", "RedisRooms"]
 
 log = logging.getLogger("twmahjong.server.redis")
 
@@ -357,3 +359,126 @@ class RedisBus:
                 fn(payload)
             except Exception:
                 log.exception("bus subscriber for %s failed", topic)
+
+
+class RedisRooms:
+    """Private rooms (``lobby.RoomBook``) in Redis, so any process finds and joins any
+    room. ``room:<code>`` holds the room as JSON and ``roomgame:<game>`` its code; a
+    change is read, made and written under WATCH, so two joins on two processes never
+    take the same seat.
+
+    An unstarted room's keys expire ``idle_ttl`` after its last change (Redis drops
+    it, every process agrees); ``roomsidle`` and ``roomseats:<account>`` are sorted
+    sets of unstarted codes by last change, trimmed by the same cutoff, so that the
+    counts (/health, the table cap) are the cluster's. A started room keeps its keys
+    ``ROOM_TTL`` while its game plays; the game itself is in the database. Redis is a
+    cache here too: after a Redis restart unstarted rooms are gone (their codes answer
+    404), started games go on."""
+
+    ROOM_TTL = 24 * 3600
+
+    def __init__(self, link: RedisLink, idle_ttl: float = 15 * 60,
+                 clock: Callable[[], float] = time.time):
+        self.link = link
+        self.idle_ttl = idle_ttl
+        self.clock = clock        # wall clock: every process reads the same scores
+
+    def _key(self, code: str) -> str:
+        return self.link.key("room", code.strip().upper())
+
+    def _ttl(self, room: Room) -> int:
+        return self.ROOM_TTL if room.started else max(1, int(self.idle_ttl))
+
+    def _index(self, pipe: Any, room: Room) -> None:
+        """Queue the writes that keep the idle indexes true for ``room`` as it is now."""
+        now = self.clock()
+        idle, players = self.link.key("roomsidle"), [p for p in room.players if p]
+        if room.started:
+            pipe.zrem(idle, room.code)
+            for p in players:
+                pipe.zrem(self.link.key("roomseats", str(p[0])), room.code)
+        else:
+            pipe.zadd(idle, {room.code: now})
+            for p in players:
+                seats = self.link.key("roomseats", str(p[0]))
+                pipe.zadd(seats, {room.code: now})
+                pipe.expire(seats, max(1, int(self.idle_ttl)))
+        pipe.set(self.link.key("roomgame", room.game_id), room.code, ex=self._ttl(room))
+
+    async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
+                   bots: str | None = None) -> Room:
+        r = self.link.r
+        while True:
+            room = Room(new_room_code(), host, profile, stake, rounds, game_id, bots=bots)
+            room.players[0] = host
+            if await r.set(self._key(room.code), json.dumps(room.to_json()), nx=True,
+                           ex=self._ttl(room)):
+                async with r.pipeline(transaction=True) as pipe:
+                    self._index(pipe, room)
+                    await pipe.execute()
+                return room
+
+    async def get(self, code: str) -> Room:
+        raw = await self.link.r.get(self._key(code))
+        if raw is None:
+            raise LobbyError("not_found", f"no room with code {code!r}")
+        return Room.from_json(json.loads(raw))
+
+    async def by_game(self, game_id: str) -> Room | None:
+        code = await self.link.r.get(self.link.key("roomgame", game_id))
+        if code is None:
+            return None
+        try:
+            return await self.get(code)
+        except LobbyError:
+            return None
+
+    async def _change(self, code: str, fn: Callable[[Room], Any]) -> tuple[Room, Any]:
+        from redis.exceptions import WatchError
+        key = self._key(code)
+        async with self.link.r.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        raise LobbyError("not_found", f"no room with code {code!r}")
+                    room = Room.from_json(json.loads(raw))
+                    out = fn(room)
+                    pipe.multi()
+                    pipe.set(key, json.dumps(room.to_json()), ex=self._ttl(room))
+                    self._index(pipe, room)
+                    await pipe.execute()
+                    return room, out
+                except WatchError:
+                    continue
+
+    async def join(self, code: str, player: Player) -> tuple[Room, int]:
+        return await self._change(code, lambda room: room.take_seat(player))
+
+    async def started(self, room: Room, started: bool = True) -> None:
+        room.started = started
+        await self._change(room.code, lambda stored: setattr(stored, "started", started))
+
+    async def _trimmed_count(self, key: str) -> int:
+        async with self.link.r.pipeline(transaction=True) as pipe:
+            pipe.zremrangebyscore(key, "-inf", self.clock() - self.idle_ttl)
+            pipe.zcard(key)
+            return (await pipe.execute())[1]
+
+    async def waiting_count(self) -> int:
+        return await self._trimmed_count(self.link.key("roomsidle"))
+
+    async def waiting_seats(self, account_id: int) -> int:
+        return await self._trimmed_count(self.link.key("roomseats", str(account_id)))
+
+    async def close(self, code: str) -> None:
+        try:
+            room = await self.get(code)
+        except LobbyError:
+            return
+        room.started = True               # out of the idle indexes
+        async with self.link.r.pipeline(transaction=True) as pipe:
+            self._index(pipe, room)
+            pipe.delete(self._key(code), self.link.key("roomgame", room.game_id))
+            await pipe.execute()

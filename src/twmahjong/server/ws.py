@@ -192,10 +192,10 @@ class Connection:
             raise LobbyError("already_queued", "you are already waiting for a table")
         profile = self.server.check_profile(msg.profile)
         if msg.mode == "challenge":
-            with self.server.limits.making_table(self.server, self.account["id"]):
+            async with self.server.limits.making_table(self.server, self.account["id"]):
                 await self._challenge(profile)
             return
-        self.server.limits.check_new_table(self.server, self.account["id"])
+        await self.server.limits.check_new_table(self.server, self.account["id"])
         key = (msg.mode, profile, msg.stake)
         entry = self.server.queue.join(key, (self.account["id"], self.account["name"]))
         self.waiting = entry
@@ -239,7 +239,7 @@ class Connection:
             raise AuthError("this ticket belongs to another player")
         table = await self.server.find_table(ticket.game_id)
         if table is None:
-            room = self.server.rooms.by_game(ticket.game_id)
+            room = await self.server.rooms.by_game(ticket.game_id)
             if room is not None and not room.started:
                 raise LobbyError("not_started", "the room's game has not started yet")
             raise LobbyError("no_table", "that game is over or does not exist")
