@@ -31,21 +31,9 @@ import threading
 import time
 from pathlib import Path
 
-from twmahjong.drill import Player, RedisServer, Worker, audit, fresh_postgres
+from twmahjong.drill import Player, RedisServer, Worker, audit, bot_policy, fresh_postgres
 
 PG = "postgresql+asyncpg://twmj:twmj@127.0.0.1:5432/twmj_test"
-
-
-def bot_policy(name: str, seed: int):
-    """A bot of this build plays each seat (its answers, over the wire), so hands end
-    in wins and a game in a few minutes; the bot's own search stays light."""
-    from twmahjong.bots import make_bot
-    bot = make_bot(name, seed)
-
-    def act(obs: dict) -> dict:
-        a = bot.act(obs)
-        return a if isinstance(a, dict) else a.to_json()
-    return act
 
 
 def pct(xs: list[float], q: float) -> float:

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Player", "RedisServer", "Worker", "audit", "fresh_postgres", "simple_policy"]
+__all__ = ["Player", "RedisServer", "Worker", "audit", "bot_policy", "fresh_postgres",
+           "simple_policy"]
 
 HANG = 600.0        # a guard against hanging forever, never a budget
 
@@ -42,6 +43,18 @@ def simple_policy(obs: dict) -> dict:
         if a["type"] == "discard" and a.get("tile") == obs.get("drawn"):
             return a
     return next((a for a in legal if a["type"] == "discard"), legal[0])
+
+
+def bot_policy(name: str, seed: int):
+    """A bot of this build answers for a client (over the wire, like any player), so
+    hands end in wins and a game in minutes rather than in draw after draw."""
+    from .bots import make_bot
+    bot = make_bot(name, seed)
+
+    def act(obs: dict) -> dict:
+        a = bot.act(obs)
+        return a if isinstance(a, dict) else a.to_json()
+    return act
 
 
 class RedisServer:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import secrets
 import time
 
@@ -21,7 +22,7 @@ import httpx
 import pytest
 from server_helpers import HANG
 
-from twmahjong.drill import Player, RedisServer, Worker, audit, fresh_postgres
+from twmahjong.drill import Player, RedisServer, Worker, audit, bot_policy, fresh_postgres
 
 PG = os.environ.get("TWMJ_TEST_POSTGRES")
 LEASE = 3.0
@@ -60,8 +61,8 @@ async def _play_four(workers: list[Worker], fault) -> tuple[list[Player], float]
     players and the moment the fault was applied."""
     a, b = workers
     live = lambda: [w.port for w in workers if w.alive]  # noqa: E731
-    players = [Player(f"p{i}", w.guest(), live, rng=__import__("random").Random(i))
-               for i, w in enumerate((a, a, b, b))]
+    players = [Player(f"p{i}", w.guest(), live, rng=random.Random(i),
+                      policy=bot_policy("speedster", i)) for i, w in enumerate((a, a, b, b))]
     fired = asyncio.Event()
     when: list[float] = []
 
@@ -82,9 +83,13 @@ async def _play_four(workers: list[Worker], fault) -> tuple[list[Player], float]
     return list(done), when[0]
 
 
-def _check(players: list[Player], when: float, db: str) -> None:
+def _check(players: list[Player], when: float, db: str,
+           moved: list[Player] | None = None) -> None:
+    """``moved``: the players whose table moved (all, unless told)."""
     for p in players:
         assert p.end is not None, f"{p.name} never saw its game end"
+        assert any(t > when for t in p.times), f"{p.name} heard nothing after the fault"
+    for p in players if moved is None else moved:
         assert any(t > when for t in p.snapshots), f"{p.name} got no snapshot after the fault"
     assert len({p.game_id for p in players}) == 1
     found = asyncio.run(audit(db, players))
@@ -128,8 +133,12 @@ def test_a_redis_restart_mid_hand_keeps_one_table_for_all_four(drill):
     db = _db("redis")
     workers = start(2, db, bot_fill_wait=60)
 
+    relayed: list[int] = []
+
     def fault(p: Player) -> None:
         import redis as sync_redis
+        owner = _owner_of(workers, p.game_id, redis)
+        relayed.append(next(w.port for w in workers if w is not owner))
         redis.restart()
         # presence comes back by itself while they play: each worker rewrites its own
         r = sync_redis.Redis.from_url(redis.url, decode_responses=True)
@@ -139,7 +148,11 @@ def test_a_redis_restart_mid_hand_keeps_one_table_for_all_four(drill):
             time.sleep(0.05)
 
     players, when = asyncio.run(_play_four(workers, fault))
-    _check(players, when, db)
+    # the seats relayed between the workers are seated again (a snapshot each); the
+    # owner's own connections just go on
+    moved = [p for p in players if p.connections == 1 and p.port == relayed[0]]
+    assert len(moved) == 2
+    _check(players, when, db, moved=moved)
     assert all(w.alive for w in workers)
 
 

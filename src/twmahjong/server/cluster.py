@@ -157,10 +157,17 @@ class Cluster:
         self._conns: dict[str, tuple[Any, RemoteTable]] = {}  # relay side: id -> conn, table
         self._remote: dict[str, RemoteTable] = {}
         self._adopting: set[str] = set()
+        # games seen without an owner, since when: a game is adopted once it stayed so
+        # for more than a heartbeat (its owner re-takes its lease at its next beat after
+        # a Redis restart), or at once when its owner gave it up (table_moved, no owner)
+        self._orphans: dict[str, float] = {}
+        self._released: set[str] = set()
         self._finding: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
         self._redis_run: str | None = None      # Redis's run_id: a new one means a restart
         self._redis_failed = False
+        self._redis_back = -1e9                  # when Redis last came back (loop time)
+        self.lease = settings.cluster_lease
         self._wake = asyncio.Event()
         self._heart: asyncio.Task | None = None
 
@@ -199,6 +206,8 @@ class Cluster:
                 await self.link.beat()
                 run = (await self.link.r.info("server")).get("run_id")
                 restarted = self._redis_failed or (self._redis_run not in (None, run))
+                if restarted:
+                    self._redis_back = asyncio.get_running_loop().time()
                 self._redis_run, self._redis_failed = run, False
                 for gid in await self.directory.renew():
                     await self._lost(gid)
@@ -225,6 +234,7 @@ class Cluster:
     async def _reconnected(self) -> None:
         """Redis lost what it carried: seat this process's relayed connections again
         and ask every other process to do the same with the ones relayed to us."""
+        self._redis_back = asyncio.get_running_loop().time()
         self._wake.set()
         self.bus.publish("resync", {"process": self.process_id})
         self._resync_notice({"process": None})
@@ -293,12 +303,30 @@ class Cluster:
         games = [row["id"] for row in await self.server.repo.active_games()
                  if self.directory.get(row["id"]) is None and row["id"] not in self._adopting]
         if not games:
+            self._orphans = {}
             return 0
         owners = await self.directory.owners(games)
+        now = asyncio.get_running_loop().time()
+        orphans = {}
         for gid, owner in zip(games, owners):
-            if owner is None and await self.adopt(gid):
+            if owner is not None:
+                continue
+            orphans[gid] = self._orphans.get(gid, now)
+            self._orphans[gid] = orphans[gid]
+            if self._adoptable(gid) and await self.adopt(gid):
                 n += 1
+        self._orphans = orphans
+        self._released.intersection_update(orphans)
         return n
+
+    def _adoptable(self, game_id: str) -> bool:
+        """An ownerless game may be adopted: given up by its owner, or ownerless for
+        longer than a heartbeat (after a Redis restart its owner re-takes it first)."""
+        now = asyncio.get_running_loop().time()
+        since = self._orphans.setdefault(game_id, now)
+        if now - self._redis_back > 2 * self.lease:    # no Redis restart lately: a lease
+            return True                                # ran out, its owner is gone
+        return game_id in self._released or now - since > 1.5 * self.interval
 
     async def adopt(self, game_id: str) -> Any:
         """Claim an ownerless game and resume it here from the repository."""
@@ -322,6 +350,7 @@ class Cluster:
     def _moved(self, msg: dict) -> None:
         gid, owner = msg["game_id"], msg.get("owner")
         if owner is None:
+            self._released.add(gid)
             self._wake.set()            # adopt now rather than at the next beat
         proxy = self._remote.get(gid)
         if proxy is not None:
@@ -348,13 +377,21 @@ class Cluster:
         if row is None or row["status"] != "active":
             return None
         owner = await self.directory.owner(game_id)
-        if owner is None:
+        if owner is None and self._adoptable(game_id):
             table = await self.adopt(game_id)
             if table is not None:
                 return table
             owner = await self.directory.owner(game_id)
+        elif owner is None:
+            self._wake.set()            # the scan adopts it when due; table_moved follows
         if owner == self.process_id:
-            return self.directory.get(game_id)
+            while game_id in self._adopting:      # our own adoption is under way
+                await asyncio.sleep(0.05)
+            table = self.directory.get(game_id)
+            if table is not None:
+                return table
+            owner = None                # wait for whoever runs it next (table_moved)
+            self._wake.set()
         proxy = self._remote[game_id] = RemoteTable(self, game_id, row["seats"], owner)
         return proxy
 

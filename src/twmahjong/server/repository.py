@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .schema import accounts, game_actions, game_players, games, ledger, name_key
@@ -78,6 +78,31 @@ class Repository(Protocol):
     async def active_games(self) -> list[dict]: ...
     async def games_of(self, account_id: int, limit: int = 50) -> list[dict]: ...
     async def leaderboard(self, limit: int = 50) -> list[dict]: ...
+
+
+def _unreachable(e: BaseException) -> bool:
+    """The database could not be reached (restarting, failing over): worth a retry."""
+    if isinstance(e, OSError):
+        return True
+    return isinstance(e, DBAPIError) and (e.connection_invalidated or
+                                          not isinstance(e, IntegrityError) and
+                                          "connect" in str(e).lower())
+
+
+async def _patiently(fn):
+    """Run ``fn()`` (a transaction) until the database answers: a table waits out a
+    PostgreSQL restart instead of ending its game."""
+    warned = False
+    while True:
+        try:
+            return await fn()
+        except Exception as e:
+            if not _unreachable(e):
+                raise
+            if not warned:
+                log.warning("the database cannot be reached (%s); waiting for it", e)
+                warned = True
+            await asyncio.sleep(0.5)
 
 
 def _row(r: Any) -> dict:
@@ -303,8 +328,13 @@ class SqlRepository:
                           epoch: int | None = None) -> None:
         """A hand's coin movements and its "settled" mark in one transaction, after
         its actions: a crash can never pay a hand twice or lose its payment. Raises
-        ``Fenced`` (nothing paid) if ``epoch`` is no longer the game's."""
+        ``Fenced`` (nothing paid) if ``epoch`` is no longer the game's. Waits for a
+        database that cannot be reached."""
         await self.flush()
+        await _patiently(lambda: self._settle(game_id, hand_no, entries, row, epoch))
+
+    async def _settle(self, game_id: str, hand_no: int, entries: list[tuple[int, int, str]],
+                      row: dict, epoch: int | None) -> None:
         now = time.time()
         async with self._write, self.engine.begin() as conn:
             await self._check_epoch(conn, game_id, epoch)
@@ -326,7 +356,13 @@ class SqlRepository:
         earned, in one transaction that only an active game passes. A crash at any
         point, and the resumed table ending the game again, apply them exactly once.
         False when the game had already ended (nothing written); ``Fenced`` when
-        ``epoch`` is no longer the game's."""
+        ``epoch`` is no longer the game's. Waits for a database that cannot be reached."""
+        return await _patiently(lambda: self._finish(game_id, result, ratings, challenge_tier,
+                                                     status, epoch))
+
+    async def _finish(self, game_id: str, result: dict, ratings: dict[int, float] | None,
+                      challenge_tier: tuple[int, int] | None, status: str,
+                      epoch: int | None) -> bool:
         async with self._write, self.engine.begin() as conn:
             await self._check_epoch(conn, game_id, epoch)
             res = await conn.execute(games.update().where(
