@@ -57,6 +57,7 @@ class Relay:
         self.cluster, self.via, self.conn = cluster, via, conn
         self.game_id, self.seat = game_id, seat
         self.gone = False
+        self.checking = False
 
     def push(self, text: str) -> None:
         if not self.gone:
@@ -65,10 +66,26 @@ class Relay:
                                       on_nobody=self._nobody)
 
     def _nobody(self) -> None:
-        """The relaying process is gone: the seat lost its connection."""
-        if not self.gone:
-            self.gone = True
-            self.cluster.drop_relay(self)
+        """Nobody heard the message: the relaying process is gone, or only its
+        subscription is (Redis restarting). Drop the seat's connection once the process
+        has stayed gone for a lease; a process that comes back seats it again anyway."""
+        if not self.gone and not self.checking:
+            self.checking = True
+            self.cluster._spawn(self._check())
+
+    async def _check(self) -> None:
+        try:
+            for _ in range(2):
+                await asyncio.sleep(self.cluster.lease / 2)
+                if await self.cluster.link.alive(self.via):
+                    return
+            if not self.gone:
+                self.gone = True
+                self.cluster.drop_relay(self)
+        except Exception:
+            pass                        # Redis away: the next message that fails asks again
+        finally:
+            self.checking = False
 
 
 class RemoteTable:
