@@ -227,7 +227,7 @@ class Server:
         await self.repo.flush()
         await self.repo.finish_game(table.id, {"scores": scores, "ranks": ranks, **extra},
                                     ratings=ratings, challenge_tier=tier_won,
-                                    epoch=table.owner_epoch)
+                                    epoch=getattr(table, "owner_epoch", None))
         self._closed(table)
         self.bus.publish("game_finished", {"game_id": table.id, "scores": scores})
         return extra
@@ -237,7 +237,7 @@ class Server:
         await self.repo.flush()
         await self.repo.finish_game(table.id, {"scores": list(table.game.scores()),
                                                "aborted": reason}, status="aborted",
-                                    epoch=table.owner_epoch)
+                                    epoch=getattr(table, "owner_epoch", None))
         self.aborted_tables += 1
         self._closed(table)
         self.bus.publish("game_finished", {"game_id": table.id, "aborted": True})
