@@ -252,7 +252,9 @@ class Player:
                         await ws.send(json.dumps({"type": "hello", "token": self.token}))
                         await ws.send(json.dumps({"type": "quick_match", "mode": mode}))
                     else:
-                        await ws.send(json.dumps({"type": "hello", "ticket": self.ticket}))
+                        # a ticket sits down only the account whose session says hello
+                        await ws.send(json.dumps({"type": "hello", "token": self.token,
+                                                  "ticket": self.ticket}))
                     await self._session(ws, matched)
             except (OSError, WebSocketException, TimeoutError):
                 pass
@@ -274,10 +276,9 @@ class Player:
             if t == "error":
                 if m.get("code") in ("no_table",):
                     raise _GameOver
-                if m.get("code") in ("not_your_turn", "stale_turn", "illegal_action",
-                                     "internal_error", "table_closed", "rate_limited"):
-                    continue
-                continue
+                if m.get("code") in ("auth", "bad_message"):    # refused: a harness bug
+                    raise RuntimeError(f"{self.name}: the server refused us: {m}")
+                continue            # not_your_turn, stale, illegal_action, rate_limited...
             if t == "matched":
                 self.seat, self.game_id, self.ticket = m["seat"], m["game_id"], m["ticket"]
                 if matched is not None:

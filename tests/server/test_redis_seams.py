@@ -13,9 +13,10 @@ import pytest
 from redis_helpers import fresh_prefix, need_redis, purge
 from server_helpers import HANG
 
-from twmahjong.server.lobby import LobbyError, LocalMatchQueue
+from twmahjong.server.lobby import LobbyError, LocalMatchQueue, Rooms
 from twmahjong.server.redis_queue import RedisMatchQueue
-from twmahjong.server.redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence
+from twmahjong.server.redis_seams import (RedisBus, RedisDirectory, RedisLink, RedisPresence,
+                                         RedisRooms)
 from twmahjong.server.seams import LocalBus, LocalDirectory, LocalPresence
 
 KEY = ("casual", "standard", "low")
@@ -338,6 +339,69 @@ def test_one_account_waits_in_one_queue_across_processes(space):
 
 
 # -- the command line ------------------------------------------------------------------------------
+# -- private rooms -----------------------------------------------------------------------------
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_room_is_joined_from_any_process_and_expires_idle(kind):
+    """Both RoomBooks: a room opened by one process is found and joined by another
+    (issue #17, fault 4); five players racing for its three free seats from two
+    processes get three seats, each once; an unstarted room is gone for every process
+    ``idle_ttl`` after its last change, a started one waits for its game."""
+    clock = Clock()
+    url, prefix = (need_redis(), fresh_prefix()) if kind == "redis" else (None, None)
+
+    async def go():
+        async with contextlib.AsyncExitStack() as stack:
+            if kind == "local":
+                a = b = Rooms(idle_ttl=60, clock=clock)
+            else:
+                links = [RedisLink(url, prefix, secrets.token_hex(6), 10.0) for _ in "ab"]
+                for link in links:
+                    link.on(link.inbox(link.process_id), lambda message: None)
+                    await link.start()
+                    stack.push_async_callback(link.close)
+                a, b = (RedisRooms(link, idle_ttl=60, clock=clock) for link in links)
+            room = await a.open((1, "host"), "standard", "low", 1, "g_room")
+            assert (await b.get(room.code.lower())).players[0] == (1, "host")
+            assert (await b.by_game("g_room")).code == room.code
+            joins = await asyncio.gather(*(
+                (a, b)[i % 2].join(room.code, (10 + i, f"p{i}")) for i in range(5)),
+                return_exceptions=True)
+            seats = sorted(j[1] for j in joins if not isinstance(j, Exception))
+            refused = [j for j in joins if isinstance(j, LobbyError)]
+            assert seats == [1, 2, 3] and len(refused) == 2
+            assert all(e.code == "conflict" for e in refused)
+            final = await a.get(room.code)
+            assert len({p for p in final.players if p}) == 4
+            seated = [p[0] for p in final.players[1:]]
+            assert (await b.join(room.code, (seated[0], "again")))[1] == 1   # a seat held
+            assert await a.waiting_count() == 1
+            assert await b.waiting_seats(seated[1]) == 1 and await b.waiting_seats(99) == 0
+
+            other = await b.open((2, "host2"), "standard", "low", 1, "g_other")
+            await a.started(other)                         # its game is being made
+            clock.now += 61
+            with pytest.raises(LobbyError) as e:
+                await b.get(room.code)
+            assert e.value.code == "not_found"
+            assert await a.by_game("g_room") is None
+            assert await b.waiting_count() == 0 and await a.waiting_seats(seated[1]) == 0
+            assert (await a.get(other.code)).started        # a started room stays
+            await b.close(other.code)
+            assert await a.by_game("g_other") is None
+    try:
+        run(go())
+    finally:
+        if url:
+            purge(url, prefix)
+
+
 def test_serve_with_an_unreachable_redis_says_so_in_one_line(tmp_path):
     import socket
     import subprocess

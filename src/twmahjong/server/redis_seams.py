@@ -411,18 +411,27 @@ class RedisRooms:
         while True:
             room = Room(new_room_code(), host, profile, stake, rounds, game_id, bots=bots)
             room.players[0] = host
-            if await r.set(self._key(room.code), json.dumps(room.to_json()), nx=True,
+            if await r.set(self._key(room.code), self._dump(room), nx=True,
                            ex=self._ttl(room)):
                 async with r.pipeline(transaction=True) as pipe:
                     self._index(pipe, room)
                     await pipe.execute()
                 return room
 
-    async def get(self, code: str) -> Room:
-        raw = await self.link.r.get(self._key(code))
-        if raw is None:
+    def _dump(self, room: Room) -> str:
+        return json.dumps({**room.to_json(), "touched": self.clock()})
+
+    def _load(self, code: str, raw: str | None) -> Room:
+        """The stored room, or not_found for none or for an unstarted one idle past
+        ``idle_ttl`` (its keys' TTL removes it soon; the clock decides, as in ``Rooms``)."""
+        d = json.loads(raw) if raw is not None else None
+        if d is None or (not d["started"]
+                         and d.get("touched", 0.0) <= self.clock() - self.idle_ttl):
             raise LobbyError("not_found", f"no room with code {code!r}")
-        return Room.from_json(json.loads(raw))
+        return Room.from_json(d)
+
+    async def get(self, code: str) -> Room:
+        return self._load(code, await self.link.r.get(self._key(code)))
 
     async def by_game(self, game_id: str) -> Room | None:
         code = await self.link.r.get(self.link.key("roomgame", game_id))
@@ -440,13 +449,10 @@ class RedisRooms:
             while True:
                 try:
                     await pipe.watch(key)
-                    raw = await pipe.get(key)
-                    if raw is None:
-                        raise LobbyError("not_found", f"no room with code {code!r}")
-                    room = Room.from_json(json.loads(raw))
+                    room = self._load(code, await pipe.get(key))
                     out = fn(room)
                     pipe.multi()
-                    pipe.set(key, json.dumps(room.to_json()), ex=self._ttl(room))
+                    pipe.set(key, self._dump(room), ex=self._ttl(room))
                     self._index(pipe, room)
                     await pipe.execute()
                     return room, out
