@@ -252,7 +252,7 @@ def test_rooms_expire_and_are_found_by_game_through_an_index():
         assert len(rooms) == 1 and await rooms.by_game("g_1") is None
         with pytest.raises(LobbyError):
             await rooms.get(opened[1].code)
-        await rooms.started(opened[0])                     # a started room waits for its game
+        await rooms.start(opened[0].code)                  # a started room waits for its game
         clock.now += 10_000
         assert len(rooms) == 1 and await rooms.waiting_count() == 0
         await rooms.close(opened[0].code)

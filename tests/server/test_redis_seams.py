@@ -385,7 +385,11 @@ def test_a_room_is_joined_from_any_process_and_expires_idle(kind):
             assert await b.waiting_seats(seated[1]) == 1 and await b.waiting_seats(99) == 0
 
             other = await b.open((2, "host2"), "standard", "low", 1, "g_other")
-            await a.started(other)                         # its game is being made
+            await b.join(other.code, (3, "late"))          # seated on b after a read it
+            made = await asyncio.gather(a.start(other.code), b.start(other.code))
+            # one start makes the game, with the seats as stored, not as first read
+            assert [m is None for m in made].count(False) == 1
+            assert next(m for m in made if m).players[1] == (3, "late")
             clock.now += 61
             with pytest.raises(LobbyError) as e:
                 await b.get(room.code)

@@ -203,8 +203,13 @@ async def room_state(code: str, request: Request,
     return {"room": (await _find_room(request, code, acc)).public()}
 
 
-async def _start_room(server, room) -> None:
-    await server.rooms.started(room)
+async def _start_room(server, room):
+    """Make the room's game with its seats as stored now (another worker may have
+    seated someone since ``room`` was read); the room as started."""
+    started = await server.rooms.start(room.code)
+    if started is None:             # started already (the host, or the fourth join)
+        return await server.rooms.get(room.code)
+    room = started
     try:
         names, options = None, None
         if room.bots:       # adaptive reads the host's own record
@@ -213,8 +218,9 @@ async def _start_room(server, room) -> None:
                                   rounds=room.rounds, players=list(room.players),
                                   bots=names, game_id=room.game_id, options=options)
     except Exception:
-        await server.rooms.started(room, False)
+        await server.rooms.unstart(room.code)
         raise
+    return room
 
 
 @router.post("/rooms/{code}/join")
@@ -225,7 +231,7 @@ async def join_room(code: str, request: Request, acc: Account) -> dict:
         await server.limits.check_new_table(server, acc["id"], spend=False)
     room, seat = await server.rooms.join(room.code, (acc["id"], acc["name"]))
     if not room.started and all(room.players):
-        await _start_room(server, room)
+        room = await _start_room(server, room)
     return _room_seat(server, room, seat, acc)
 
 
@@ -236,7 +242,7 @@ async def start_room(code: str, request: Request, acc: Account) -> dict:
     if room.host[0] != acc["id"]:
         raise ApiError(403, "forbidden", "only the host can start the room")
     if not room.started:
-        await _start_room(server, room)
+        room = await _start_room(server, room)
     return {"game_id": room.game_id, "room": room.public()}
 
 

@@ -209,7 +209,8 @@ class RoomBook(Protocol):
     async def get(self, code: str) -> Room: ...
     async def by_game(self, game_id: str) -> Room | None: ...
     async def join(self, code: str, player: Player) -> tuple[Room, int]: ...
-    async def started(self, room: Room, started: bool = True) -> None: ...
+    async def start(self, code: str) -> Room | None: ...
+    async def unstart(self, code: str) -> None: ...
     async def waiting_count(self) -> int: ...
     async def waiting_seats(self, account_id: int) -> int: ...
     async def close(self, code: str) -> None: ...
@@ -286,9 +287,21 @@ class Rooms:
         self.expire()
         return self._by_game.get(game_id)
 
-    async def started(self, room: Room, started: bool = True) -> None:
-        """The room's game is being made (or, False, could not be): idle no more."""
-        room.started = started
+    async def start(self, code: str) -> Room | None:
+        """Mark the room started (its game is being made): idle no more. Returns the
+        room as it is now, seats and all, or None if it was started already, so that
+        of a host's start and a fourth player's join only one makes the game."""
+        room = await self.get(code)
+        if room.started:
+            return None
+        room.started = True
+        self._touch(room)
+        return room
+
+    async def unstart(self, code: str) -> None:
+        """Its game could not be made: the room waits again."""
+        room = await self.get(code)
+        room.started = False
         self._touch(room)
 
     async def waiting_count(self) -> int:

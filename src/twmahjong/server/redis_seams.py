@@ -462,9 +462,15 @@ class RedisRooms:
     async def join(self, code: str, player: Player) -> tuple[Room, int]:
         return await self._change(code, lambda room: room.take_seat(player))
 
-    async def started(self, room: Room, started: bool = True) -> None:
-        room.started = started
-        await self._change(room.code, lambda stored: setattr(stored, "started", started))
+    async def start(self, code: str) -> Room | None:
+        def mark(room: Room) -> bool:
+            was, room.started = room.started, True
+            return not was
+        room, first = await self._change(code, mark)
+        return room if first else None
+
+    async def unstart(self, code: str) -> None:
+        await self._change(code, lambda room: setattr(room, "started", False))
 
     async def _trimmed_count(self, key: str) -> int:
         async with self.link.r.pipeline(transaction=True) as pipe:
