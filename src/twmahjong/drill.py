@@ -233,6 +233,7 @@ class Player:
     end: dict | None = None
     ended_by_record = False
     connections = 0
+    requeued = 0                  # times the server asked it to queue again
     on_message: Any = None        # (player, message) -> awaitable or None: test hooks
     port: int | None = None       # the worker it is connected to now
     policy: Any = None            # observation -> action (a bot's ``act``); simple_policy
@@ -255,7 +256,7 @@ class Player:
                         # a ticket sits down only the account whose session says hello
                         await ws.send(json.dumps({"type": "hello", "token": self.token,
                                                   "ticket": self.ticket}))
-                    await self._session(ws, matched)
+                    await self._session(ws, matched, mode)
             except (OSError, WebSocketException, TimeoutError):
                 pass
             except _GameOver:
@@ -267,7 +268,7 @@ class Player:
                 port = self.rng.choice(live)
         return self
 
-    async def _session(self, ws, matched: asyncio.Event | None) -> None:
+    async def _session(self, ws, matched: asyncio.Event | None, mode: str) -> None:
         while self.end is None:
             m = json.loads(await asyncio.wait_for(ws.recv(), HANG))
             now = time.monotonic()
@@ -278,6 +279,10 @@ class Player:
                     raise _GameOver
                 if m.get("code") in ("auth", "bad_message"):    # refused: a harness bug
                     raise RuntimeError(f"{self.name}: the server refused us: {m}")
+                if self.game_id is None and (m.get("code") == "requeue" or m.get(
+                        "message", "").startswith("could not start the table")):
+                    self.requeued += 1          # the queue lost us (a fault): queue again
+                    await ws.send(json.dumps({"type": "quick_match", "mode": mode}))
                 continue            # not_your_turn, stale, illegal_action, rate_limited...
             if t == "matched":
                 self.seat, self.game_id, self.ticket = m["seat"], m["game_id"], m["ticket"]

@@ -209,3 +209,37 @@ def test_health_counts_the_queue_of_the_whole_cluster(drill):
         await asyncio.gather(t0, *rest, return_exceptions=True)
         return queued
     assert asyncio.run(go()) == (0, 0)
+
+
+def test_a_player_queued_when_redis_restarts_is_asked_to_queue_again(drill):
+    """A restarted Redis has no queues: a player who was waiting for quick match must
+    hear so (``requeue``) and be able to queue again, instead of waiting for ever (the
+    chaos run's stranded player in the queue)."""
+    import json
+
+    from websockets.asyncio.client import connect
+    redis, start = drill
+    (a,) = start(1, _db("queue"), bot_fill_wait=600)
+
+    async def go() -> tuple[dict, dict]:
+        async with connect(f"ws://127.0.0.1:{a.port}/ws") as ws:
+            async def until(kind: str) -> dict:
+                while True:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), HANG))
+                    if m["type"] == kind:
+                        return m
+            await ws.send(json.dumps({"type": "hello", "token": a.guest()}))
+            await ws.send(json.dumps({"type": "quick_match", "mode": "casual"}))
+            await until("queued")
+            while a.health()["queued"] != 1:      # its entry reached Redis
+                await asyncio.sleep(0.05)
+            await asyncio.to_thread(redis.restart)
+            told = await until("error")
+            await ws.send(json.dumps({"type": "quick_match", "mode": "casual"}))
+            again = await until("queued")
+            while a.health()["queued"] != 1:      # and it waits in the new Redis
+                await asyncio.sleep(0.05)
+            return told, again
+    told, again = asyncio.run(go())
+    assert told["code"] == "requeue", told
+    assert again["type"] == "queued"

@@ -193,6 +193,8 @@ class Cluster:
         """Join the cluster and adopt whatever nobody runs (this is the restart resume)."""
         self._wake = asyncio.Event()
         await self.link.start()
+        # the Redis we joined: a different run_id later means it restarted empty
+        self._redis_run = (await self.link.r.info("server")).get("run_id")
         await self.link.beat()
         await self.scan()
         self._heart = asyncio.create_task(self._heartbeat(), name="twmj-heartbeat")
@@ -222,9 +224,12 @@ class Cluster:
             try:
                 await self.link.beat()
                 run = (await self.link.r.info("server")).get("run_id")
-                restarted = self._redis_failed or (self._redis_run not in (None, run))
+                emptied = self._redis_run not in (None, run)     # a new Redis: no queues
+                restarted = self._redis_failed or emptied
                 if restarted:
                     self._redis_back = asyncio.get_running_loop().time()
+                if emptied:
+                    self.queue.lost()
                 self._redis_run, self._redis_failed = run, False
                 for gid in await self.directory.renew():
                     await self._lost(gid)

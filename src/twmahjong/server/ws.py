@@ -211,6 +211,9 @@ class Connection:
             return
         except Exception as e:
             self.waiting = self.waiter = None
+            if isinstance(e, LobbyError):      # requeue (the queue was lost), already_queued
+                self.error(e.code, str(e))
+                return
             log.exception("could not start a table")
             reason = str(e) if isinstance(e, UserError) else "please try again"
             self.error("bad_request", f"could not start the table: {reason}")
