@@ -162,7 +162,7 @@ class Chaos:
             if p.game_id:
                 by_game.setdefault(p.game_id, []).append(p)
         stranded = 0
-        for ps in by_game.values():
+        for gid, ps in by_game.items():
             for p in ps:
                 for start, length in p.gaps():
                     if length <= lease + 5:
@@ -171,6 +171,11 @@ class Chaos:
                     lo, hi = start + lease + 5, start + length
                     if any(lo < t < hi for q in ps if q is not p for t in q.times):
                         stranded += 1
+                        before = [f"{k}@{t - self.t0:.1f}s" for t, k in self.faults
+                                  if start - 30 < t < hi]
+                        print(f"  stranded: {p.name} seat {p.seat} game {gid} silent "
+                              f"{length:.1f}s from {start - self.t0:.1f}s (port {p.port}, "
+                              f"{p.connections} connections); faults near: {before}")
                         break
         longest = [max((g for _, g in p.gaps()), default=0.0) for p in self.players
                    if p.times]

@@ -68,6 +68,8 @@ class RedisLink:
         # called (no arguments) each time the listener is subscribed again after it
         # lost Redis: what was published meanwhile never arrived, so resynchronise
         self.on_reconnect: Callable[[], Any] | None = None
+        self._dropped = False                 # writes were dropped since the last resync
+        self._resyncs: set[asyncio.Future] = set()
         self.reconnects = 0
 
     def key(self, *parts: str) -> str:
@@ -147,9 +149,20 @@ class RedisLink:
                     results = await pipe.execute(raise_on_error=False)
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("Redis writes failed; %d dropped", len(cmds))
+                except Exception as e:
+                    log.warning("Redis writes failed (%s); %d dropped", e, len(cmds))
                     results = [None] * len(cmds)
+                    # the pool's other connections are as stale (Redis restarted)
+                    with contextlib.suppress(Exception):
+                        await self.r.connection_pool.disconnect()
+                    self._dropped = True
+                else:
+                    if self._dropped:
+                        # writes work again: what was dropped (a message relayed to a
+                        # seat, a relayed move, an attach) is made good by seating every
+                        # relayed connection again: fresh snapshots, moves offered anew
+                        self._dropped = False
+                        self._resync_after_drop()
             it = iter(results)
             for args, then in batch:
                 res = next(it) if args else None
@@ -158,6 +171,19 @@ class RedisLink:
                         then(res)
                     except Exception:
                         log.exception("after a Redis write")
+
+    def _resync_after_drop(self) -> None:
+        if self.on_reconnect is None:
+            return
+        log.warning("Redis writes work again after some were dropped; resynchronising")
+        try:
+            res = self.on_reconnect()
+            if asyncio.iscoroutine(res):
+                task = asyncio.ensure_future(res)
+                self._resyncs.add(task)
+                task.add_done_callback(self._resyncs.discard)
+        except Exception:
+            log.exception("resynchronising after dropped Redis writes")
 
     # -- listening -------------------------------------------------------------------------------
     async def _resubscribe(self) -> None:
@@ -482,7 +508,15 @@ class RedisRooms:
         return await self._trimmed_count(self.link.key("roomsidle"))
 
     async def waiting_seats(self, account_id: int) -> int:
-        return await self._trimmed_count(self.link.key("roomseats", str(account_id)))
+        """Counted against the table cap: with Redis away the count is 0 (a table is
+        not refused for a cap that cannot be read for a moment; the cap on this
+        process's own tables still holds)."""
+        from redis.exceptions import RedisError
+        try:
+            return await self._trimmed_count(self.link.key("roomseats", str(account_id)))
+        except (RedisError, OSError) as e:
+            log.warning("counting unstarted rooms failed (%s); counting none", e)
+            return 0
 
     async def close(self, code: str) -> None:
         try:
