@@ -406,6 +406,43 @@ def test_a_room_is_joined_from_any_process_and_expires_idle(kind):
             purge(url, prefix)
 
 
+def test_writes_dropped_by_a_lost_connection_resynchronise_once_writes_work(tmp_path):
+    """A write batch that fails (the writer's connection died: Redis restarted, or the
+    connection was killed) is dropped; whatever it carried (a relayed update, move or
+    attach) is made good by one resynchronisation as soon as writes work again, even
+    when the listener never lost its own connection. A redis-server of our own: killing
+    connections on a shared one would disturb others."""
+    import redis as sync_redis
+
+    from twmahjong.drill import RedisServer
+    srv = RedisServer(log=tmp_path / "redis.log").start()
+
+    async def go() -> list[int]:
+        link = RedisLink(srv.url, "t", "p1", 10.0)
+        link.on(link.inbox("p1"), lambda message: None)
+        resyncs: list[int] = []
+        link.on_reconnect = lambda: resyncs.append(link.reconnects)
+        await link.start()
+        try:
+            link.command("SET", "t:a", "1")
+            await link.drain()
+            # the writer's (normal) connection dies; the listener's (pubsub) does not
+            sync_redis.Redis.from_url(srv.url).client_kill_filter(_type="normal")
+            link.command("SET", "t:b", "2")          # dropped with its connection
+            await link.drain()
+            before = list(resyncs)
+            link.command("SET", "t:c", "3")          # writes work again
+            await link.drain()
+            await until(lambda: len(resyncs) > len(before))
+            return before
+        finally:
+            await link.close()
+    try:
+        assert run(go()) == []                       # not before the writes work again
+    finally:
+        srv.stop()
+
+
 def test_serve_with_an_unreachable_redis_says_so_in_one_line(tmp_path):
     import socket
     import subprocess
