@@ -58,7 +58,7 @@ def drill(tmp_path):
 async def _play_four(workers: list[Worker], fault) -> tuple[list[Player], float]:
     """Four guests (two on each worker) play one game; ``fault(player)`` runs once,
     right after a player on the owner's side sees its own discard. Returns the
-    players and the moment the fault was applied."""
+    players and the moment the fault began."""
     a, b = workers
     live = lambda: [w.port for w in workers if w.alive]  # noqa: E731
     players = [Player(f"p{i}", w.guest(), live, rng=random.Random(i),
@@ -72,8 +72,10 @@ async def _play_four(workers: list[Worker], fault) -> tuple[list[Player], float]
         if any(ev.get("type") == "discard" and ev.get("seat") == p.seat
                for ev in m.get("events", [])):
             fired.set()
-            await asyncio.to_thread(fault, p)
+            # from the moment the fault begins: a SIGTERM'd worker hands its tables over
+            # (and a restarted Redis resyncs) before the fault's call has returned
             when.append(time.monotonic())
+            await asyncio.to_thread(fault, p)
 
     for p in players:
         p.on_message = hook
