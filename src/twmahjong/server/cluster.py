@@ -100,6 +100,9 @@ class RemoteTable:
         self.local: Any = None           # the table itself, once this process adopted it
         self._finished = False
         self.attached: dict[str, tuple[int, Any]] = {}     # conn id -> (seat, connection)
+        # attaches sent and not yet answered by a snapshot (conn id -> when sent): one
+        # lost on the way (dropped, or reaching an owner still adopting) is sent again
+        self.unacked: dict[str, float] = {}
 
     @property
     def finished(self) -> bool:
@@ -116,6 +119,7 @@ class RemoteTable:
     def detach(self, seat: int, conn: Any) -> None:
         cid = self.cluster.conn_key(conn)
         self.attached.pop(cid, None)
+        self.unacked.pop(cid, None)
         self.cluster.forget_conn(cid, self)
         if self.local is not None:
             self.local.detach(seat, conn)
@@ -131,6 +135,8 @@ class RemoteTable:
 
     def _send(self, msg: dict) -> None:
         if self.owner is not None:      # no owner: wait for table_moved, then re-attach
+            if msg["op"] == "attach":
+                self.unacked[msg["conn"]] = asyncio.get_running_loop().time()
             self.cluster.link.publish(self.cluster.link.inbox(self.owner),
                                       {**msg, "game": self.id,
                                        "via": self.cluster.process_id})
@@ -146,9 +152,21 @@ class RemoteTable:
             else:
                 self._send({"op": "attach", "seat": seat, "conn": cid})
 
-    def seen(self, text: str) -> None:
+    def seen(self, text: str, cid: str | None = None) -> None:
+        if '"type":"snapshot"' in text and cid is not None:
+            self.unacked.pop(cid, None)         # the owner seated it
         if '"type":"game_end"' in text:
             self._finished = True
+
+    def reattach(self, older_than: float) -> int:
+        """Send again every attach the owner has not answered for ``older_than`` s."""
+        now = asyncio.get_running_loop().time()
+        n = 0
+        for cid, sent in list(self.unacked.items()):
+            if now - sent > older_than and cid in self.attached:
+                self._send({"op": "attach", "seat": self.attached[cid][0], "conn": cid})
+                n += 1
+        return n
 
 
 class Cluster:
@@ -277,6 +295,10 @@ class Cluster:
         proxies = [p for p in self._remote.values() if p.local is None and not p.finished]
         if not proxies:
             return
+        for p in proxies:
+            if p.reattach(2 * self.interval):
+                log.warning("game %s: a relayed seat was not seated by its owner; "
+                            "asking again", p.id)
         owners = await self.directory.owners([p.id for p in proxies])
         for proxy, owner in zip(proxies, owners):
             if owner is None:
@@ -449,16 +471,25 @@ class Cluster:
             if item is not None:
                 conn, proxy = item
                 conn.push(m["text"])
-                proxy.seen(m["text"])
+                proxy.seen(m["text"], m["conn"])
         elif op in ("attach", "detach", "action"):
+            self._for_owner(op, m)
+
+    async def _after_adoption(self, op: str, m: dict) -> None:
+        while m["game"] in self._adopting:
+            await asyncio.sleep(0.05)
+        if self.directory.get(m["game"]) is not None:
             self._for_owner(op, m)
 
     def _for_owner(self, op: str, m: dict) -> None:
         table = self.directory.get(m["game"])
         key = (m["via"], m["conn"])
         seat = int(m["seat"])
-        if table is None:               # not (or no longer) ours: the relaying side re-finds
-            self._wake.set()
+        if table is None:
+            if m["game"] in self._adopting:     # being adopted here: once it runs
+                self._spawn(self._after_adoption(op, m))
+                return
+            self._wake.set()            # not (or no longer) ours: the relaying side re-finds
             return
         if op == "attach":
             relay = self._relays.get(key)
