@@ -443,6 +443,40 @@ def test_writes_dropped_by_a_lost_connection_resynchronise_once_writes_work(tmp_
         srv.stop()
 
 
+def test_a_relayed_attach_the_owner_never_answered_is_sent_again():
+    """A seat relayed to another process is seated there by an ``attach``; if no
+    snapshot answers it (the message was lost, or reached an owner still adopting the
+    game) the relaying side asks again, and stops once a snapshot arrives. Without
+    this a player stayed silent while the table played on (chaos run, after SIGTERM)."""
+    from types import SimpleNamespace
+
+    from twmahjong.server.cluster import RemoteTable
+    sent: list[dict] = []
+    link = SimpleNamespace(publish=lambda channel, msg, **kw: sent.append(msg),
+                           inbox=lambda proc: f"inbox:{proc}")
+    conns: dict = {}
+    cluster = SimpleNamespace(link=link, process_id="here", conn_key=lambda c: f"{id(c):x}",
+                              register_conn=lambda c, p: conns.setdefault(f"{id(c):x}", c)
+                              and f"{id(c):x}", forget_conn=lambda cid, p: None)
+
+    async def go() -> tuple[list[str], list[str], list[str]]:
+        proxy = RemoteTable(cluster, "g1", [{"account_id": 1, "name": "a"}] * 4, "owner")
+        conn = object()
+        proxy.attach(2, conn)
+        first = [m["op"] for m in sent]
+        await asyncio.sleep(0.02)
+        proxy.reattach(0.01)                       # unanswered: asked again
+        again = [m["op"] for m in sent[len(first):]]
+        cid = next(iter(proxy.attached))
+        proxy.seen('{"v":1,"type":"snapshot","turn":3}', cid)
+        await asyncio.sleep(0.02)
+        proxy.reattach(0.01)                       # answered: nothing more
+        return first, again, [m["op"] for m in sent[len(first) + len(again):]]
+    first, again, after = run(go())
+    assert first == ["attach"] and again == ["attach"] and after == []
+    assert {m["seat"] for m in sent} == {2}
+
+
 def test_serve_with_an_unreachable_redis_says_so_in_one_line(tmp_path):
     import socket
     import subprocess
