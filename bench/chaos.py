@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import os
 import random
-import statistics
 import sys
 import tempfile
 import threading
