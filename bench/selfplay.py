@@ -8,12 +8,21 @@ each seat's observation exactly as in ``twmj selfplay``. The figure is CPU time
 not at all only on an idle machine: on the shared build machine a loaded core runs
 slower, so ``--repeat`` prints every run and the median. Target: >= 300 hands/s
 in CPython on every profile.
+
+    .venv/bin/python bench/selfplay.py --hands 2000 --repeat 3 --riichienv /work/.benchenv/bin/python
+
+``--riichienv PY`` also runs riichienv's Python loop (``RiichiEnv`` stepped by its
+``RandomAgent``, one kyoku a hand) under the interpreter ``PY`` — a separate
+environment with ``pip install riichienv``, never a dependency of this project —
+alternating with ours run by run, and prints the ratio of the medians.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import time
 
 from twmahjong.selfplay import Summary, make_bots, play_hand
@@ -37,6 +46,29 @@ def run(profile, hands: int, seed: int) -> tuple[float, float, dict]:
     return hands / cpu, hands / wall, summary.to_json()
 
 
+RIICHIENV_LOOP = r"""
+import json, sys, time
+from riichienv import RiichiEnv
+from riichienv.agents import RandomAgent
+hands, seed = int(sys.argv[1]), int(sys.argv[2])
+agents = [RandomAgent(seed * 4 + i) for i in range(4)]
+t0 = time.process_time()
+for i in range(hands):
+    env = RiichiEnv(seed=seed * 1_000_003 + i)
+    obs = env.reset()
+    while not env.done():
+        obs = env.step({p: agents[p].act(o) for p, o in obs.items()})
+print(json.dumps({"cpu": time.process_time() - t0}))
+"""
+
+
+def run_riichienv(python: str, hands: int, seed: int) -> float:
+    """riichienv's hands/s (CPU) for ``hands`` kyoku of four random agents."""
+    out = subprocess.run([python, "-c", RIICHIENV_LOOP, str(hands), str(seed)],
+                         capture_output=True, text=True, check=True)
+    return hands / json.loads(out.stdout.strip().splitlines()[-1])["cpu"]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=2000)
@@ -44,20 +76,29 @@ def main() -> None:
                     help=f"profile ids or .toml paths, or 'all' ({', '.join(profile_names())})")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1, help="runs per profile; the median is reported")
+    ap.add_argument("--riichienv", metavar="PY", help="an interpreter with riichienv installed: "
+                    "its random loop runs alternately with ours, in the same run")
     args = ap.parse_args()
     names = profile_names() if args.profile == ["all"] else args.profile
     for name in names:
         profile = load_profile(name)
         HandState(profile, dealer=0, seed=0)          # warm the caches
-        cpus = []
+        cpus, refs = [], []
         for _ in range(args.repeat):
             cpu, wall, s = run(profile, args.hands, args.seed)
             cpus.append(cpu)
             print(f"{args.hands} hands ({s['drawn_hands']} drawn) profile {name}: "
                   f"{cpu:.0f} hands/s CPU, {wall:.0f} hands/s wall (target >= {TARGET})", flush=True)
+            if args.riichienv:
+                refs.append(run_riichienv(args.riichienv, args.hands, args.seed))
+                print(f"{args.hands} kyoku riichienv RandomAgent loop: {refs[-1]:.0f} hands/s CPU", flush=True)
         if args.repeat > 1:
             print(f"profile {name}: median {statistics.median(cpus):.0f} hands/s CPU over "
                   f"{args.repeat} runs (min {min(cpus):.0f}, max {max(cpus):.0f})", flush=True)
+        if refs:
+            ours, theirs = statistics.median(cpus), statistics.median(refs)
+            print(f"profile {name}: {ours:.0f} vs riichienv {theirs:.0f} hands/s = "
+                  f"{ours / theirs:.2f}x (target >= 2x)", flush=True)
 
 
 if __name__ == "__main__":

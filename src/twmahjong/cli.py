@@ -35,6 +35,8 @@ def _register() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     _register()
+    from .commands import serve
+    serve.HAND_OFF = True          # `twmj serve` becomes the lean server process (exec)
     try:
         app(args=argv, standalone_mode=True)
     except UserError as e:

@@ -19,6 +19,7 @@ little arithmetic.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -32,6 +33,8 @@ __all__ = [
 ]
 
 Set = tuple[str, int]           # ("chow", lowest kind) | ("pung", kind)
+Keys = Sequence[int]            # the four suit keys (hand_key), a tuple or a list being updated
+Layout = tuple[int, tuple[Set, ...], int]   # (pair or -1, sets in written order, pungs)
 
 
 @dataclass(frozen=True, order=True)
@@ -42,10 +45,16 @@ class Split:
 
 
 _T = _tables.load()
-_SW, _HW = _T.suit_win, _T.honor_win
-_SWT, _HWT = _T.suit_wait, _T.honor_wait
-_SP, _HP = _T.suit_prof, _T.honor_prof
-_SN, _HN = _T.suit_size, _T.honor_size
+# bytes / array('H') / read-only maps of the cache file: each indexed by a suit key to an int
+# (annotations only: ``typing`` is not imported here, ``Final`` would need it)
+_SW: Sequence[int] = _T.suit_win
+_HW: Sequence[int] = _T.honor_win
+_SWT: Sequence[int] = _T.suit_wait
+_HWT: Sequence[int] = _T.honor_wait
+_SP: Sequence[int] = _T.suit_prof
+_HP: Sequence[int] = _T.honor_prof
+_SN: Sequence[int] = _T.suit_size
+_HN: Sequence[int] = _T.honor_size
 _PROF = _T.profiles
 _MM = _PROF.merge_memo
 _SH = _PROF.shanten
@@ -58,8 +67,8 @@ KEY_STEP: tuple[tuple[int, int], ...] = tuple(
 # A ``wait`` entry of one group -> its kinds, ascending: _SET_WAITS when the group
 # must become all sets (another group holds the pair), _PAIR_WAITS when it must also
 # supply the pair. An entry of the other sort answers ().
-def _wait_kinds(pair: bool) -> tuple:
-    out = []
+def _wait_kinds(pair: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    out: list[tuple[tuple[int, ...], ...]] = []
     for base, n in ((0, 9), (9, 9), (18, 9), (27, 7)):
         out.append(tuple(
             tuple(base + r for r in range(n) if entry >> r & 1)
@@ -78,7 +87,7 @@ class _BadCounts(ValueError):
     """Counts no real hand has (a fifth copy, a negative count): a caller's bug."""
 
 
-def hand_key(counts) -> tuple[int, int, int, int]:
+def hand_key(counts: Sequence[int]) -> tuple[int, int, int, int]:
     """The four suit keys of a count array (each count 0-4)."""
     try:
         b = bytes(counts).translate(_DIGITS)
@@ -89,13 +98,13 @@ def hand_key(counts) -> tuple[int, int, int, int]:
 
 # ---- key API: the hot paths --------------------------------------------------
 
-def is_complete_key(keys) -> bool:
+def is_complete_key(keys: Keys) -> bool:
     """胡牌 shape: every suit all sets, exactly one of them also holding the pair."""
     km, kp, ks, kz = keys
     return _SW[km] + _SW[kp] + _SW[ks] + _HW[kz] == 1
 
 
-def shanten_key(keys, sets_needed: int) -> int:
+def shanten_key(keys: Keys, sets_needed: int) -> int:
     """向聽數 for ``sets_needed`` (0-5) sets and a pair: -1 complete, 0 ready (聽牌)."""
     km, kp, ks, kz = keys
     a = _SP[km] << 20 | _SP[kp]
@@ -120,7 +129,7 @@ _PW = ((0, tuple(5 ** (8 - r) for r in range(9))), (1, tuple(5 ** (8 - r) for r 
        (2, tuple(5 ** (8 - r) for r in range(9))), (3, tuple(5 ** (6 - r) for r in range(7))))
 
 
-def _really_ready(keys, k: int) -> bool:
+def _really_ready(keys: Keys, k: int) -> bool:
     """Shanten 0 only when a wait exists that is not a fifth copy: for 3k+1 tiles
     now, for 3k+2 after some discard (the reference's rule, see there)."""
     km, kp, ks, kz = keys
@@ -141,7 +150,7 @@ def _really_ready(keys, k: int) -> bool:
     return False
 
 
-def waits_key(keys) -> list[int]:
+def waits_key(keys: Keys) -> list[int]:
     """Kinds that complete a 3k+1 hand, ascending, never a fifth copy of a kind.
 
     A wait in one suit needs the other three complete as they stand; the pair goes
@@ -177,7 +186,7 @@ def waits_key(keys) -> list[int]:
 
 # ---- count-array API: the contract -------------------------------------------
 
-def is_complete(counts) -> bool:
+def is_complete(counts: Sequence[int]) -> bool:
     """3k+2 concealed tiles read as k sets and a pair (胡牌)."""
     try:
         b = bytes(counts).translate(_DIGITS)
@@ -187,7 +196,7 @@ def is_complete(counts) -> bool:
         return _ref.is_complete(counts)
 
 
-def shanten(counts, sets_needed: int | None = None) -> int:
+def shanten(counts: Sequence[int], sets_needed: int | None = None) -> int:
     """向聽數: 2k - 2·sets - partials - pair with sets + partials <= k.
 
     -1 means complete, 0 ready. Partials (搭子) are pairs, adjacent and one-gap
@@ -204,7 +213,7 @@ def shanten(counts, sets_needed: int | None = None) -> int:
     return shanten_key(keys, k)
 
 
-def is_lilgu(counts) -> bool:
+def is_lilgu(counts: Sequence[int]) -> bool:
     """嚦咕嚦咕 / 八對半: 17 concealed tiles as seven pairs and one pung.
 
     Taking the pung's three tiles must leave every count even, so exactly one kind
@@ -228,7 +237,8 @@ def _lilgu_waits(c: list[int]) -> list[int]:
     return []
 
 
-def waits(counts, held=None, *, lilgu: bool = False) -> list[int]:
+def waits(counts: Sequence[int], held: Sequence[int] | None = None, *,
+          lilgu: bool = False) -> list[int]:
     """聽牌: kinds that complete 3k+1 concealed tiles, ascending.
 
     ``held`` (34 counts of concealed + melded tiles) removes kinds the hand holds
@@ -254,10 +264,11 @@ def waits(counts, held=None, *, lilgu: bool = False) -> list[int]:
 # ---- splits: every reading, for the scorer ----------------------------------
 
 _GROUPS = ((0, 9, True), (9, 9, True), (18, 9, True), (27, 7, False))
-_split_memo: dict[tuple[int, int], tuple] = {}
+Reading = tuple[int, tuple[Set, ...]]      # (pair or -1, sets) of one group
+_split_memo: dict[tuple[int, int], tuple[Reading, ...]] = {}
 
 
-def _group_readings(g: int, key: int) -> tuple:
+def _group_readings(g: int, key: int) -> tuple[Reading, ...]:
     """Every (pair or -1, sets) reading of one group's tiles, kinds absolute."""
     memo_key = (g, key)
     found = _split_memo.get(memo_key)
@@ -265,13 +276,13 @@ def _group_readings(g: int, key: int) -> tuple:
         return found
     base, n, chows = _GROUPS[g]
     c = [key // 5 ** (n - 1 - r) % 5 for r in range(n)]
-    out: set[tuple] = set()
+    out: set[Reading] = set()
 
-    def sets_of(c: list[int]) -> list[tuple]:
+    def sets_of(c: list[int]) -> list[tuple[Set, ...]]:
         i = next((r for r in range(n) if c[r]), -1)
         if i < 0:
             return [()]
-        res: list[tuple] = []
+        res: list[tuple[Set, ...]] = []
         if c[i] >= 3:
             c[i] -= 3
             res += [(("pung", base + i),) + rest for rest in sets_of(c)]
@@ -294,10 +305,10 @@ def _group_readings(g: int, key: int) -> tuple:
     return found
 
 
-_layouts: tuple[dict[int, tuple], ...] = ({}, {}, {}, {})
+_layouts: tuple[dict[int, tuple[Layout, ...]], ...] = ({}, {}, {}, {})
 
 
-def _group_layouts(g: int, key: int) -> tuple:
+def _group_layouts(g: int, key: int) -> tuple[Layout, ...]:
     """``_group_readings`` laid out for the scorer: (pair or -1, sets by (kind, chow
     before pung) as the split text lists them, pungs among them), memoised per key."""
     found = _layouts[g].get(key)
@@ -309,7 +320,7 @@ def _group_layouts(g: int, key: int) -> tuple:
     return found
 
 
-def splits_key(keys) -> list[tuple[int, tuple[Set, ...], int]]:
+def splits_key(keys: Keys) -> list[Layout]:
     """Every reading of a complete hand's keys as (pair, sets, pungs), in the order
     of ``splits()``; the sets are ordered by kind (a chow before a pung of its
     lowest kind), the way a reading is written out. [] for an incomplete hand.
@@ -332,7 +343,7 @@ def splits_key(keys) -> list[tuple[int, tuple[Set, ...], int]]:
     return out
 
 
-def splits(counts) -> list[Split]:
+def splits(counts: Sequence[int]) -> list[Split]:
     """Every distinct way to read 3k+2 concealed tiles as k sets and one pair."""
     if sum(counts) > _tables.MAX_TILES:
         return [Split(s.pair, s.sets) for s in _ref.splits(counts)]
@@ -357,7 +368,7 @@ def placement_shape(kind: str, low: int, tile: int) -> str:
     return "open"
 
 
-def wait_shapes(counts, tile: int) -> frozenset[str]:
+def wait_shapes(counts: Sequence[int], tile: int) -> frozenset[str]:
     """How ``tile`` completes 3k+1 tiles, one entry per placement in any split:
     邊張 edge, 中洞 closed, 單吊 single, 兩面 open, 對碰 double_pung.
 

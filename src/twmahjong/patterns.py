@@ -64,6 +64,31 @@ class Facts:
                  "complete", "five_sets", "honor_pungs", "honor_pair", "kongs",
                  "pungs", "concealed_pungs", "shape", "lilgu")
 
+    dealer: bool
+    dealer_streak: int
+    self_drawn: bool
+    seat_wind: int
+    round_wind: int
+    conditions: frozenset[str]
+    flowers: frozenset[int]
+    one_tile_left: bool
+    exposed_only: bool
+    no_exposed: bool
+    single_wait: bool
+    suits: int
+    has_honor: bool
+    flower_set_mode: str
+    ping_hu_requires: tuple[str, ...]
+    complete: bool
+    five_sets: bool
+    honor_pungs: int
+    honor_pair: int
+    kongs: int
+    pungs: int
+    concealed_pungs: int
+    shape: str | None
+    lilgu: bool
+
 
 # The facts each group's conditions read. A group whose first fact (its gate) is
 # empty holds nothing — no flowers, no 花牌 — and is skipped whole; the others are

@@ -16,15 +16,16 @@ ties go to the profile's ``scoring.prefer`` list (rules/003: 邊張 before 中�
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import NotRequired, TypedDict, TypeVar
 
 from .errors import UserError
-from .hand import KEY_STEP, is_lilgu, placement_shape, splits_key, waits, waits_key
+from .hand import KEY_STEP, Keys, Set, is_lilgu, placement_shape, splits_key, waits, waits_key
 from .patterns import (CATALOGUE, CONDITIONS, GATED, GROUPS, PATTERN_IDS, PER_READING,
                        REQUIREMENTS, Facts)
-from .profiles import Profile, ProfileError
+from .profiles import PatternDef, Profile, ProfileError
 from .tiles import (NotationError, check_limits, counts34, format_tiles, is_flower, parse_tiles,
                     wind_index)
 
@@ -47,7 +48,11 @@ class Meld:
     tiles: tuple[int, ...]
 
 
-def _expect(obj: dict, key: str, types: tuple[type, ...], what: str, default=None):
+_V = TypeVar("_V")
+
+
+def _expect(obj: dict[str, object], key: str, types: tuple[type[_V], ...], what: str,
+            default: _V | None = None) -> _V:
     value = obj.get(key, default)
     # bool is an int in Python; a JSON true where a number belongs is still a mistake
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
@@ -55,7 +60,7 @@ def _expect(obj: dict, key: str, types: tuple[type, ...], what: str, default=Non
     return value
 
 
-def _json_type(value) -> str:
+def _json_type(value: object) -> str:
     return {bool: "true/false", int: "a number", float: "a number", str: "text", list: "a list",
             dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
 
@@ -67,7 +72,7 @@ def _tiles(text: str, where: str) -> list[int]:
         raise ScoreInputError(f"{where}: {e}") from None
 
 
-def _meld(obj, i: int) -> Meld:
+def _meld(obj: object, i: int) -> Meld:
     where = f"melds[{i}]"
     if not isinstance(obj, dict):
         raise ScoreInputError(f'{where} must be an object like {{"type": "pon", "tiles": "777p"}}')
@@ -113,7 +118,7 @@ class HandSpec:
     conditions: frozenset[str]
 
     @classmethod
-    def from_json(cls, obj: dict) -> "HandSpec":
+    def from_json(cls, obj: object) -> "HandSpec":
         """Validate formats.md's JSON hand; every problem is one ScoreInputError line."""
         if not isinstance(obj, dict):
             raise ScoreInputError(f"the hand must be a JSON object, not {_json_type(obj)}")
@@ -201,6 +206,23 @@ class PatternScore:
     tai: int
 
 
+class PatternJSON(TypedDict):
+    """One line of the answer (formats.md)."""
+    id: str
+    zh: str
+    en: str
+    tai: int
+
+
+class ScoreJSON(TypedDict):
+    """formats.md's answer; ``reason`` only when not winning."""
+    winning: bool
+    tai: int
+    patterns: list[PatternJSON]
+    split: list[str]
+    reason: NotRequired[str]
+
+
 @dataclass(frozen=True)
 class ScoreResult:
     winning: bool
@@ -209,12 +231,12 @@ class ScoreResult:
     split: tuple[str, ...]
     reason: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ScoreJSON:
         """formats.md's answer: patterns as {id, zh, en, tai}; ``reason`` only when not winning."""
-        out = {"winning": self.winning, "tai": self.tai,
-               "patterns": [{"id": p.id, "zh": p.zh, "en": p.en, "tai": p.tai}
-                            for p in self.patterns],
-               "split": list(self.split)}
+        out: ScoreJSON = {"winning": self.winning, "tai": self.tai,
+                          "patterns": [{"id": p.id, "zh": p.zh, "en": p.en, "tai": p.tai}
+                                       for p in self.patterns],
+                          "split": list(self.split)}
         if not self.winning:
             out["reason"] = self.reason or ""
         return out
@@ -240,6 +262,17 @@ PATTERN_INDEX = {p.id: i for i, p in enumerate(CATALOGUE)}
 _MEMO_CAP = 1 << 12      # answers remembered per memo and profile before starting afresh
 _PROFILES_CAP = 64       # compiled profiles kept (a record replayed may bring its own)
 
+Held = tuple[tuple[int, int], ...]    # (catalogue index, times it holds) of the patterns held
+# A group of patterns asked together: (gate fact or None, the facts it reads — one value
+# or a tuple of them, the memo's key —, (index, condition) of its patterns, the memo)
+_Group = tuple[str | None, Callable[[Facts], object],
+               tuple[tuple[int, Callable[[Facts], int]], ...], dict[object, Held]]
+# The best reading so far: (rank, 台, held, kept bits, pair, sets) for an ordinary split,
+# (rank, 台, held, kept bits, None, split text) for 嚦咕嚦咕
+_Best = (tuple[int, int, Held, int, int, tuple[Set, ...]]
+         | tuple[int, int, Held, int, None, tuple[str, ...]])
+
+
 class _Rules:
     """One profile's patterns as tables indexed by catalogue position (bit i = pattern i).
 
@@ -254,16 +287,18 @@ class _Rules:
     def __init__(self, profile: Profile):
         sc, mine = profile.scoring, profile.patterns
         bit = {p.id: 1 << i for i, p in enumerate(CATALOGUE)}
-        groups: dict[str, list[tuple[int, Callable]]] = {}
+        groups: dict[str, list[tuple[int, Callable[[Facts], int]]]] = {}
         for i, p in enumerate(CATALOGUE):
             if p.id in mine:
                 groups.setdefault(p.group, []).append((i, p.count))
         reading = tuple(groups.pop(PER_READING, ()))
-        self.reading = ((None, attrgetter(*GROUPS[PER_READING]), reading, {}),)
-        self.family = tuple((GROUPS[g][0] if g in GATED else None, attrgetter(*GROUPS[g]),
-                             tuple(pats), {}) for g, pats in groups.items())
-        self.judged: dict[tuple, tuple] = {}
-        self.defs = tuple(mine.get(p.id) for p in CATALOGUE)
+        self.reading: tuple[_Group, ...] = (
+            (None, attrgetter(*GROUPS[PER_READING]), reading, {}),)
+        self.family: tuple[_Group, ...] = tuple(
+            (GROUPS[g][0] if g in GATED else None, attrgetter(*GROUPS[g]), tuple(pats), {})
+            for g, pats in groups.items())
+        self.judged: dict[Held, tuple[int, int, int]] = {}
+        self.defs: tuple[PatternDef | None, ...] = tuple(mine.get(p.id) for p in CATALOGUE)
         self.tai = tuple(d.tai if d else 0 for d in self.defs)
         self.drops = tuple(sum(bit[d] for d in set(sc.drops.get(p.id, ()))) for p in CATALOGUE)
         self.minus = sc.all_honors_minus                 # 字一色: 累計後減除4台
@@ -275,9 +310,9 @@ class _Rules:
         self.incomplete = sum(bit[pid] for pid in set(sc.incomplete_wins))
         self.keeps = self.incomplete | sum(bit[pid] for pid in set(sc.incomplete_win_keeps))
         self.flower_set_mode, self.ping_hu_requires = sc.flower_set_mode, sc.ping_hu_requires
-        self.lines: dict[tuple, tuple[PatternScore, ...]] = {}
+        self.lines: dict[Held, tuple[PatternScore, ...]] = {}
 
-    def value(self, held) -> tuple[int, int]:
+    def value(self, held: Sequence[tuple[int, int]]) -> tuple[int, int]:
         """(total 台, bitmask of the patterns kept) after the exclusions (台數計算準則)."""
         drops, tai = self.drops, self.tai
         dropped = 0
@@ -292,13 +327,17 @@ class _Rules:
             total -= self.minus
         return total, kept
 
-    def rank(self, total: int, kept: int):
-        """Lower is better: the most 台, then the profile's ``prefer`` list in order."""
-        if not self.prefer:
-            return -total
-        return (-total,) + tuple(-1 if kept & b else 0 for b in self.prefer)
+    def rank(self, total: int, kept: int) -> int:
+        """Lower is better: the most 台, then the profile's ``prefer`` list in order.
 
-    def judge(self, held: tuple[tuple[int, int], ...]) -> tuple:
+        One int, so ranks compare as ints: -台 above one bit per preferred pattern,
+        first preference highest, 0 when held — the order of (-台, held first, …)."""
+        r = -total
+        for b in self.prefer:
+            r = r << 1 | (0 if kept & b else 1)
+        return r
+
+    def judge(self, held: Held) -> tuple[int, int, int]:
         """(rank, total, kept) of a reading's held patterns, remembered: the same
         patterns held the same number of times are worth the same in every hand."""
         found = self.judged.get(held)
@@ -309,7 +348,7 @@ class _Rules:
             found = self.judged[held] = (self.rank(total, kept), total, kept)
         return found
 
-    def patterns(self, held, kept: int) -> tuple[PatternScore, ...]:
+    def patterns(self, held: Held, kept: int) -> tuple[PatternScore, ...]:
         """The answer's lines for one reading, in catalogue order (remembered per held
         patterns, like ``judge``)."""
         found = self.lines.get(held)
@@ -319,13 +358,14 @@ class _Rules:
             found = self.lines[held] = self._patterns(held, kept)
         return found
 
-    def _patterns(self, held, kept: int) -> tuple[PatternScore, ...]:
+    def _patterns(self, held: Held, kept: int) -> tuple[PatternScore, ...]:
         minus = self.minus if kept & self.honors_bit and kept & self.minus_with else 0
         out = []
         for i, n in sorted(held):
             if kept >> i & 1:
                 tai = self.tai[i] * n - (minus if i == self.honors else 0)
                 d = self.defs[i]
+                assert d is not None            # only the profile's patterns are ever held
                 out.append(PatternScore(CATALOGUE[i].id, d.zh, d.en, tai))
         return tuple(out)
 
@@ -366,11 +406,11 @@ def _rules(profile: Profile) -> _Rules:
     return rules
 
 
-def _held(groups: tuple, f: Facts) -> tuple[tuple[int, int], ...]:
+def _held(groups: tuple[_Group, ...], f: Facts) -> Held:
     """(index, count) of every pattern of these groups that holds. A gated group
     whose gate fact is empty is skipped; the others are answered from the group's
     memo, keyed on exactly the facts the group's conditions read."""
-    out: tuple[tuple[int, int], ...] = ()
+    out: Held = ()
     for gate, facts_of, pats, memo in groups:
         if gate is not None and not getattr(f, gate):
             continue
@@ -440,7 +480,7 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
     f.flower_set_mode, f.ping_hu_requires = rules.flower_set_mode, rules.ping_hu_requires
     f.single_wait = win is not None and _single_wait(tiles, keys, win, meld_tiles, rules.lilgu)
 
-    best = None
+    best: _Best | None = None
     layouts = splits_key(keys)
     if layouts:
         # Honors never form chows: an honor pung or pair is the same in every split.
@@ -456,8 +496,10 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
                 # a pung the winning discard completes is exposed (明刻); self-drawn it stays 暗
                 f.concealed_pungs = pungs + concealed_kongs - \
                     (not drawn and place is not None and place[0] == "pung")
+                # only a winning tile is ever placed, so ``win`` is a tile here (a cast would
+                # cost a call per reading on the scorer's hot loop)
                 f.shape = None if place is None else "single" if place[0] == "pair" else \
-                    placement_shape(place[0], place[1], win)
+                    placement_shape(place[0], place[1], win)  # type: ignore[arg-type]
                 held = family + _held(per_reading, f)
                 key, total, kept = rules.judge(held)
                 if best is None or key < best[0]:
@@ -467,12 +509,14 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
         if is_lilgu(counts):
             best = _lilgu(counts, f, rules, win, drawn, best)
     if best is not None:
-        _, total, held, kept, pair, text = best
-        if pair is not None:                    # an ordinary split: text[] is its sets
-            text = _sets_text(text)
+        if best[4] is None:                     # 嚦咕嚦咕: the split text itself
+            _, total, held, kept, _, text = best
+        else:                                   # an ordinary split: its sets
+            _, total, held, kept, best_pair, sets = best
+            text = _sets_text(sets)
             if melds:
                 text += tuple(_meld_text(m) for m in melds)
-            text += (_PAIR_TEXT[pair],)
+            text += (_PAIR_TEXT[best_pair],)
         return ScoreResult(True, total, rules.patterns(held, kept), text)
     # Not five sets and a pair: a 花和 or 四槓 still wins, counting only itself and the dealer's 台.
     f.complete = f.five_sets = f.lilgu = False
@@ -488,7 +532,8 @@ def score(spec: HandSpec, profile: Profile) -> ScoreResult:
                        "not a winning hand (未成胡): the 17 tiles are not five sets and a pair")
 
 
-def _single_wait(tiles: list[int], keys, win: int, meld_tiles: list[int], lilgu: bool) -> bool:
+def _single_wait(tiles: list[int], keys: Keys, win: int, meld_tiles: list[int],
+                 lilgu: bool) -> bool:
     """獨聽: the 16 tiles before the win wait on exactly one kind, not counting a kind
     the hand already holds all four of (scoring.md fine points)."""
     g, step = KEY_STEP[win]
@@ -507,10 +552,10 @@ def _single_wait(tiles: list[int], keys, win: int, meld_tiles: list[int], lilgu:
     return n == 1
 
 
-_text_memo: dict[tuple, tuple[str, ...]] = {}
+_text_memo: dict[tuple[Set, ...], tuple[str, ...]] = {}
 
 
-def _sets_text(sets: tuple) -> tuple[str, ...]:
+def _sets_text(sets: tuple[Set, ...]) -> tuple[str, ...]:
     """The split text of the concealed sets, remembered per layout."""
     found = _text_memo.get(sets)
     if found is None:
@@ -540,12 +585,12 @@ def _honor_sets(key: int) -> tuple[int, int]:
     return found
 
 
-def _placements(pair: int, sets: tuple, win: int | None) -> list:
+def _placements(pair: int, sets: tuple[Set, ...], win: int | None) -> Sequence[Set | None]:
     """The sets of one split that can hold the winning tile, each once, in the order
     the first scorer sorted them: chows, then the pair, then the pung."""
     if win is None:
         return [None]
-    places = []
+    places: list[Set] = []
     for st in sets:
         kind, k = st
         if (k == win if kind == "pung" else k <= win <= k + 2) and st not in places:
@@ -557,7 +602,8 @@ def _placements(pair: int, sets: tuple, win: int | None) -> list:
     return places
 
 
-def _lilgu(counts: list[int], f: Facts, rules: _Rules, win, drawn: bool, best):
+def _lilgu(counts: list[int], f: Facts, rules: _Rules, win: int | None, drawn: bool,
+           best: _Best | None) -> _Best:
     """嚦咕嚦咕 (八對半): seven pairs and a pung, read after the ordinary splits."""
     pung = next(k for k in range(34) if counts[k] >= 3
                 and all((n - 3 * (j == k)) % 2 == 0 for j, n in enumerate(counts)))

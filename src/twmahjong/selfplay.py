@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bots import Bot, make_bot
 from .engine.actions import legal_json
@@ -22,6 +22,9 @@ from .engine.match import Match
 from .engine.observe import LazyObservation
 from .engine.table import HandState
 from .profiles import Profile
+
+if TYPE_CHECKING:
+    from .engine.results import HandResult
 
 __all__ = ["Summary", "make_bots", "play_hand", "play_match"]
 
@@ -32,11 +35,11 @@ def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
 
 
 def play_hand(h: HandState, bots: Sequence[Bot],
-              on_step: Callable[[HandState], object] | None = None) -> dict[str, Any]:
+              on_step: Callable[[HandState], object] | None = None) -> HandResult:
     """Run one hand to its end with ``bots[seat]`` deciding for each seat."""
     while not h.over:
         for s, acts in h.pending().items():
-            h.act(s, bots[s].act(LazyObservation(h, s, legal_json(acts))))
+            h.act(s, bots[s].act(LazyObservation(h, s, actions=acts)))
         if on_step:
             on_step(h)
     assert h.result is not None

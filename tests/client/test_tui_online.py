@@ -236,3 +236,26 @@ async def test_plain_lines_online_play_a_hand_and_leave_with_q(live):
     assert "Hand 1 — result" in text and "Hands revealed" in text
     assert "You discard" in text and "Your turn: type a tile" in text
     assert "You left the table" in text
+
+
+@pytest.mark.asyncio
+async def test_dismissing_the_result_presses_next_hand_so_the_deal_does_not_wait(make_live):
+    """The server keeps a hand's result up until every person presses 下一局 (or a
+    long countdown runs out); the terminal presses it when its result screen closes."""
+    from server_helpers import HANG
+    live = make_live(hand_pause=3600.0)
+    api = Api(live.base)
+    await api.guest()
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
+    app = app_for(session)
+    async with app.run_test(size=SMALL) as pilot:
+        await play_by_keys(pilot, app, session)                  # hand 1's result is up
+        first = session.link.state.last_hand_end["hand_no"]
+        assert session.link.state.last_hand_end.get("next_in") is not None
+        await pilot.press("space")
+
+        async def dealt() -> None:
+            while (session.link.state.hand or {}).get("hand_no", 0) <= first:
+                await next_change(session, HANG)
+        await asyncio.wait_for(dealt(), HANG)
+        assert (session.link.state.hand or {}).get("hand_no") == first + 1

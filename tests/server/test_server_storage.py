@@ -128,3 +128,26 @@ def test_a_stale_owner_cannot_write_once_another_took_the_game_on(db_url):
         await engine.dispose()
         return stale, settle_fenced, finish_fenced, seqs, status
     assert run(go()) == (True, True, True, [0, 1], "active")
+
+
+def test_the_head_constant_names_the_newest_migration_and_a_current_database_skips_alembic(tmp_path):
+    """``db.HEAD`` lets a restart skip Alembic (and its memory): it must be the newest
+    revision in the migrations folder, and a database at it must not import Alembic."""
+    import subprocess
+    import sys
+
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from twmahjong.server import db
+    cfg = Config()
+    cfg.set_main_option("script_location", str(db._MIGRATIONS))
+    assert ScriptDirectory.from_config(cfg).get_heads() == [db.HEAD]
+    url = f"sqlite+aiosqlite:///{tmp_path / 'twmj.sqlite3'}"
+    probe = ("import asyncio, sys\n"
+             "from twmahjong.server.db import create_engine, migrate\n"
+             f"asyncio.run(migrate(create_engine({url!r})))\n"
+             "print('alembic' in sys.modules)")
+    first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    again = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert (first.stdout.strip(), again.stdout.strip()) == ("True", "False")

@@ -9,6 +9,7 @@ which, and docs/security.md lists them beside the promise they prove.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from types import SimpleNamespace
 
@@ -20,6 +21,7 @@ from twmahjong.server.core import Server
 from twmahjong.server.engine_game import EngineGame
 from twmahjong.server.game import PASS_ONLY
 from twmahjong.server.settings import Settings
+from twmahjong.server.ws import Connection
 
 
 def run(coro):
@@ -170,27 +172,37 @@ def _windows(db_url: str, game_id: str) -> list[set[int]]:
     return out
 
 
-def test_every_discard_opens_the_same_window_for_a_seat_whoever_can_claim(make_live, db_url):
+def test_every_discard_opens_the_same_window_for_a_seat_whoever_can_claim(make_live, db_url, monkeypatch):
     """Old server: a claim-phase update reached a seat only when some seat could
     claim (338 of 434 such updates came to seats with nothing to do), and bots
     waited only when they had a choice. Now every discard opens the window for
-    everyone, for at least ``claim_window``, whether or not anyone can claim."""
+    everyone, for at least ``claim_window``, whether or not anyone can claim.
+
+    The window is timed where the server hands each message to the connection: a
+    client's own receive times would move with how busy its machine is."""
     window = 0.25
     live = make_live(claim_window=window, bot_delay=0.0)
+    pushed: list[tuple[object, float, str]] = []
+    real_push = Connection.push
+
+    def stamped(conn, text):
+        pushed.append((conn, time.monotonic(), text))
+        real_push(conn, text)
+    monkeypatch.setattr(Connection, "push", stamped)
 
     async def go():
         (a,) = await quick_match(live, 1)
-        stamps: list[tuple[float, dict]] = []
         while True:
             m = await a.recv(HANG)
-            stamps.append((time.monotonic(), m))
             if m["type"] == "hand_end":
                 break
             if m["type"] in ("update", "snapshot") and a.my_decision():
                 await a.act(simple_policy(a.obs))
         await a.close()
-        return a, stamps
-    a, stamps = run(go())
+        return a
+    a = run(go())
+    assert len({id(c) for c, _, _ in pushed}) == 1          # one person, one connection
+    stamps = [(t, json.loads(text)) for _, t, text in pushed]
     windows = _windows(db_url, a.game_id)
     # every discard (anyone's) is shown as a window opening: phase claim, the tile named
     opened = []
@@ -212,7 +224,8 @@ def test_every_discard_opens_the_same_window_for_a_seat_whoever_can_claim(make_l
         gaps[bool(claimants)].append(t1 - t0)
     # both kinds of window happened, and both stayed open the whole minimum
     assert gaps[True] and gaps[False], gaps
-    assert min(gaps[True] + gaps[False]) >= window * 0.9
+    # (the window's timer is set a moment before its opening is pushed: allow that moment)
+    assert min(gaps[True] + gaps[False]) >= window - 0.005
 
 
 # -- 3. a move is stored before anyone is told of it ---------------------------------------------

@@ -9,8 +9,8 @@ from twmahjong.commands.play import default_bot, parse_bots
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["play", "--rounds", "5"], "--rounds must be 1 to 4"),
-    (["play", "--rounds", "0"], "--rounds must be 1 to 4"),
+    (["play", "--rounds", "17"], "--rounds must be 1 to 16"),
+    (["play", "--rounds", "0"], "--rounds must be 1 to 16"),
     (["play", "--bots", "L3,nobody,L3"], "unknown bot 'nobody'"),
     (["play", "--bots", "L3,L3"], "--bots needs three names"),
     (["play", "--profile", "no-such-profile"], "unknown profile"),

@@ -139,7 +139,7 @@ async def test_after_a_chow_the_forbidden_tile_is_marked_and_the_refusal_says_wh
         before = status[:status.index(three)]
         await pilot.press(next(ch for ch in reversed(before) if ch.isdigit()))
         await pilot.pause()
-        assert s.observation()["melds"][0] == [{"type": "chi", "tiles": "345m", "from": 3}]
+        assert s.observation()["melds"][0] == [{"type": "chi", "tiles": "345m", "from": 3, "claimed": "5m"}]
         hand = s.observation()["hand"]
         tiles = hand  # 3k+2 after the chow, no drawn tile
         from twmahjong.tiles import parse_tiles

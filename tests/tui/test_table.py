@@ -120,7 +120,7 @@ async def test_p_takes_the_pon():
         pons = [e for e in s.hand_events() if e["type"] == "pon"]
         assert pons == [{"type": "pon", "seat": 0, "from": 1, "tile": "5z"}]
         obs = s.observation()
-        assert obs["melds"][0] == [{"type": "pon", "tiles": "555z", "from": 1}]
+        assert obs["melds"][0] == [{"type": "pon", "tiles": "555z", "from": 1, "claimed": "5z"}]
         assert obs["drawn"] is None and any(a.type == "discard" for a in s.legal())
 
 

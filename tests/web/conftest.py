@@ -145,6 +145,38 @@ def make_page(browser, shot_dir, request):
         assert not errors, f"script errors in the page: {errors}"
 
 
+# the issue's two screens (#11): a phone held upright (touch) and a common laptop
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 768}}
+
+
+@pytest.fixture
+def player(browser, shot_dir, request):
+    """A page at a size ("phone": touch, 390×844; "desktop": 1366×768) and language."""
+    pages = []
+
+    def make(base: str, size: str, lang: str = "zh-TW") -> Page:
+        p = Page.__new__(Page)
+        touch = size == "phone"
+        p.context = browser.new_context(viewport=SIZES[size], locale="zh-TW", has_touch=touch,
+                                        is_mobile=touch)
+        p.context.set_default_timeout(ACTION_WAIT_MS)
+        p.context.add_init_script(f"localStorage.setItem('twmj.lang', {lang!r})")
+        p.page = p.context.new_page()
+        p.base = base
+        p.errors = []
+        p.page.on("pageerror", lambda e: p.errors.append(str(e)))
+        p.shot_dir = shot_dir
+        p.prefix = f"{request.node.name.replace('/', '_')}-{size}"
+        pages.append(p)
+        return p
+
+    yield make
+    for p in pages:
+        errors = p.errors
+        p.context.close()
+        assert not errors, f"script errors in the page: {errors}"
+
+
 @contextlib.contextmanager
 def game_server(data_dir, **settings):
     """The real game server (twmahjong.server) on a free port, in a thread; its URL."""

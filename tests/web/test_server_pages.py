@@ -10,6 +10,7 @@ never a fixed sleep.
 
 from __future__ import annotations
 
+import re
 import time
 
 import httpx
@@ -152,6 +153,34 @@ def test_replay_of_a_real_finished_game_steps_forward_and_back(make_page, server
     assert page.locator(".result-wrap").is_hidden()
     page.click(".replay-first")
     expect(page.locator(".replay-step")).to_have_text(f"第 1 / {n} 步")
+
+
+def test_a_replay_keeps_its_step_when_the_lobby_data_arrives_late(make_page, server_url):
+    """On a busy machine the lobby's data (account, games) came back after the reader
+    had stepped on, and drawing the page again put the replay back at step 1."""
+    token = _guest_token(server_url)
+    gid = _finished_game(server_url, token)
+    me = httpx.get(server_url + "/api/v1/me", headers={"Authorization": f"Bearer {token}"},
+                   timeout=30).json()
+    record = httpx.get(f"{server_url}/api/v1/games/{gid}", timeout=30).json()
+    mine = record["players"].index(me["name"])
+    p = make_page(server_url, "desktop")
+    page = _signed_in(p, server_url, token)
+    held, asked = [], []
+    page.route("**/api/v1/games", lambda route: held.append(route))      # the lobby's list, late
+    page.on("request", lambda r: asked.append(r.url) if "/replay?" in r.url else None)
+    page.goto(f"{server_url}/#/replay/{gid}")
+    page.wait_for_selector(".replay-step")
+    page.click(".replay-next")
+    page.click(".replay-next")
+    expect(page.locator(".replay-step")).to_have_text(re.compile(r"第 3 / \d+ 步"))
+    assert held, "the lobby asked for its games"
+    with page.expect_response("**/api/v1/games"):
+        for route in held:
+            route.continue_()
+    page.wait_for_load_state("networkidle")
+    expect(page.locator(".replay-step")).to_have_text(re.compile(r"第 3 / \d+ 步"))
+    assert len(asked) == 1 and f"seat={mine}" in asked[0]      # drawn once, from my own seat
 
 
 def test_every_seats_clock_is_on_its_badge(web):

@@ -18,10 +18,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from ..errors import UserError
+from .base import Bot
 from .personalities import PERSONALITIES, get_personality
 from .policy import LEVELS, Params, PolicyBot
+
+if TYPE_CHECKING:
+    from ..engine.results import HandResult
+    from ..profiles import Profile
+    from .pipe import PipeBot
 
 __all__ = ["EFFICIENCY", "ArenaError", "make_seat_bot", "play_deal", "run_arena", "seat_names"]
 
@@ -34,12 +41,53 @@ class ArenaError(UserError):
     """A seat name or setting the arena cannot use."""
 
 
+# One seat of one play: (entrant, net points, net 台, won, dealt in, self-drawn, 台 if won)
+Play = tuple[int, int, float, bool, bool, bool, int]
+
+
+class BotFigures(TypedDict):
+    """One bot's figures in the report; the intervals are 95%."""
+    seats: int
+    hands: int
+    win_rate: float
+    deal_in_rate: float
+    self_draw_rate: float
+    avg_tai_per_win: float
+    net_per_hand: float
+    net_ci95: list[float]
+    tai_per_hand: float
+    tai_ci95: list[float]
+
+
+class Comparison(TypedDict):
+    """The first seat's bot against another: per-deal differences of the means."""
+    a: str
+    b: str
+    net_diff: float
+    net_diff_ci95: list[float]
+    tai_diff: float
+    tai_diff_ci95: list[float]
+
+
+class ArenaReport(TypedDict, total=False):
+    """``summarise``'s figures; ``run_arena`` adds how the run was set up."""
+    hands: int
+    draw_rate: float
+    bots: dict[str, BotFigures]
+    comparisons: list[Comparison]
+    seed: int
+    deals: int
+    duplicate: bool
+    profile: str
+    seats: list[str]
+
+
 def seat_names() -> list[str]:
     return ["random", "efficiency"] + [f"L{i}" for i in LEVELS] + [p.id for p in PERSONALITIES] + \
         ["pipe:COMMAND"]
 
 
-def make_seat_bot(spec: str, seed: int, *, pipe_timeout: float = 2.0, exact: bool = False):
+def make_seat_bot(spec: str, seed: int, *, pipe_timeout: float = 2.0, exact: bool = False) -> Bot:
     """A bot for one arena seat name (``L4``, ``efficiency``, ``shark``, ``pipe:CMD`` …);
     ``exact`` policy bots search without a deadline (``PolicyBot``)."""
     if spec == "random":
@@ -67,25 +115,26 @@ class _Seats:
     """The bots of one worker: policy bots are re-seeded per hand, external bots
     (processes) are started once and kept."""
 
-    def __init__(self, specs, pipe_timeout):
+    def __init__(self, specs: list[str], pipe_timeout: float):
         self.specs = specs
         self.pipe_timeout = pipe_timeout
-        self.pipes: dict[int, object] = {}
+        self.pipes: dict[int, PipeBot] = {}
 
-    def bot(self, entrant: int, seed: int):
+    def bot(self, entrant: int, seed: int) -> Bot:
         spec = self.specs[entrant]
         if spec.startswith("pipe:"):
             if entrant not in self.pipes:
-                self.pipes[entrant] = make_seat_bot(spec, seed, pipe_timeout=self.pipe_timeout)
+                self.pipes[entrant] = cast("PipeBot", make_seat_bot(   # a pipe: seat's bot
+                    spec, seed, pipe_timeout=self.pipe_timeout))
             return self.pipes[entrant]
         return make_seat_bot(spec, seed, exact=True)     # replays on any machine, any load
 
-    def close(self):
+    def close(self) -> None:
         for b in self.pipes.values():
             b.close()
 
 
-def _tai_flow(result: dict) -> list[float]:
+def _tai_flow(result: HandResult) -> list[float]:
     """Net 台 per seat: a self-draw takes the hand's 台 from each of three, a
     deal-in from the discarder alone (dealer's 台 included, as the scorer counts)."""
     flow = [0.0] * 4
@@ -103,8 +152,8 @@ def _tai_flow(result: dict) -> list[float]:
     return flow
 
 
-def play_deal(specs: list[str], deal: int, seed: int, *, duplicate: bool, profile,
-              seats: _Seats | None = None, pipe_timeout: float = 2.0) -> list[list[tuple]]:
+def play_deal(specs: list[str], deal: int, seed: int, *, duplicate: bool, profile: Profile,
+              seats: _Seats | None = None, pipe_timeout: float = 2.0) -> list[list[Play]]:
     """Play one deal (four rotations when ``duplicate``); per play, per seat:
     (entrant, net, tai_flow, won, dealt_in, self_drawn, tai_if_won)."""
     from ..engine import HandState
@@ -112,7 +161,7 @@ def play_deal(specs: list[str], deal: int, seed: int, *, duplicate: bool, profil
     seats = seats or _Seats(specs, pipe_timeout)
     dseed = _deal_seed(seed, deal)
     dealer = deal % 4
-    plays = []
+    plays: list[list[Play]] = []
     try:
         for rot in range(4 if duplicate else 1):
             entrant_at = [(s + rot) % 4 for s in range(4)]
@@ -123,6 +172,7 @@ def play_deal(specs: list[str], deal: int, seed: int, *, duplicate: bool, profil
                 for s in list(h.pending()):
                     h.act(s, bots[s].act(h.observation(s)))
             r = h.result
+            assert r is not None                # the hand is over
             for b in bots:
                 end = getattr(b, "end_hand", None)
                 if end is not None:
@@ -131,7 +181,7 @@ def play_deal(specs: list[str], deal: int, seed: int, *, duplicate: bool, profil
             flow = _tai_flow(r)
             winners = r.get("winners") or []
             payer = r.get("payer")
-            row = []
+            row: list[Play] = []
             for s in range(4):
                 won = s in winners
                 row.append((entrant_at[s], net[s], flow[s], won,
@@ -146,23 +196,24 @@ def play_deal(specs: list[str], deal: int, seed: int, *, duplicate: bool, profil
 
 # ---- workers ------------------------------------------------------------------------------
 
-_W: dict = {}
+_W: dict[str, Any] = {}        # one worker process's run: specs, seed, duplicate, profile, seats
 
 
-def _init_worker(specs, seed, duplicate, profile_name, pipe_timeout):
+def _init_worker(specs: list[str], seed: int, duplicate: bool, profile_name: str,
+                 pipe_timeout: float) -> None:
     from ..profiles import load_profile
     _W.update(specs=specs, seed=seed, duplicate=duplicate, profile=load_profile(profile_name),
               seats=_Seats(specs, pipe_timeout))
 
 
-def _work(deals: list[int]):
+def _work(deals: list[int]) -> list[tuple[int, list[list[Play]]]]:
     return [(d, play_deal(_W["specs"], d, _W["seed"], duplicate=_W["duplicate"],
                           profile=_W["profile"], seats=_W["seats"])) for d in deals]
 
 
 def run_arena(specs: list[str], deals: int, seed: int = 0, *, duplicate: bool = True,
               workers: int = 1, profile: str = "standard", pipe_timeout: float = 2.0,
-              progress: Callable[[int], None] | None = None) -> dict:
+              progress: Callable[[int], None] | None = None) -> ArenaReport:
     """Play ``deals`` deals and report each bot's figures (see ``summarise``)."""
     if len(specs) != 4:
         raise ArenaError(f"the arena needs exactly four seats, got {len(specs)}")
@@ -172,7 +223,7 @@ def run_arena(specs: list[str], deals: int, seed: int = 0, *, duplicate: bool = 
     if deals < 1:
         raise ArenaError("--hands must be at least 1")
     from ..profiles import load_profile
-    results: dict[int, list] = {}
+    results: dict[int, list[list[Play]]] = {}
     chunk = max(1, min(25, deals // (workers * 8) or 1))
     batches = [list(range(i, min(deals, i + chunk))) for i in range(0, deals, chunk)]
     if workers <= 1:
@@ -198,7 +249,8 @@ def run_arena(specs: list[str], deals: int, seed: int = 0, *, duplicate: bool = 
                 if progress:
                     progress(len(out))
     report = summarise(specs, [results[d] for d in range(deals)])
-    report.update(seed=seed, deals=deals, duplicate=duplicate, profile=profile, seats=list(specs))
+    report.update({"seed": seed, "deals": deals, "duplicate": duplicate, "profile": profile,
+                   "seats": list(specs)})
     return report
 
 
@@ -216,7 +268,7 @@ def _mean_ci(xs: list[float]) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def summarise(specs: list[str], deals: list[list[list[tuple]]]) -> dict:
+def summarise(specs: list[str], deals: list[list[list[Play]]]) -> ArenaReport:
     """Per bot name: win, deal-in and self-draw rates, 台 per win, net points and
     net 台 per hand with 95% intervals; and the first seat's bot against each other
     bot (the per-deal difference of means, with its interval)."""
@@ -226,7 +278,7 @@ def summarise(specs: list[str], deals: list[list[list[tuple]]]) -> dict:
     draws = 0
     plays_total = 0
     for plays in deals:
-        acc = {n: [0.0, 0.0, 0] for n in names}
+        acc: dict[str, list[float]] = {n: [0.0, 0.0, 0] for n in names}   # net, 台, plays
         for row in plays:
             plays_total += 1
             if not any(x[3] for x in row):
@@ -246,7 +298,7 @@ def summarise(specs: list[str], deals: list[list[list[tuple]]]) -> dict:
         for n in names:
             if acc[n][2]:
                 per_deal[n].append((acc[n][0] / acc[n][2], acc[n][1] / acc[n][2]))
-    bots = {}
+    bots: dict[str, BotFigures] = {}
     for n in names:
         t = tot[n]
         h = max(1, t["hands"])
@@ -260,14 +312,14 @@ def summarise(specs: list[str], deals: list[list[list[tuple]]]) -> dict:
             "net_per_hand": m, "net_ci95": [lo, hi],
             "tai_per_hand": tm, "tai_ci95": [tlo, thi],
         }
-    comparisons = []
-    a = names[0]
+    comparisons: list[Comparison] = []
+    first = names[0]
     for b in names[1:]:
-        dn = [x[0] - y[0] for x, y in zip(per_deal[a], per_deal[b])]
-        dt = [x[1] - y[1] for x, y in zip(per_deal[a], per_deal[b])]
+        dn = [x[0] - y[0] for x, y in zip(per_deal[first], per_deal[b])]
+        dt = [x[1] - y[1] for x, y in zip(per_deal[first], per_deal[b])]
         m, lo, hi = _mean_ci(dn)
         tm, tlo, thi = _mean_ci(dt)
-        comparisons.append({"a": a, "b": b, "net_diff": m, "net_diff_ci95": [lo, hi],
+        comparisons.append({"a": first, "b": b, "net_diff": m, "net_diff_ci95": [lo, hi],
                             "tai_diff": tm, "tai_diff_ci95": [tlo, thi]})
     return {"hands": plays_total, "draw_rate": draws / max(1, plays_total), "bots": bots,
             "comparisons": comparisons}

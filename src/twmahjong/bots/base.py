@@ -6,7 +6,11 @@ and answers with one action as JSON, chosen from ``observation["legal"]``.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:                       # types only: importing the bots loads no engine
+    from ..engine.actions import Action, ActionJSON
+    from ..engine.observe import Observation
 
 __all__ = ["Bot"]
 
@@ -15,6 +19,7 @@ __all__ = ["Bot"]
 class Bot(Protocol):
     name: str
 
-    def act(self, observation: dict) -> dict:
-        """One action from ``observation["legal"]``, as JSON ({"type": ..., "tile": ...})."""
+    def act(self, observation: Observation) -> ActionJSON | Action:
+        """One action from ``observation["legal"]``, as JSON ({"type": ..., "tile": ...});
+        in process, one of ``observation.actions`` (the engine's own) where it has them."""
         ...

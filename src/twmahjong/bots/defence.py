@@ -22,6 +22,7 @@ value of their own hand.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from .view import View
 
@@ -99,7 +100,8 @@ def danger(view: View, seat: int, kind: int) -> float:
     return min(d, 0.6)
 
 
-def danger_table(view: View, kinds, min_threat: float = 0.01) -> dict[int, tuple[float, float]]:
+def danger_table(view: View, kinds: Iterable[int],
+                 min_threat: float = 0.01) -> dict[int, tuple[float, float]]:
     """Per kind: (chance it deals in to anyone, expected points lost by it).
 
     A bigger-looking hand costs more: exposed honor pungs (字牌刻), a flush in

@@ -15,6 +15,7 @@ speed differs.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -28,15 +29,17 @@ _POW5 = tuple(5 ** i for i in range(9))
 # min(m, k) + min(s, k) (+1 for the eye), which grows with both m and s, so
 # dominated readings are dropped. Tables are interned as small ints so that the
 # hot path only hashes int pairs.
-_TABLES: list = []
-_TABLE_ID: dict = {}
+_Readings = tuple[tuple[int, int], ...]
+_Table = tuple[_Readings, _Readings]      # (no pair reserved, one pair reserved)
+_TABLES: list[_Table] = []
+_TABLE_ID: dict[_Table, int] = {}
 _SUIT_ID: dict[int, int] = {}          # suited key -> table id
 _HONOR_ID: dict[int, int] = {}         # honor key -> table id
 _MERGED: dict[tuple[int, int], int] = {}
 _FINISHED: dict[tuple[int, int], int] = {}
 
 
-def _intern(tab) -> int:
+def _intern(tab: _Table) -> int:
     i = _TABLE_ID.get(tab)
     if i is None:
         i = _TABLE_ID[tab] = len(_TABLES)
@@ -44,7 +47,7 @@ def _intern(tab) -> int:
     return i
 
 
-def _pareto(pairs) -> tuple[tuple[int, int], ...]:
+def _pareto(pairs: Iterable[tuple[int, int]]) -> _Readings:
     best: list[tuple[int, int]] = []
     for m, s in sorted(set(pairs), reverse=True):
         if all(s > bs for bm, bs in best):
@@ -69,7 +72,7 @@ def _readings(c: tuple[int, ...], chows: bool) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
     x = list(c)
 
-    def take(removals, dm, ds):
+    def take(removals: tuple[int, ...], dm: int, ds: int) -> None:
         for r in removals:
             x[r] -= 1
         for m, s in _readings(tuple(x), chows):
@@ -100,7 +103,7 @@ def _table(key: int, honors: bool) -> int:
     n = 7 if honors else 9
     c = [(key // _POW5[r]) % 5 for r in range(n)]
     no_pair = _readings(tuple(c), not honors)
-    with_pair: list = []
+    with_pair: list[tuple[int, int]] = []
     for p in range(n):
         if c[p] >= 2:
             c[p] -= 2
@@ -136,7 +139,7 @@ def _finish(tid: int, k: int) -> int:
     return r
 
 
-def suit_keys(counts) -> list[int]:
+def suit_keys(counts: Sequence[int]) -> list[int]:
     """The four per-suit keys (萬, 筒, 條, 字) of a count array."""
     keys = [0, 0, 0, 0]
     for s in range(3):
@@ -157,7 +160,7 @@ def _shanten_keys(k0: int, k1: int, k2: int, k3: int, k: int) -> int:
                           _merge(_table(k2, False), _table(k3, True))), k)
 
 
-def shanten(counts, sets_needed: int | None = None) -> int:
+def shanten(counts: Sequence[int], sets_needed: int | None = None) -> int:
     """向聽數: -1 complete, 0 ready (聽牌); same contract as ``hand.shanten``."""
     k = sum(counts) // 3 if sets_needed is None else sets_needed
     k0, k1, k2, k3 = suit_keys(counts)
@@ -173,7 +176,7 @@ def _kind_key_delta(kind: int) -> tuple[int, int]:
 _DELTA = tuple(_kind_key_delta(k) for k in range(34))
 
 
-def _neighbours(counts) -> list[int]:
+def _neighbours(counts: Sequence[int]) -> list[int]:
     """Kinds that could possibly lower shanten when drawn: a held kind or a suited
     kind within two ranks of a held one. Others are isolated and never help
     more than a held tile would."""
@@ -191,7 +194,8 @@ def _neighbours(counts) -> list[int]:
     return out
 
 
-def useful_tiles(counts, unseen, base: int | None = None) -> tuple[int, list[int]]:
+def useful_tiles(counts: Sequence[int], unseen: Sequence[int],
+                 base: int | None = None) -> tuple[int, list[int]]:
     """有效牌 of a 3k+1 hand: (unseen copies that lower shanten, those kinds).
 
     ``unseen`` is 34 counts of tiles this seat cannot see; a kind that lowers
@@ -229,7 +233,8 @@ def _tab_of(si: int, key: int) -> int:
     return _table(key, si == 3)
 
 
-def discard_table(counts, unseen, candidates=None, slack: int | None = None,
+def discard_table(counts: Sequence[int], unseen: Sequence[int],
+                  candidates: Iterable[int] | None = None, slack: int | None = None,
                   count_useful: bool = True) -> list[DiscardInfo]:
     """For every distinct kind held (or each of ``candidates``): shanten and 有效牌
     after discarding it.
@@ -265,6 +270,7 @@ def discard_table(counts, unseen, candidates=None, slack: int | None = None,
     cross: dict[tuple[int, int], int] = {}
     merged = _MERGED
     finished = _FINISHED
+    m: int | None                       # the merged table of one (discard, draw)
     for d, di, kd, td, s0 in firsts:
         if s0 > limit:
             out.append(DiscardInfo(d, s0, -1, ()))

@@ -9,8 +9,9 @@ strength stays near its tier's level.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Unpack, cast
 
-from .policy import LEVELS, Params
+from .policy import LEVELS, ParamChanges, Params
 
 __all__ = ["PERSONALITIES", "Personality", "by_tier", "get_personality"]
 
@@ -27,10 +28,11 @@ class Personality:
 
     @property
     def params(self) -> Params:
-        return replace(LEVELS[self.tier], **dict(self.changes))
+        return replace(LEVELS[self.tier], **cast(ParamChanges, dict(self.changes)))
 
 
-def _p(id_, zh, en, desc, desc_zh, tier, **changes) -> Personality:
+def _p(id_: str, zh: str, en: str, desc: str, desc_zh: str, tier: int,
+       **changes: Unpack[ParamChanges]) -> Personality:
     return Personality(id_, zh, en, desc, desc_zh, tier, tuple(sorted(changes.items())))
 
 

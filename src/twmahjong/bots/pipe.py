@@ -23,9 +23,15 @@ import queue
 import shlex
 import subprocess
 import threading
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from .policy import default_action
+
+if TYPE_CHECKING:
+    from ..engine.actions import Action, ActionJSON
+    from ..engine.observe import Observation
 
 __all__ = ["PROTOCOL", "PipeBot", "PipeError"]
 
@@ -36,7 +42,7 @@ class PipeError(UserError):
     """The external bot's command cannot be started."""
 
 
-def _norm(a: dict):
+def _norm(a: object) -> Action | None:
     """An action as a comparable value, so '54m' and '45m' are the same chi."""
     from ..engine.actions import Action, IllegalAction
     if isinstance(a, dict):
@@ -59,32 +65,36 @@ class PipeBot:
         self.seat = seat
         self.name = name or "pipe:" + " ".join(self.command)
         self.faults = {"timeout": 0, "garbage": 0, "illegal": 0, "dead": 0}
-        self._proc: subprocess.Popen | None = None
-        self._lines: queue.Queue = queue.Queue()
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
         self._next_id = 0
         self._owed = 0          # answers still due for requests that timed out
 
     # ---- process ----------------------------------------------------------------------
 
-    def _start(self) -> None:
+    def _start(self) -> subprocess.Popen[str]:
         try:
-            self._proc = subprocess.Popen(
+            proc = self._proc = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL, text=True, bufsize=1, encoding="utf-8")
         except OSError as e:
             raise PipeError(f"cannot start external bot {' '.join(self.command)!r}: {e}") from None
-        threading.Thread(target=self._read, args=(self._proc.stdout,), daemon=True).start()
+        threading.Thread(target=self._read, args=(proc.stdout,), daemon=True).start()
         self._send({"type": "hello", "protocol": PROTOCOL, "seat": self.seat})
+        return proc
 
-    def _read(self, stream) -> None:
+    def _read(self, stream: Iterable[str]) -> None:
         for line in stream:
             self._lines.put(line)
         self._lines.put(None)
 
-    def _send(self, obj: dict) -> bool:
+    def _send(self, obj: Mapping[str, object]) -> bool:
+        stdin = self._proc.stdin if self._proc is not None else None
+        if stdin is None:
+            return False                    # no process (or no pipe to it): as if dead
         try:
-            self._proc.stdin.write(json.dumps(obj, ensure_ascii=False) + "\n")
-            self._proc.stdin.flush()
+            stdin.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            stdin.flush()
             return True
         except (OSError, ValueError):
             return False
@@ -93,7 +103,8 @@ class PipeBot:
         if self._proc is None:
             return
         try:
-            self._proc.stdin.close()
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
         except OSError:
             pass
         try:
@@ -103,23 +114,22 @@ class PipeBot:
             self._proc.wait()
         self._proc = None
 
-    def __del__(self):
+    def __del__(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()           # never leave a bot process behind
 
     # ---- the Bot protocol -------------------------------------------------------------
 
-    def end_hand(self, result: dict | None = None) -> None:
+    def end_hand(self, result: Mapping[str, object] | None = None) -> None:
         if self._proc is not None:
             self._send({"type": "end", "result": result or {}})
 
-    def act(self, observation: dict) -> dict:
-        if self._proc is None:
-            self._start()
+    def act(self, observation: Observation) -> ActionJSON:
+        proc = self._proc if self._proc is not None else self._start()
         legal = observation.get("legal") or []
         self._next_id += 1
         rid = self._next_id
-        if self._proc.poll() is not None or not self._send(
+        if proc.poll() is not None or not self._send(
                 {"type": "request", "id": rid, "observation": observation}):
             self.faults["dead"] += 1
             return default_action(observation)
@@ -129,11 +139,11 @@ class PipeBot:
         wanted = _norm(answer)
         for a in legal:
             if wanted is not None and _norm(a) == wanted:
-                return dict(a)
+                return a.copy()
         self.faults["illegal"] += 1
         return default_action(observation)
 
-    def _await(self, rid: int) -> dict | None:
+    def _await(self, rid: int) -> dict[str, object] | None:
         import time
         deadline = time.monotonic() + self.timeout
         while True:

@@ -32,15 +32,22 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
 
 from .defence import danger_table, max_threat
-from .efficiency import discard_table, shanten, useful_tiles
+from .efficiency import DiscardInfo, discard_table, shanten, useful_tiles
 from .search import sampled_win_rates
 from .value import estimate_tai, shape_of, valued_honors
 from .view import View
 
-__all__ = ["LEVELS", "LEVEL_SUMMARY", "Params", "PolicyBot", "default_action", "level_params"]
+if TYPE_CHECKING:                       # types only: importing the bots loads no engine
+    from ..engine.actions import ActionJSON
+    from ..engine.observe import Observation
+
+__all__ = ["LEVELS", "LEVEL_SUMMARY", "ParamChanges", "Params", "PolicyBot", "default_action",
+           "level_params"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,33 @@ class Params:
     flow: bool = False           # weigh winning tiles by how often each kind comes out (牌流)
 
 
+class ParamChanges(TypedDict, total=False):
+    """Some of ``Params``' weights (all but the level), changed: ``level_params``, a
+    personality."""
+    useful: bool
+    noise: float
+    value: float
+    defence: float
+    fold: float
+    flush_bias: float
+    concealed_bias: float
+    honor_bias: float
+    chi: bool
+    claim_bias: float
+    declare_waits: int
+    min_tai_discard_win: int
+    rollouts: int
+    search_ms: float
+    search_window: float
+    tie_margin: float
+    lookahead: bool
+    lookahead_far: bool
+    fold_threat: float
+    fold_shanten: int
+    horizon: int
+    flow: bool
+
+
 LEVELS: dict[int, Params] = {
     1: Params(1, useful=False, noise=0.35, chi=False, claim_bias=-1.0),
     2: Params(2, claim_bias=0.2),
@@ -96,21 +130,21 @@ LEVEL_SUMMARY = {
 _SAMPLE_W = 15.0        # efficiency units per 1.0 of sampled win rate (L5)
 
 
-def default_action(obs: dict) -> dict:
+def default_action(obs: Mapping[str, Any]) -> ActionJSON:
     """The safe move a seat makes when it does not answer (server-shape.md):
     pass a claim, otherwise throw the drawn tile, otherwise the first legal move."""
-    legal = obs.get("legal") or []
+    legal: list[ActionJSON] = obs.get("legal") or []
     for a in legal:
         if a.get("type") == "pass":
-            return dict(a)
+            return a.copy()
     drawn = obs.get("drawn")
     for a in legal:
         if a.get("type") == "discard" and a.get("tile") == drawn:
-            return dict(a)
+            return a.copy()
     for a in legal:
         if a.get("type") == "discard":
-            return dict(a)
-    return dict(legal[0]) if legal else {"type": "pass"}
+            return a.copy()
+    return legal[0].copy() if legal else {"type": "pass"}
 
 
 class PolicyBot:
@@ -129,18 +163,18 @@ class PolicyBot:
 
     # ---- the Bot protocol -------------------------------------------------------------
 
-    def act(self, observation: dict) -> dict:
+    def act(self, observation: Observation) -> ActionJSON:
         legal = observation.get("legal") or []
         if not legal:
             return {"type": "pass"}
         if len(legal) == 1:
-            return dict(legal[0])
+            return legal[0].copy()
         v = View.from_observation(observation)
         types = v.legal_types()
         if "flower_win" in types:
             # 花胡 ends the hand with 8台 (and the hand's own 台 if it is also
             # complete); nothing a hand can still become is worth the risk of waiting.
-            return dict(v.find("flower_win"))
+            return _offered(v.find("flower_win"))
         if "win" in types:
             a = self._decide_win(v)
             if a is not None:
@@ -148,26 +182,27 @@ class PolicyBot:
         if "discard" in types:
             return self._own_turn(v)
         if "declare" in types and self.params.level >= 2:
-            return dict(v.find("declare"))          # 天聽: 8台 for a hand ready on the deal
+            return _offered(v.find("declare"))      # 天聽: 8台 for a hand ready on the deal
         return self._claim(v)
 
     # ---- winning ----------------------------------------------------------------------
 
-    def _decide_win(self, v: View) -> dict | None:
+    def _decide_win(self, v: View) -> ActionJSON | None:
         win = v.find("win")
         p = self.params
         if p.min_tai_discard_win and v.drawn is None and v.wall_remaining > 40 \
                 and v.concealed_hand and estimate_tai(v) < p.min_tai_discard_win:
             return None                # 等自摸: a cheap discard win is passed early on
-        return dict(win)
+        return _offered(win)
 
     # ---- own turn: kongs, discard, declaration ----------------------------------------
 
-    def _own_turn(self, v: View) -> dict:
+    def _own_turn(self, v: View) -> ActionJSON:
         p = self.params
         counts = v.counts
-        legal_discards = sorted({a[1] for a in v.legal if a[0] == "discard"})
-        slack = 1 if (p.defence > 0 or p.value > 0) else 0
+        # a discard always names its tile
+        legal_discards = sorted(cast(set[int], {a[1] for a in v.legal if a[0] == "discard"}))
+        slack: int | None = 1 if (p.defence > 0 or p.value > 0) else 0
         if p.defence > 0 and p.fold_threat <= 1.0 and max_threat(v) >= p.fold_threat:
             slack = None                  # folding may throw any tile: score them all
         table = discard_table(counts, v.unseen, legal_discards, slack=slack, count_useful=p.useful)
@@ -187,9 +222,9 @@ class PolicyBot:
         decl = self._declare(v, choice, table)
         if decl is not None:
             return decl
-        return dict(v.find("discard", choice))
+        return _offered(v.find("discard", choice))
 
-    def _own_kong(self, v: View, best_s: int) -> dict | None:
+    def _own_kong(self, v: View, best_s: int) -> ActionJSON | None:
         """暗槓 / 加槓 when it costs no speed: a kong is a free extra draw and, for a
         concealed kong, keeps 門清."""
         for t, tile, _tiles, js in v.legal:
@@ -202,10 +237,10 @@ class PolicyBot:
             if shanten(c) <= best_s:
                 if t == "added_kong" and self.params.defence and max_threat(v) > 0.7:
                     continue            # 搶槓: adding to a pung hands a ready player a tile
-                return dict(js)
+                return js.copy()
         return None
 
-    def _score_discards(self, v: View, table, best_s: int) -> dict[int, float]:
+    def _score_discards(self, v: View, table: list[DiscardInfo], best_s: int) -> dict[int, float]:
         """Efficiency units: -10 a shanten, +3·ln(1+有效牌) (L1 without the second).
 
         L4+ keep efficiency first and let safety choose among the discards within
@@ -219,7 +254,7 @@ class PolicyBot:
         scores: dict[int, float] = {}
         live = [d for d in table if d.useful >= 0]
         for d in live:
-            u = d.useful
+            u: float = d.useful
             if p.flow and d.shanten == 0:
                 u = _flow_weighted(d.useful_kinds, v.unseen, v.wall_remaining)
             s = -10.0 * d.shanten + (3.0 * math.log1p(u) if p.useful else 0.0)
@@ -249,8 +284,8 @@ class PolicyBot:
                 out[k] = sc
         return out
 
-    def _lookahead(self, v: View, live, scores: dict[int, float], *, shanten: int,
-                   keep: int) -> None:
+    def _lookahead(self, v: View, live: list[DiscardInfo], scores: dict[int, float], *,
+                   shanten: int, keep: int) -> None:
         """Look one step further than the count of useful tiles. From 一向聽
         (``shanten=1``) each useful draw is followed to the best ready hand and its
         unseen copies weigh that hand's winning tiles (有效牌 × 聽牌張數); from
@@ -262,7 +297,7 @@ class PolicyBot:
             return
         c = v.counts
         unseen = list(v.unseen)
-        weights = []
+        weights: list[tuple[DiscardInfo, float]] = []
         for d in cands:
             c[d.kind] -= 1
             q = 0.0
@@ -294,7 +329,7 @@ class PolicyBot:
         p = self.params
         return p.value > 0 or p.defence > 0
 
-    def _value_adjust(self, v: View, kinds) -> dict[int, float]:
+    def _value_adjust(self, v: View, kinds: list[int]) -> dict[int, float]:
         """Efficiency units for the 台 a discard keeps or gives up: a scoring honor
         pair (中發白, own winds) waiting to pung, a flush (湊一色) within reach."""
         p = self.params
@@ -311,7 +346,7 @@ class PolicyBot:
                 out[k] += 12.0 * p.flush_bias * (_flush_odds(after) - _flush_odds(reach))
         return out
 
-    def _declare(self, v: View, choice: int, table) -> dict | None:
+    def _declare(self, v: View, choice: int, table: list[DiscardInfo]) -> ActionJSON | None:
         """天聽 / 地聽 carry many 台 and are taken whenever offered; 報聽 (one 台,
         and the hand is locked) only with enough winning tiles left."""
         decls = [a for a in v.legal if a[0] == "declare"]
@@ -319,27 +354,27 @@ class PolicyBot:
             return None
         for t, tile, _tiles, js in decls:
             if tile is None:
-                return dict(js)                       # 天聽 before the first discard
+                return js.copy()                      # 天聽 before the first discard
         for t, tile, _tiles, js in decls:
             if tile != choice:
                 continue
             if not v.discards[v.seat]:
-                return dict(js)                       # 地聽 with the first discard
+                return js.copy()                      # 地聽 with the first discard
             info = next((d for d in table if d.kind == choice), None)
             if info and info.shanten == 0 and info.useful >= self.params.declare_waits:
-                return dict(js)
+                return js.copy()
         return None
 
     # ---- claims -----------------------------------------------------------------------
 
-    def _claim(self, v: View) -> dict:
+    def _claim(self, v: View) -> ActionJSON:
         """吃 碰 槓 or pass: compare the hand after the best claim with the hand as it is."""
         p = self.params
         counts = v.counts
         s_now = shanten(counts)
         u_now = useful_tiles(counts, v.unseen, s_now)[0] if p.useful else 0
         base = self._claim_outlook(v, s_now, u_now, 0.0)
-        best = (base, v.find("pass"))
+        best: tuple[float, ActionJSON | None] = (base, v.find("pass"))
         for t, tile, tiles, js in v.legal:
             if t not in ("chi", "pon", "kong") or tile is None:
                 continue
@@ -352,7 +387,7 @@ class PolicyBot:
                 best = (score, js)
         if best[1] is None:
             return default_action({"legal": [a[3] for a in v.legal]})
-        return dict(best[1])
+        return best[1].copy()
 
     def _claim_margin(self) -> float:
         """How much better a claim must look than passing (claim_bias lowers it)."""
@@ -364,7 +399,8 @@ class PolicyBot:
         score = -10.0 * s + (3.0 * math.log1p(u) if self.params.useful else 0.0)
         return score + 3.0 * tai_change
 
-    def _claim_score(self, v: View, t: str, tile: int, tiles, s_now: int) -> float | None:
+    def _claim_score(self, v: View, t: str, tile: int, tiles: tuple[int, ...],
+                     s_now: int) -> float | None:
         p = self.params
         c = list(v.counts)
         used = list(tiles) if t == "chi" else [tile] * (2 if t == "pon" else 3)
@@ -400,7 +436,7 @@ class PolicyBot:
 
     # ---- L5: sampled search -----------------------------------------------------------
 
-    def _search(self, v: View, ranked: list[tuple[int, float]], table) -> int:
+    def _search(self, v: View, ranked: list[tuple[int, float]], table: list[DiscardInfo]) -> int:
         """Break near-ties by sampled completions (search.py): the share of the
         same sampled futures that complete each candidate's hand adds to its
         score at ``_SAMPLE_W`` units per 1.0."""
@@ -447,13 +483,13 @@ def _flow_column(wall_remaining: int) -> int:
     return 0 if wall_remaining > 30 else 1
 
 
-def _flow_weighted(kinds, unseen, wall_remaining: int) -> float:
+def _flow_weighted(kinds: Iterable[int], unseen: Sequence[int], wall_remaining: int) -> float:
     """Winning tiles counted by how often they come out (see ``_FLOW``)."""
     w = _FLOW_BY_KIND[_flow_column(wall_remaining)]
     return sum(unseen[k] * w[k] for k in kinds)
 
 
-def _rescale(weights, scores: dict[int, float]) -> None:
+def _rescale(weights: list[tuple[DiscardInfo, float]], scores: dict[int, float]) -> None:
     """Put lookahead weights on the 有效牌 scale of the candidates they rank: the
     candidates' total of useful tiles is shared out in proportion to the weights,
     so the looked-at few neither gain nor lose against the others as a group."""
@@ -471,5 +507,10 @@ def _flush_odds(reach: float) -> float:
     return x * x
 
 
-def level_params(level: int, **changes) -> Params:
+def _offered(action: ActionJSON | None) -> ActionJSON:
+    """A fresh copy of an action ``View.find`` found: the caller knows it is offered."""
+    return cast("ActionJSON", action).copy()
+
+
+def level_params(level: int, **changes: Unpack[ParamChanges]) -> Params:
     return replace(LEVELS[level], **changes)

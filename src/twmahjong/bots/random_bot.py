@@ -13,6 +13,12 @@ keeps that path exercised without ending most hands early.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..engine.actions import Action, ActionJSON
+    from ..engine.observe import Observation
 
 __all__ = ["RandomBot"]
 
@@ -26,8 +32,17 @@ class RandomBot:
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
 
-    def act(self, observation: dict) -> dict:
-        legal = observation.get("legal") or [{"type": "pass"}]
+    def act(self, observation: Observation) -> ActionJSON | Action:
+        acts: Sequence[Action] | None = getattr(observation, "actions", None)
+        if acts:
+            # in process: the engine's own objects, chosen exactly as their JSON would be
+            for x in acts:
+                if x.type in _WINS:
+                    return x
+            if acts[0].type == "draw":                   # [draw, pass]: 海底
+                return acts[0] if self.rng.random() < DRAW_LAST_TILE else acts[-1]
+            return acts[self.rng.randrange(len(acts))]
+        legal: list[ActionJSON] = observation.get("legal") or [{"type": "pass"}]
         for a in legal:
             if a["type"] in _WINS:
                 return a

@@ -12,11 +12,19 @@ and how many copies of each kind are still unseen (未見張數) from this seat.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..tiles import KINDS, WIND_LETTERS, parse_tile, parse_tiles
 
-__all__ = ["Meld", "View", "parse_legal"]
+if TYPE_CHECKING:                       # types only: importing the bots loads no engine
+    from ..engine.actions import ActionJSON
+
+__all__ = ["LegalMove", "Meld", "View", "parse_legal"]
+
+# A legal action read: (type, tile kind or None, the tiles from hand, the action's JSON)
+LegalMove: TypeAlias = "tuple[str, int | None, tuple[int, ...], ActionJSON]"
 
 
 @dataclass(frozen=True)
@@ -25,9 +33,10 @@ class Meld:
     type: str
     kinds: tuple[int, ...]
     source: int | None          # the seat whose discard was claimed, if any
+    claimed: int | None = None  # the kind taken from that seat's river (the observation's ``claimed``)
 
 
-def parse_legal(legal: list[dict]) -> list[tuple[str, int | None, tuple[int, ...], dict]]:
+def parse_legal(legal: Iterable[ActionJSON]) -> list[LegalMove]:
     """Legal actions as (type, tile kind, hand tiles, the original JSON)."""
     out = []
     for a in legal:
@@ -38,11 +47,13 @@ def parse_legal(legal: list[dict]) -> list[tuple[str, int | None, tuple[int, ...
     return out
 
 
-def _melds(raw) -> list[Meld]:
+def _melds(raw: Iterable[Mapping[str, Any]] | None) -> list[Meld]:
     out = []
     for m in raw or ():
         tiles = m.get("tiles") or ""
-        out.append(Meld(m.get("type", "pon"), tuple(parse_tiles(tiles)) if tiles else (), m.get("from")))
+        claimed = m.get("claimed")
+        out.append(Meld(m.get("type", "pon"), tuple(parse_tiles(tiles)) if tiles else (), m.get("from"),
+                        parse_tile(claimed) if claimed else None))
     return out
 
 
@@ -63,12 +74,14 @@ class View:
     seat_winds: list[int]                   # 0-3 per seat
     round_wind: int
     last_discard: tuple[int, int] | None    # (seat, kind)
-    legal: list[tuple[str, int | None, tuple[int, ...], dict]]
+    legal: list[LegalMove]
     visible: list[int] = field(default_factory=list)
     unseen: list[int] = field(default_factory=list)
 
     @classmethod
-    def from_observation(cls, obs: dict) -> View:
+    def from_observation(cls, obs: Mapping[str, Any]) -> View:
+        """Read an observation; a key it lacks (a host of an older protocol, a test's
+        partial one) takes a neutral default."""
         seat = int(obs.get("seat", 0))
         counts = [0] * KINDS
         for k in parse_tiles(obs.get("hand") or ""):
@@ -116,9 +129,16 @@ class View:
         self.unseen = [4 - n for n in self.visible]
 
     def _claimed_kind(self, m: Meld) -> int:
+        """The river tile a meld took: told by the observation; for an observation
+        without it (an older host), a pon/kong's kind, or a 吃's latest matching
+        river tile — a guess that is wrong when the thrower later threw another
+        tile of the run (issue #13: 22% of positions miscounted)."""
+        if m.claimed is not None:
+            return m.claimed
         if m.type != "chi":
             return m.kinds[0]
-        river = self.discards[m.source] if 0 <= m.source < len(self.discards) else []
+        src = m.source
+        river = self.discards[src] if src is not None and 0 <= src < len(self.discards) else []
         for k in reversed(river):
             if k in m.kinds:
                 return k
@@ -138,7 +158,8 @@ class View:
     def legal_types(self) -> set[str]:
         return {a[0] for a in self.legal}
 
-    def find(self, type_: str, tile: int | None = None, tiles: tuple[int, ...] | None = None):
+    def find(self, type_: str, tile: int | None = None,
+             tiles: tuple[int, ...] | None = None) -> ActionJSON | None:
         for a in self.legal:
             if a[0] == type_ and (tile is None or a[1] == tile) and \
                     (tiles is None or tuple(sorted(a[2])) == tuple(sorted(tiles))):

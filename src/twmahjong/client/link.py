@@ -167,5 +167,13 @@ class GameLink:
         """One entry of ``state.decision()``, sent with the ``turn`` that offered it."""
         await self.send({"type": "action", "action": action, "turn": self.state.turn})
 
+    async def ready(self) -> None:
+        """下一局: this player has read the hand's result (the deal waits for it)."""
+        await self.send({"type": "ready"})
+
+    async def auto(self, on: bool) -> None:
+        """託管 on (a bot plays the seat) or off (the next decision waits for us)."""
+        await self.send({"type": "auto", "on": on})
+
     async def ping(self) -> None:
         await self.send({"type": "ping"})

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from ..engine.match import MAX_ROUNDS
 from ..errors import UserError
 
 # strongest first; L5 searches against a clock, so a seeded game would not replay
@@ -53,7 +54,7 @@ def parse_bots(text: str | None) -> list[str]:
 
 def play_command(
     profile: str = typer.Option("standard", "--profile", metavar="NAME", help="Rule profile or TOML file."),
-    rounds: int = typer.Option(1, "--rounds", metavar="1-4", help="圈 to play (4 = 一將)."),
+    rounds: int = typer.Option(1, "--rounds", metavar="1-16", help="圈 to play (4 = 一將; past 4 the players 搬風 before each new 將)."),
     seed: int = typer.Option(None, "--seed", metavar="S", help="Seed for the walls and bots; same seed, same game."),
     bots: str = typer.Option(None, "--bots", metavar="A,B,C",
                              help="Bots in the three other chairs (default: the strongest level that replays exactly)."),
@@ -69,8 +70,8 @@ def play_command(
     from ..tui.prefs import Prefs, clear_saved, load_saved, saved_path
     from ..tui.session import PlaySession
 
-    if not 1 <= rounds <= 4:
-        raise PlayError(f"--rounds must be 1 to 4 (圈), not {rounds}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise PlayError(f"--rounds must be 1 to {MAX_ROUNDS} (圈; 4 are one 將), not {rounds}")
     if lang not in ("zh", "en"):
         raise PlayError(f"--lang must be zh or en, not {lang!r}")
     if server is not None:

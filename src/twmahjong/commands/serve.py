@@ -10,13 +10,16 @@ machines, same database, same secret key) serve one game world: start one
 
 from __future__ import annotations
 
+import os
 import socket
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ..errors import UserError
+from ..server.launch import _loop, _Server
 
 
 def register(app: typer.Typer) -> None:
@@ -38,49 +41,50 @@ def serve_command(
              "quick-match queue, table owners, events (default: one process).")] = None,
     data_dir: Annotated[Path | None, typer.Option(
         "--data-dir", help="Data folder (default: ./data, env TWMJ_DATA_DIR).")] = None,
+    log_json: Annotated[bool, typer.Option(
+        "--log-json", help="Log one JSON object a line (env TWMJ_LOG_FORMAT=json).")] = False,
+    max_connections: Annotated[int | None, typer.Option(
+        "--max-connections", help="WebSockets this process holds before it answers "
+                                  "'server_full' (default 10000).")] = None,
 ) -> None:
-    from ..server.app import create_app, uvicorn_config
     from ..server.settings import Settings
 
-    settings = Settings.from_env(host=host, port=port, database_url=database, redis_url=redis,
-                                 data_dir=data_dir)
+    chosen = {"host": host, "port": port, "database_url": database, "redis_url": redis,
+              "data_dir": data_dir, "log_format": "json" if log_json else None,
+              "max_connections": max_connections}
+    settings = Settings.from_env(**chosen)
     _check_port(settings.host, settings.port)
+    _check_files(settings.max_connections)
     if settings.redis_url:
         _check_redis(settings.redis_url)
+    if HAND_OFF:
+        _hand_off(chosen)
+    from ..server.app import create_app, uvicorn_config
+    from ..server.logs import configure
+    configure(settings.log_format, settings.log_level)
     app = create_app(settings)
     config = uvicorn_config(app, settings, loop=_loop())
     _Server(config, settings).run()
 
 
-class _Server:
-    """uvicorn's server, announcing the address once it really listens."""
-
-    def __new__(cls, config, settings):
-        import uvicorn
-
-        class Announcing(uvicorn.Server):
-            async def startup(self, sockets=None):
-                await super().startup(sockets)
-                if self.started:
-                    where = settings.database_url or f"SQLite in {settings.data_dir.resolve()}"
-                    if settings.redis_url:
-                        where += f"; cluster via {settings.redis_url}"
-                    print(f"twmj: serving on http://{_shown(settings.host)}:{settings.port}/ "
-                          f"— open it in a browser (storage: {where}; Ctrl-C stops)",
-                          flush=True)
-        return Announcing(config)
+# Set by the real command line (``cli.main``), never by a test calling serve_command.
+HAND_OFF = False
 
 
-def _shown(host: str) -> str:
-    return "127.0.0.1" if host in ("0.0.0.0", "") else f"[{host}]" if ":" in host else host
-
-
-def _loop() -> str:
-    try:
-        import uvloop  # noqa: F401
-        return "uvloop"
-    except ImportError:
-        return "asyncio"
+def _hand_off(chosen: dict) -> None:
+    """Become the server process proper (``exec``, same PID): the command line's
+    parser and its pretty printing (typer, rich, ~10 MiB) and the checks' Redis client
+    stay behind, and the hand tables are mapped rather than copied — an idle worker's
+    memory is what it serves with (issue #14). Options travel as ``TWMJ_*`` variables,
+    which ``Settings.from_env`` reads exactly as it read them here."""
+    env = dict(os.environ)
+    for name, value in chosen.items():
+        if value is not None:
+            env[f"TWMJ_{name.upper()}"] = str(value)
+    env.setdefault("TWMJ_MAP_TABLES", "1")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, "-m", "twmahjong.server.launch"], env)
 
 
 def _check_port(host: str, port: int) -> None:
@@ -93,6 +97,22 @@ def _check_port(host: str, port: int) -> None:
         except OSError as e:
             raise UserError(f"cannot listen on {host}:{port}: {e.strerror}; "
                             "choose another --port") from None
+
+
+def _check_files(connections: int) -> None:
+    """Raise the open-files limit as far as the system lets a process; if the
+    connection cap still does not fit, say so now, in one line, rather than stall
+    at the limit under load (each WebSocket is a file descriptor)."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections + 256          # the database, Redis, logs, listening sockets
+    if soft != resource.RLIM_INFINITY and soft < want:
+        new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+        soft = new
+    if soft != resource.RLIM_INFINITY and soft < want:
+        raise UserError(f"--max-connections {connections} needs {want} open files but this "
+                        f"process may have {soft} (ulimit -n); lower it or raise the limit")
 
 
 def _check_redis(url: str) -> None:

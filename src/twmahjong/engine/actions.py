@@ -10,7 +10,9 @@ lists of a hand reuse the same objects instead of building new ones every turn.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NotRequired, TypedDict
 
 from ..errors import UserError
 from ..tiles import NotationError, format_tiles, parse_tile, parse_tiles, tile_str
@@ -23,6 +25,7 @@ __all__ = [
     "PASS",
     "WIN",
     "Action",
+    "ActionJSON",
     "IllegalAction",
     "added_kong",
     "chi",
@@ -43,6 +46,13 @@ _ZH_TYPE = {"discard": "打牌", "chi": "吃", "pon": "碰", "kong": "碰槓", "
             "flower_win": "花胡", "draw": "摸海底"}
 
 
+class ActionJSON(TypedDict):
+    """An action as JSON (formats.md): ``{"type": "chi", "tile": "3m", "tiles": "45m"}``."""
+    type: str
+    tile: NotRequired[str]
+    tiles: NotRequired[str]
+
+
 class IllegalAction(UserError):
     """A move the rules do not allow at this moment; the table is left exactly as it was."""
 
@@ -58,18 +68,18 @@ class Action:
     type: str
     tile: int | None = None
     tiles: tuple[int, ...] = ()
-    _json: dict | None = field(default=None, compare=False, hash=False, repr=False)
+    _json: ActionJSON = field(init=False, compare=False, hash=False, repr=False)
     _shared: bool = field(default=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
-        j = {"type": self.type}
+        j: ActionJSON = {"type": self.type}
         if self.tile is not None:
             j["tile"] = tile_str(self.tile)
         if self.tiles:
             j["tiles"] = format_tiles(self.tiles)
         object.__setattr__(self, "_json", j)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ActionJSON:
         return self._json.copy()
 
     @classmethod
@@ -125,12 +135,12 @@ _KEYS = ("type", "tile", "tiles")
 # number well under this (7 kinds x 34 tiles, 5 bare actions, 63 吃), so the
 # bound only guards against a future interning bug.
 _CACHE_MAX = 1024
-_FROM_CACHE: dict[tuple, Action] = {}
+_FROM_CACHE: dict[tuple[str, str | None, str | None], Action] = {}
 
 
-def _canonical(key: tuple) -> dict:
+def _canonical(key: tuple[str, str | None, str | None]) -> ActionJSON:
     t, tile, tiles = key
-    j = {"type": t}
+    j: ActionJSON = {"type": t}
     if tile is not None:
         j["tile"] = tile
     if tiles is not None:
@@ -157,7 +167,7 @@ _WIN_ON = tuple(_share(Action("win", k)) for k in range(34))
 _CHI: dict[tuple[int, int, int], Action] = {}
 
 
-def legal_json(actions) -> list[dict]:
+def legal_json(actions: Iterable[Action]) -> list[ActionJSON]:
     """The JSON of a legal list, fresh dicts a bot may keep or change (the hot path of
     every observation: built from each interned action's prepared JSON)."""
     return [a._json.copy() for a in actions]

@@ -9,9 +9,16 @@ Mixed into ``HandState``; it reads and changes the hand's state.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from .actions import Action
 from .notation import fmt_tiles, tile_text
-from .seat import TableMeld, other_end
+from .seat import SeatState, TableMeld, other_end
+from .state import Event, WinInfo
+
+if TYPE_CHECKING:
+    from .rules import TableRules
+    from .wall import Wall
 
 __all__ = ["ClaimResolution"]
 
@@ -20,6 +27,34 @@ tile_str = tile_text
 
 class ClaimResolution:
     """Mixed into ``HandState``: what happens once a claim window has its answers."""
+
+    # the hand's state read and changed here (``HandState`` sets it)
+    rules: TableRules
+    seats: list[SeatState]
+    wall: Wall
+    claim_ctx: tuple[int, ...] | None
+    any_claim: bool
+    drawn: int | None
+    no_kong: bool
+    no_self_win: bool
+    no_concealed_kong: bool
+    kong_made: bool
+    forbidden: frozenset[int]
+    forfeit_kinds: frozenset[int]
+
+    if TYPE_CHECKING:                   # the rest of ``HandState``, for the type checker
+        def drawable(self) -> int: ...
+        def _emit(self, ev: Event) -> None: ...
+        def _finish(self, wins: list[WinInfo]) -> None: ...
+        def _ron_info(self, w: int, d: int, k: int, robbing: bool = False) -> WinInfo: ...
+        def _flower_win_info(self, seat: int, drawn: int | None, robbed: int | None,
+                             replacement: bool) -> WinInfo: ...
+        def _next_draw(self, d: int) -> None: ...
+        def _hand_changed(self, seat: int) -> None: ...
+        def _reset_turn_flags(self) -> None: ...
+        def _start_turn(self, seat: int, src: str) -> None: ...
+        def _draw(self, seat: int, back: bool) -> None: ...
+        def _after_added_kong(self, seat: int) -> None: ...
 
     def _mark_passes(self, pend: dict[int, list[Action]], choices: dict[int, Action]) -> None:
         """過水 and 漏碰 for every seat that was offered a win or a pon and took neither."""
@@ -31,11 +66,11 @@ class ClaimResolution:
                     if self.rules.passed_win != "until_own_draw":
                         st.passed_win = True
                     else:
-                        st.passed_win_kinds.add(o.tile)
+                        st.passed_win_kinds.add(cast(int, o.tile))   # a win on a discard names it
                     st.declare_valid = False
                 elif o.type == "pon" and c.type not in ("pon", "kong", "win") \
                         and self.rules.passed_pon != "none":
-                    st.passed_pon.add(o.tile)
+                    st.passed_pon.add(cast(int, o.tile))
 
     def _winners_in_order(self, d: int, choices: dict[int, Action]) -> list[int]:
         order = [(d + i) % 4 for i in (1, 2, 3)]
@@ -45,7 +80,8 @@ class ClaimResolution:
         return ws
 
     def _resolve_claims(self, choices: dict[int, Action], pend: dict[int, list[Action]]) -> None:
-        d, k = self.claim_ctx
+        # (discarder, discard), set by the discard; no cast: this runs at every claim window
+        d, k = self.claim_ctx  # type: ignore[misc]
         self._mark_passes(pend, choices)
         ws = self._winners_in_order(d, choices)
         if ws:
@@ -108,7 +144,7 @@ class ClaimResolution:
             self._draw(s, back=True)
 
     def _resolve_rob_kong(self, choices: dict[int, Action], pend: dict[int, list[Action]]) -> None:
-        seat, k = self.claim_ctx
+        seat, k = cast(tuple[int, int], self.claim_ctx)     # the kong's seat, its kind
         self._mark_passes(pend, choices)
         ws = self._winners_in_order(seat, choices)
         if ws:
@@ -121,7 +157,7 @@ class ClaimResolution:
         self._after_added_kong(seat)
 
     def _resolve_rob_flower(self, choices: dict[int, Action]) -> None:
-        drawer, f, robber = self.claim_ctx
+        drawer, f, robber = cast(tuple[int, int, int], self.claim_ctx)
         if choices[robber].type == "flower_win":
             # 七搶一 (1): take the flower, replace from the 槓尾, win; the drawer pays
             self.seats[drawer].flowers.remove(f)

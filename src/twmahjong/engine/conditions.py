@@ -7,8 +7,15 @@ the hand's state machine turns the moment into formats.md's condition names.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from ..tiles import tile_str as _tile_str
 from .seat import SeatState
+from .state import Event, TableState, WinInfo
+
+if TYPE_CHECKING:
+    from ..profiles import Profile
+    from .rules import TableRules
 
 __all__ = ["WinConditions"]
 
@@ -21,6 +28,21 @@ def tile_str(k: int) -> str:
 
 class WinConditions:
     """Mixed into ``HandState``: the win paths and their conditions."""
+
+    # the hand's state read here (``HandState`` sets it)
+    profile: Profile
+    rules: TableRules
+    seats: list[SeatState]
+    dealer: int
+    drawn: int | None
+    turn_src: str
+    kong_replacement: bool
+
+    if TYPE_CHECKING:                   # the rest of ``HandState``, for the type checker
+        def drawable(self) -> int: ...
+        def _emit(self, ev: Event) -> None: ...
+        def _finish(self, wins: list[WinInfo]) -> None: ...
+        def _flower_holder(self, seat: int) -> int | None: ...
 
     def _completes(self, st: SeatState, k: int) -> bool:
         return st.completes(k, self.rules.lilgu)
@@ -44,7 +66,7 @@ class WinConditions:
                 cond.add("ready_first_win")
         return cond
 
-    def _self_draw_info(self, seat: int) -> dict:
+    def _self_draw_info(self, seat: int) -> WinInfo:
         """The win a 自摸 now would be: tile and conditions, for the offer and the act."""
         st = self.seats[seat]
         cond = self._declared_conditions(st)
@@ -67,13 +89,13 @@ class WinConditions:
     def _self_draw_win(self, seat: int) -> None:
         self._finish([self._self_draw_info(seat)])
 
-    def _ron_info(self, w: int, d: int, k: int, robbing: bool = False) -> dict:
+    def _ron_info(self, w: int, d: int, k: int, robbing: bool = False) -> WinInfo:
         cond = self._ron_conditions(w, d)
         if robbing:
             cond.add("robbing_kong")
         return {"seat": w, "from": d, "tile": k, "self_drawn": False, "conditions": cond}
 
-    def _reaches_min_tai(self, win: dict) -> bool:
+    def _reaches_min_tai(self, win: WinInfo) -> bool:
         """起胡台數 (``play.min_tai``): the win as the scorer values it — the dealer's
         台 included when the dealer wins — must reach the table's minimum.
 
@@ -81,11 +103,11 @@ class WinConditions:
         scorer stays off the hot path."""
         from ..scoring import score
         from .results import hand_spec
-        res = score(hand_spec(self, win), self.profile)
+        res = score(hand_spec(cast(TableState, self), win), self.profile)   # mixed into HandState
         return res.winning and res.tai >= self.rules.min_tai
 
     def _flower_win_info(self, seat: int, drawn: int | None, robbed: int | None,
-                         replacement: bool) -> dict:
+                         replacement: bool) -> WinInfo:
         st = self.seats[seat]
         complete = False
         if drawn is not None:
@@ -101,10 +123,9 @@ class WinConditions:
 
     def _flower_win_turn(self, seat: int) -> None:
         st = self.seats[seat]
-        robbed = None
-        if len(st.flowers) == 7:
+        robbed = self._flower_holder(seat)      # None unless this seat holds seven
+        if robbed is not None:
             # 七搶一 (2) and 配牌花和: take the eighth flower from its holder
-            robbed = self._flower_holder(seat)
             f = self.seats[robbed].flowers.pop()
             st.flowers.append(f)
             self._emit({"type": "flower", "seat": seat, "tile": tile_str(f), "robbed_from": robbed})

@@ -6,15 +6,20 @@ that applies and say it in the table's words.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..tiles import tile_str
 from .actions import Action
+
+if TYPE_CHECKING:
+    from .state import TableState
 
 __all__ = ["why_illegal"]
 
 _BARE = ("pass", "flower_win", "draw")
 
 
-def why_illegal(h, seat: int, a: Action) -> str:
+def why_illegal(h: TableState, seat: int, a: Action) -> str:
     st = h.seats[seat]
     what = a.describe()
     legal = h.pending().get(seat, [])
@@ -68,8 +73,8 @@ def why_illegal(h, seat: int, a: Action) -> str:
             return f"{what}: your hand is not complete." + tail
         if a.type in ("chi", "pon", "kong", "pass"):
             return f"{what}: nobody discarded; it is your turn to play." + tail
-    if h.phase in ("claim", "rob_kong"):
-        k = h.claim_ctx[1]
+    if h.phase in ("claim", "rob_kong") and h.claim_ctx is not None:
+        d, k = h.claim_ctx[0], h.claim_ctx[1]
         if a.type == "win" and st.passed_win:
             return (f"{what}: you passed a win (過水); you cannot win until you discard (or add "
                     f"a kong of) a tile that is not one of your winning tiles." + tail)
@@ -80,9 +85,9 @@ def why_illegal(h, seat: int, a: Action) -> str:
                     f"(行牌禁制 7)." + tail)
         if a.type == "pon" and k in st.passed_pon:
             return f"{what}: you passed a 碰 on this tile this round (漏碰)." + tail
-        if a.type == "chi" and seat != (h.claim_ctx[0] + 1) % 4:
+        if a.type == "chi" and seat != (d + 1) % 4:
             return f"{what}: only the next player (下家) may 吃." + tail
-        if a.type == "kong" and h.rules.no_kong_on_upper_discard and seat == (h.claim_ctx[0] + 1) % 4:
+        if a.type == "kong" and h.rules.no_kong_on_upper_discard and seat == (d + 1) % 4:
             return f"{what}: no 碰槓 on the upper player's discard (防夥牌)." + tail
         if a.type == "chi" and st.last_discard is not None:
             return (f"{what}: not allowed — within one go-around you may not 吃 the tile you "

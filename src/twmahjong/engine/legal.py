@@ -7,15 +7,21 @@ are applied here, each where its number is cited.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import actions as A
 from .actions import Action
 from .seat import other_end
+
+if TYPE_CHECKING:
+    from .state import TableState
 
 __all__ = ["chi_choices", "claim_options", "turn_options"]
 
 _DISCARDS = tuple(A.discard(k) for k in range(34))
 _SUITS = ((0, 9), (9, 9), (18, 9), (27, 7))
-_SUIT_FACTS: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
+# per suit: its key -> (its discard actions, the kinds held four times)
+_SUIT_FACTS: tuple[dict[int, tuple[tuple[Action, ...], tuple[int, ...]]], ...] = ({}, {}, {}, {})
 
 
 def _suit_facts(g: int, key: int) -> tuple[tuple[Action, ...], tuple[int, ...]]:
@@ -34,7 +40,7 @@ def _suit_facts(g: int, key: int) -> tuple[tuple[Action, ...], tuple[int, ...]]:
     return facts
 
 
-def _self_win_ok(h, seat: int) -> bool:
+def _self_win_ok(h: TableState, seat: int) -> bool:
     st = h.seats[seat]
     if h.turn_src == "claim" or h.no_self_win:      # 禁制 4: 自摸必須始於摸牌; 禁制 2
         return False
@@ -49,7 +55,7 @@ def _self_win_ok(h, seat: int) -> bool:
     return done
 
 
-def _flower_win_ok(h, seat: int) -> bool:
+def _flower_win_ok(h: TableState, seat: int) -> bool:
     st = h.seats[seat]
     if h.turn_src == "claim" or st.cannot_win:
         return False
@@ -65,11 +71,12 @@ def _flower_win_ok(h, seat: int) -> bool:
     return False
 
 
-def turn_options(h, seat: int) -> list[Action]:
+def turn_options(h: TableState, seat: int) -> list[Action]:
     """Everything ``seat`` may do holding 3k+2 tiles: 打牌, 暗槓, 加槓, 自摸, 花胡, 聽."""
     st = h.seats[seat]
     out: list[Action] = []
-    if _self_win_ok(h, seat):
+    # the common turn, a plain draw that completes nothing, is decided without a call
+    if (h.turn_src != "draw" or h.drawn in st.waits) and _self_win_ok(h, seat):
         out.append(A.win(h.drawn))
     if st.flowers and len(st.flowers) >= 7 and _flower_win_ok(h, seat):
         out.append(A.FLOWER_WIN)
@@ -97,7 +104,8 @@ def turn_options(h, seat: int) -> list[Action]:
     if forb:
         discards = tuple(a for a in discards if a.tile not in forb)
     out.extend(discards)
-    if _may_declare(h, seat):
+    if st.declared is None and (st.n_discards == 0 or h.rules.declare_ready == "any_time") \
+            and _may_declare(h, seat):
         ready = st.ready_discards(h.rules.lilgu)
         if ready:
             for a in discards:
@@ -106,7 +114,7 @@ def turn_options(h, seat: int) -> list[Action]:
     return out
 
 
-def _may_declare(h, seat: int) -> bool:
+def _may_declare(h: TableState, seat: int) -> bool:
     st = h.seats[seat]
     if st.declared is not None:
         return False                                 # one declaration a hand
@@ -131,7 +139,7 @@ def chi_choices(c: list[int], k: int) -> list[tuple[int, int]]:
     return out
 
 
-def claim_options(h, s: int, d: int, k: int) -> list[Action]:
+def claim_options(h: TableState, s: int, d: int, k: int) -> list[Action]:
     """What seat ``s`` may do with ``d``'s discard ``k``; empty when nothing (no pass either)."""
     st = h.seats[s]
     c = st.counts

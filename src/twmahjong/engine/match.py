@@ -19,21 +19,30 @@ scores move with them.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any
 
-from ..profiles import BUILTIN, load_profile
+from ..profiles import BUILTIN, Profile, load_profile
 from .table import HandState
-from .wall import choose_first_dealer, choose_seating, hand_seed, new_seed, reseat
+from .wall import Wall, choose_first_dealer, choose_seating, hand_seed, new_seed, reseat
 
-__all__ = ["MAX_ROUNDS", "RECORD_FORMAT", "Match"]
+if TYPE_CHECKING:
+    from .results import HandResult
+    from .state import Event
+
+__all__ = ["MAX_ROUNDS", "RECORD_FORMAT", "Match", "Record"]
 
 MAX_ROUNDS = 16                             # four 將
 RECORD_FORMAT = "twmahjong-record"
+
+# A game record (formats.md): a JSON object with a header and the events; ``replay``
+# reads one back from a file, trusting nothing in it.
+Record = dict[str, Any]
 
 
 class Match:
     """Runs hands one after another; seats are 0-3 (East seat of the match first)."""
 
-    def __init__(self, profile, *, seed: int | None = None, rounds: int | None = None,
+    def __init__(self, profile: Profile, *, seed: int | None = None, rounds: int | None = None,
                  carried: list[int] | None = None, open_windows: bool = False):
         self.profile = profile
         self.open_windows = open_windows    # see HandState: uniform secret windows
@@ -56,12 +65,12 @@ class Match:
         self.hand_no = 0
         self.scores = [0, 0, 0, 0]
         self.carried = carried
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.hand: HandState | None = None
-        self.results: list[dict] = []
+        self.results: list[HandResult] = []
         self.over = False
 
-    def start_hand(self, wall=None) -> HandState:
+    def start_hand(self, wall: Wall | None = None) -> HandState:
         """Deal the next hand; its events go straight into the match's record.
 
         ``wall`` (tests only) deals from a stacked wall instead of the seed's; such a
@@ -82,9 +91,10 @@ class Match:
         self.hand = h
         return h
 
-    def end_hand(self) -> dict:
+    def end_hand(self) -> HandResult:
         """Count the finished hand: scores, 連莊 or rotation, 圈, end of match."""
         h = self.hand
+        assert h is not None and h.result is not None, "end_hand() after the hand is over"
         res = h.result
         self.results.append(res)
         if res["type"] == "win":
@@ -139,7 +149,7 @@ class Match:
             out[p] = self.scores[s]
         return out
 
-    def record(self) -> dict:
+    def record(self) -> Record:
         """The game record (formats.md); ``engine.record.replay`` reads it back.
 
         Built here, not in ``record``, so that the match never imports the replayer."""

@@ -10,6 +10,8 @@ questions from tables built once from ``tiles``. Tests compare the two.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..tiles import rank_of, suit_of, tile_str
 
 __all__ = ["fmt_tiles", "tile_text"]
@@ -24,7 +26,7 @@ def tile_text(kind: int) -> str:
     return _TEXT[kind]
 
 
-def fmt_tiles(kinds) -> str:
+def fmt_tiles(kinds: Iterable[int]) -> str:
     """Kinds sorted and grouped by suit, exactly as ``tiles.format_tiles`` writes them."""
     parts: list[str] = []
     suit = ""

@@ -7,25 +7,71 @@ concealed kong are hidden), which is what a bot pipe or a client receives.
 
 from __future__ import annotations
 
-from ..tiles import format_tiles, tile_str
-from .actions import legal_json
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
-__all__ = ["HIDDEN", "event_view", "observation"]
+from ..tiles import format_tiles, tile_str
+from .actions import Action, ActionJSON, legal_json
+from .seat import TableMeld
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
+
+    from .state import Event, TableState
+
+__all__ = ["HIDDEN", "MeldView", "Observation", "SeatTile", "event_view", "observation"]
+
+# A meld as a seat sees it: ``tiles`` None for another seat's 暗槓; ``from`` (the
+# discarder) and ``claimed`` (the tile taken) for a claimed meld.
+MeldView = TypedDict("MeldView", {"type": str, "tiles": str | None, "from": NotRequired[int],
+                                  "claimed": NotRequired[str]})
+
+
+class SeatTile(TypedDict):
+    """A seat and a tile: the discard that may be claimed, the 加槓 that may be robbed."""
+    seat: int
+    tile: str
+
+
+class Observation(TypedDict):
+    """docs/architecture.md's observation of one seat; ``legal`` only while the seat
+    must decide, ``added_kong`` only in a 搶槓 window."""
+    seat: int
+    dealer: int
+    dealer_streak: int
+    round_wind: str
+    seat_winds: list[str]
+    wall_remaining: int
+    phase: str
+    hand: str
+    drawn: str | None
+    melds: list[list[MeldView]]
+    flowers: list[list[str]]
+    discards: list[list[str]]
+    concealed_count: list[int]
+    declared: list[bool]
+    last_discard: SeatTile | None
+    added_kong: NotRequired[SeatTile]
+    legal: NotRequired[list[ActionJSON]]
+
 
 WIND = "ESWN"
 HIDDEN = "?"
 
 
-def _meld_view(m, viewer: int, owner: int) -> dict:
+def _meld_view(m: TableMeld, viewer: int, owner: int) -> MeldView:
     if m.type == "concealed_kong" and viewer != owner:
         return {"type": "concealed_kong", "tiles": None}   # 暗槓 lies face down
-    out = {"type": m.type, "tiles": format_tiles(m.kinds)}
+    out: MeldView = {"type": m.type, "tiles": format_tiles(m.kinds)}
     if m.from_seat is not None:
+        # which tile of a 吃 came from the river: everyone at the table saw it taken,
+        # and without it a reader of the rivers cannot tell which tile is gone twice
         out["from"] = m.from_seat
+        out["claimed"] = tile_str(cast(int, m.claimed))     # set with from_seat
     return out
 
 
-def observation(h, seat: int) -> dict:
+def observation(h: TableState, seat: int) -> Observation:
     """The observation of docs/architecture.md for ``seat``."""
     st = h.seats[seat]
     counts = st.counts
@@ -35,11 +81,11 @@ def observation(h, seat: int) -> dict:
         n = counts[k] - (1 if k == drawn else 0)
         if n:
             kinds.extend([k] * n)
-    last = None
+    last: SeatTile | None = None
     if h.claim_ctx is not None and h.phase == "claim":
         d, k = h.claim_ctx
         last = {"seat": d, "tile": tile_str(k)}
-    obs = {
+    obs: Observation = {
         "seat": seat, "dealer": h.dealer, "dealer_streak": h.dealer_streak,
         "round_wind": WIND[h.round_wind], "seat_winds": [WIND[w] for w in h.seat_winds],
         "wall_remaining": h.drawable(), "phase": h.phase,
@@ -59,7 +105,7 @@ def observation(h, seat: int) -> dict:
     return obs
 
 
-def event_view(ev: dict, seat: int) -> dict:
+def event_view(ev: Event, seat: int) -> Event:
     """One event as ``seat`` may see it."""
     t = ev["type"]
     if t == "deal":
@@ -77,68 +123,98 @@ def event_view(ev: dict, seat: int) -> dict:
     return ev
 
 
-class LazyObservation(dict):
+class _LazyObservation(dict[str, Any]):
     """An observation whose ``legal`` is ready at once and whose other keys are
     built on first use — for in-process bots that often need only ``legal``.
-    It behaves as the full dict for every read (get, in, keys, items, json)."""
+    It behaves as the full dict for every read (get, in, keys, items, json).
 
-    __slots__ = ("_full", "_h", "_seat")
+    Given ``actions`` (the engine's own legal ``Action`` objects) instead of
+    ``legal``, the JSON list is built only if read: a bot that knows the engine
+    picks from ``observation.actions`` and answers with one of them, and a hand
+    played that way never writes or parses an action's JSON."""
 
-    def __init__(self, h, seat: int, legal: list[dict]):
-        super().__init__(legal=legal, seat=seat)
+    __slots__ = ("_full", "_h", "_seat", "actions")
+
+    def __init__(self, h: TableState, seat: int, legal: list[ActionJSON] | None = None, *,
+                 actions: Sequence[Action] | None = None):
+        if legal is None:
+            super().__init__(seat=seat)
+        else:
+            super().__init__(legal=legal, seat=seat)
         self._h = h
         self._seat = seat
         self._full = False
+        self.actions = actions
+
+    def _legal(self) -> None:
+        if not dict.__contains__(self, "legal"):
+            dict.__setitem__(self, "legal", legal_json(self.actions or ()))
 
     def _fill(self) -> None:
         if not self._full:
             self._full = True
+            self._legal()
             full = observation(self._h, self._seat)
             full["legal"] = dict.__getitem__(self, "legal")
             dict.update(self, full)
 
-    def __missing__(self, key):
-        self._fill()
+    def __missing__(self, key: str) -> Any:
+        if key == "legal":
+            self._legal()
+        else:
+            self._fill()
         return dict.__getitem__(self, key)
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        if key == "legal":
+            self._legal()
             return dict.__getitem__(self, key)
         self._fill()
         return dict.get(self, key, default)
 
-    def __contains__(self, key):
+    def __contains__(self, key: object) -> bool:
         self._fill()
         return dict.__contains__(self, key)
 
-    def keys(self):
+    def keys(self) -> dict_keys[str, Any]:
         self._fill()
         return dict.keys(self)
 
-    def items(self):
+    def items(self) -> dict_items[str, Any]:
         self._fill()
         return dict.items(self)
 
-    def values(self):
+    def values(self) -> dict_values[str, Any]:
         self._fill()
         return dict.values(self)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         self._fill()
         return dict.__iter__(self)
 
-    def __len__(self):
+    def __len__(self) -> int:
         self._fill()
         return dict.__len__(self)
 
-    def copy(self):
+    def copy(self) -> dict[str, Any]:
         self._fill()
         return dict(dict.items(self))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         self._fill()
         return dict.__repr__(self)
 
 
-def lazy_observation(h, seat: int) -> LazyObservation:
+if TYPE_CHECKING:
+    # For the type checker a lazy observation is the ``Observation`` it reads as in
+    # every way; at run time it is the class above (no wrapper on the bots' hot path).
+    def LazyObservation(h: TableState, seat: int, legal: list[ActionJSON] | None = None, *,
+                        actions: Sequence[Action] | None = None) -> Observation: ...
+else:
+    LazyObservation = _LazyObservation
+
+
+def lazy_observation(h: TableState, seat: int) -> Observation:
     return LazyObservation(h, seat, legal_json(h.pending()[seat]))

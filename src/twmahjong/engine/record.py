@@ -16,6 +16,9 @@ makes — draws, flowers, wins, settlements — is the recorded one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 from pydantic import ValidationError
 
 from ..errors import UserError
@@ -23,7 +26,9 @@ from ..profiles import BUILTIN, Profile, load_profile
 from ..tiles import NotationError, parse_tile, parse_tiles
 from . import actions as A
 from .actions import Action, IllegalAction
-from .match import RECORD_FORMAT, Match
+from .match import RECORD_FORMAT, Match, Record
+from .state import Event
+from .table import HandState
 
 __all__ = ["RECORD_FORMAT", "ReplayError", "make_record", "replay"]
 
@@ -37,12 +42,12 @@ class ReplayError(UserError):
         super().__init__(f"{where}: {why}")
 
 
-def make_record(m: Match) -> dict:
+def make_record(m: Match) -> Record:
     """The record of ``m`` (the same as ``m.record()``)."""
     return m.record()
 
 
-def _profile_of(rec: dict):
+def _profile_of(rec: Record) -> Profile:
     p = rec.get("profile", "standard")
     if isinstance(p, str):
         if p not in BUILTIN:
@@ -56,24 +61,30 @@ def _profile_of(rec: dict):
     raise ReplayError(None, "profile must be a profile id or the profile's data")
 
 
-def _tile(ev: dict, key: str, i: int) -> int:
+def _tile(ev: Event, key: str, i: int) -> int:
     try:
         return parse_tile(ev[key])
     except (KeyError, TypeError, NotationError):
         raise ReplayError(i, f"{ev.get('type')} event has no readable {key!r}") from None
 
 
-def _decisions(h, rec: list[dict], i: int) -> dict[int, Action]:
+# what a recorded event asks of a seat: (seat, which offered action, label) -> that action.
+# The seat is the record's, unchecked (it may be missing or no seat at all): ``want``
+# refuses any seat that is not pending, which is the check.
+_Want = Callable[[Any, Callable[[Action], bool], str], Action]
+
+
+def _decisions(h: HandState, rec: list[Event], i: int) -> dict[int, Action]:
     """The recorded choices that the next event(s) stand for, by seat."""
     pend = h.pending()
     ev = rec[i]
     t = ev.get("type")
-    seat = ev.get("seat")
+    seat: Any = ev.get("seat")
 
     class _NotHere(Exception):
         pass
 
-    def want(s, pred, label):
+    def want(s: Any, pred: Callable[[Action], bool], label: str) -> Action:
         if s not in pend:
             if all(A.PASS in acts for acts in pend.values()):
                 raise _NotHere           # the event comes later: everyone pending passed
@@ -90,7 +101,8 @@ def _decisions(h, rec: list[dict], i: int) -> dict[int, Action]:
         return {}
 
 
-def _map(h, rec, i, pend, ev, t, seat, want) -> dict[int, Action]:
+def _map(h: HandState, rec: list[Event], i: int, pend: dict[int, list[Action]], ev: Event,
+         t: object, seat: Any, want: _Want) -> dict[int, Action]:
     out: dict[int, Action] = {}
     if h.phase == "last_tile":
         # 海底: a draw event by the asked seat was ``draw``; anything else (draw_game) a decline
@@ -98,7 +110,7 @@ def _map(h, rec, i, pend, ev, t, seat, want) -> dict[int, Action]:
             out[seat] = A.DRAW
         return out
     if h.phase == "rob_flower":
-        robber = h.claim_ctx[2]
+        robber = cast(tuple[int, int, int], h.claim_ctx)[2]     # (drawer, flower, robber)
         if t == "flower" and ev.get("robbed_from") is not None and seat == robber:
             out[robber] = A.FLOWER_WIN
         return out
@@ -112,7 +124,7 @@ def _map(h, rec, i, pend, ev, t, seat, want) -> dict[int, Action]:
         else:
             j = i
             while j < len(rec) and rec[j].get("type") == "declare" and "tile" not in rec[j]:
-                s = rec[j].get("seat")
+                s: Any = rec[j].get("seat")
                 out[s] = want(s, lambda a: a.type == "declare", "declare 天聽")
                 j += 1
     elif t in ("chi", "pon"):
@@ -130,7 +142,8 @@ def _map(h, rec, i, pend, ev, t, seat, want) -> dict[int, Action]:
                              f"chi {ev['tiles']}")
     elif t == "kong":
         k = _tile(ev, "tile", i)
-        typ = {"exposed": "kong", "added": "added_kong", "concealed": "concealed_kong"}.get(ev.get("kind"))
+        typ = {"exposed": "kong", "added": "added_kong",
+               "concealed": "concealed_kong"}.get(ev.get("kind", ""))
         if typ is None:
             raise ReplayError(i, "kong event kind must be exposed, added or concealed")
         out[seat] = want(seat, lambda a: a.type == typ and a.tile == k, f"{typ} {ev['tile']}")
@@ -151,7 +164,7 @@ def _map(h, rec, i, pend, ev, t, seat, want) -> dict[int, Action]:
     return out
 
 
-def replay(rec: dict) -> Match:
+def replay(rec: Record) -> Match:
     """Re-run a record; return the finished match, or raise ReplayError at the first bad event."""
     if not isinstance(rec, dict) or rec.get("format") != RECORD_FORMAT:
         raise ReplayError(None, f"not a game record (format must be {RECORD_FORMAT!r})")
@@ -201,6 +214,6 @@ def replay(rec: dict) -> Match:
     return m
 
 
-def _short(ev: dict) -> str:
+def _short(ev: Event) -> str:
     keys = ("type", "seat", "tile", "kind", "from", "tiles")
     return "{" + ", ".join(f"{k}={ev[k]}" for k in keys if k in ev) + "}"

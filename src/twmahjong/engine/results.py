@@ -7,16 +7,36 @@ only translates between them and writes the ``win`` and ``settlement`` events.
 
 from __future__ import annotations
 
-from ..scoring import HandSpec, Meld, score
+from typing import TYPE_CHECKING, NotRequired, TypedDict, cast
+
+from ..scoring import HandSpec, Meld, ScoreResult, score
 from ..settlement import settle, settle_many
 from ..tiles import format_tiles, tile_str
 
-__all__ = ["hand_spec", "settle_hand", "spec_json"]
+if TYPE_CHECKING:
+    from .state import Event, TableState, WinInfo
+
+__all__ = ["HandResult", "hand_spec", "settle_hand", "spec_json"]
+
+
+class HandResult(TypedDict):
+    """How a hand ended (``HandState.result``): ``type`` "win" or "draw_game"; a
+    drawn hand has its ``reason`` and no winners, a won one the rest."""
+    type: str
+    winners: list[int]
+    reason: NotRequired[str]
+    payer: NotRequired[int | None]
+    self_drawn: NotRequired[bool]
+    tai: NotRequired[dict[int, int]]
+    patterns: NotRequired[dict[int, list[str]]]
+    net: NotRequired[list[int]]
+    fee: NotRequired[int]
+
 
 WIND = "ESWN"
 
 
-def hand_spec(h, win: dict) -> HandSpec:
+def hand_spec(h: TableState, win: WinInfo) -> HandSpec:
     """The scorer's view of one winner's 17 tiles (formats.md)."""
     seat = win["seat"]
     st = h.seats[seat]
@@ -31,7 +51,7 @@ def hand_spec(h, win: dict) -> HandSpec:
                     frozenset(win["conditions"]))
 
 
-def spec_json(spec: HandSpec) -> dict:
+def spec_json(spec: HandSpec) -> Event:
     return {"concealed": format_tiles(spec.concealed),
             "melds": [{"type": m.type, "tiles": format_tiles(m.tiles)} for m in spec.melds],
             "flowers": format_tiles(spec.flowers),
@@ -41,18 +61,18 @@ def spec_json(spec: HandSpec) -> dict:
             "dealer_streak": spec.dealer_streak, "conditions": sorted(spec.conditions)}
 
 
-def settle_hand(h, wins: list[dict]) -> dict:
+def settle_hand(h: TableState, wins: list[WinInfo]) -> HandResult:
     """Score every winner, settle, emit ``win`` and ``settlement``; the hand's result."""
     profile = h.profile
-    scored = {}
+    scored: dict[int, ScoreResult] = {}
     for w in wins:
         spec = hand_spec(h, w)
         res = score(spec, profile)
         scored[w["seat"]] = res
-        ev = {"type": "win", "seat": w["seat"], "from": w["from"],
-              "tile": None if w["tile"] is None else tile_str(w["tile"]),
-              "self_drawn": bool(w["self_drawn"]), "conditions": sorted(w["conditions"]),
-              "hand": spec_json(spec), "score": res.to_json()}
+        ev: Event = {"type": "win", "seat": w["seat"], "from": w["from"],
+                     "tile": None if w["tile"] is None else tile_str(w["tile"]),
+                     "self_drawn": bool(w["self_drawn"]), "conditions": sorted(w["conditions"]),
+                     "hand": spec_json(spec), "score": res.to_json()}
         if w.get("flower_win"):
             ev["flower_win"] = True
         if w.get("four_kongs"):
@@ -64,9 +84,9 @@ def settle_hand(h, wins: list[dict]) -> dict:
         robbed = first.get("robbed") if first["from"] is None else None
         st = settle(scored[first["seat"]], winner=first["seat"], payer=first["from"], dealer=h.dealer,
                     streak=h.dealer_streak, profile=profile, carried=carried, robbed=robbed)
-    else:
-        st = settle_many(scored, payer=first["from"], dealer=h.dealer, streak=h.dealer_streak,
-                         profile=profile, carried=carried)
+    else:                                   # 一炮多響: several winners on one discard
+        st = settle_many(scored, payer=cast(int, first["from"]), dealer=h.dealer,
+                         streak=h.dealer_streak, profile=profile, carried=carried)
     sj = st.to_json()
     h._emit({"type": "settlement", **sj})
     return {"type": "win", "winners": [w["seat"] for w in wins], "payer": first["from"],

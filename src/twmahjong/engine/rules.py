@@ -7,6 +7,10 @@ can also be made directly, which lets tests pin one rule at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..profiles import Profile
 
 __all__ = ["TableRules"]
 
@@ -39,7 +43,7 @@ class TableRules:
     declared_hand: str = "locked"
 
     @classmethod
-    def from_profile(cls, profile) -> TableRules:
+    def from_profile(cls, profile: Profile) -> TableRules:
         p = profile.play
         return cls(
             seat_wind_from=p.seat_wind_from, dead_wall=p.dead_wall, no_claims_last=p.no_claims_last,

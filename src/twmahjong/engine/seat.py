@@ -7,6 +7,8 @@ read in one place.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..hand import KEY_STEP, hand_key, is_complete_key, shanten_key, waits_key
 from .winning import completes, is_lilgu, ready_discards, waits
 
@@ -118,7 +120,7 @@ class SeatState:
         return self._counts
 
     @counts.setter
-    def counts(self, value) -> None:
+    def counts(self, value: Iterable[int]) -> None:
         self._counts = list(value)
         self.key = list(hand_key(self._counts))
 

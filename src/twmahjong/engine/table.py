@@ -30,6 +30,8 @@ The events, and so the record, are the same either way: passes emit nothing.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, cast
 
 from . import actions as A
 from .actions import Action, IllegalAction
@@ -39,7 +41,13 @@ from .legal import claim_options, turn_options
 from .notation import fmt_tiles, tile_text
 from .rules import TableRules
 from .seat import SeatState, TableMeld
+from .state import Event, WinInfo
 from .wall import Wall, new_seed
+
+if TYPE_CHECKING:
+    from ..profiles import Profile
+    from .observe import Observation
+    from .results import HandResult
 
 __all__ = ["HandState"]
 
@@ -50,9 +58,10 @@ tile_str = tile_text
 class HandState(ClaimResolution, WinConditions):
     """One 盤 from the deal to the settlement."""
 
-    def __init__(self, profile, *, dealer: int = 0, dealer_streak: int = 0, round_wind: int = 0,
-                 seed: int | None = None, wall: Wall | None = None, rules: TableRules | None = None,
-                 hand_no: int = 0, carried=None, events: list | None = None,
+    def __init__(self, profile: Profile, *, dealer: int = 0, dealer_streak: int = 0,
+                 round_wind: int = 0, seed: int | None = None, wall: Wall | None = None,
+                 rules: TableRules | None = None, hand_no: int = 0,
+                 carried: list[int] | None = None, events: list[Event] | None = None,
                  open_windows: bool = False):
         self.profile = profile
         self.open_windows = open_windows
@@ -74,16 +83,17 @@ class HandState(ClaimResolution, WinConditions):
         east = open_seat if self.rules.seat_wind_from == "wall_break" else dealer
         self.seat_winds = [(s - east) % 4 for s in range(4)]
         self.seats = [SeatState() for _ in range(4)]
-        self.events: list[dict] = [] if events is None else events
+        self.events: list[Event] = [] if events is None else events
         self.phase = "deal"
         self.turn_seat = dealer
         self.drawn: int | None = None
         self._pending: dict[int, list[Action]] = {}
         self._choices: dict[int, Action] = {}
-        self.claim_ctx: tuple | None = None     # (discarder, kind) or (kong seat, kind) or (drawer, flower, robber)
+        # (discarder, kind) or (kong seat, kind) or (drawer, flower, robber)
+        self.claim_ctx: tuple[int, ...] | None = None
         self.any_claim = False                   # a chi/pon/kong has happened (地聽 reading for 報聽)
-        self.wins: list[dict] = []
-        self.result: dict | None = None
+        self.wins: list[WinInfo] = []
+        self.result: HandResult | None = None
         self._reset_turn_flags()
         self._deal()
 
@@ -94,21 +104,25 @@ class HandState(ClaimResolution, WinConditions):
         return self.phase == "over"
 
     def pending(self) -> dict[int, list[Action]]:
-        """Seats that must decide now and each one's legal actions (do not mutate)."""
+        """Seats that must decide now and each one's legal actions (do not mutate).
+
+        With no choice made yet this is the table's own dict, not a copy (the hot
+        path of every decision): the engine never changes it in place, it only
+        replaces it, so a caller may act while iterating over it."""
         if not self._choices:
-            return dict(self._pending)
+            return self._pending
         return {s: acts for s, acts in self._pending.items() if s not in self._choices}
 
     def drawable(self) -> int:
         return self.wall.left - self._dead
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> Observation:
         from .observe import observation
         return observation(self, seat)
 
     # -- acting ------------------------------------------------------------------
 
-    def act(self, seat: int, action: Action | dict) -> None:
+    def act(self, seat: int, action: Action | Mapping[str, object]) -> None:
         """Record ``seat``'s choice; resolve once every pending seat has chosen."""
         if not isinstance(action, Action):
             action = Action.from_json(action)
@@ -162,7 +176,7 @@ class HandState(ClaimResolution, WinConditions):
 
     # -- opening -----------------------------------------------------------------
 
-    def _emit(self, ev: dict) -> None:
+    def _emit(self, ev: Event) -> None:
         self.events.append(ev)
 
     def _deal(self) -> None:
@@ -256,7 +270,7 @@ class HandState(ClaimResolution, WinConditions):
         st.declared = kind
         st.declare_valid = True
         st.first_window = True
-        ev = {"type": "declare", "seat": seat, "kind": kind}
+        ev: Event = {"type": "declare", "seat": seat, "kind": kind}
         if tile is not None:
             ev["tile"] = tile_str(tile)
         self._emit(ev)
@@ -287,21 +301,22 @@ class HandState(ClaimResolution, WinConditions):
         self._reset_turn_flags()
         st = self.seats[seat]
         st.n_draws += 1
-        if self.rules.passed_win == "until_own_draw":
+        if st.passed_win_kinds and self.rules.passed_win == "until_own_draw":
             st.passed_win_kinds.clear()
-        if self.rules.passed_pon == "until_own_draw":
+        if st.passed_pon and self.rules.passed_pon == "until_own_draw":
             st.passed_pon.clear()
         self._draw(seat, back=False)
 
     def _draw(self, seat: int, back: bool) -> None:
         """Draw (or replace from the 槓尾), exposing flowers as they come (補花)."""
         st = self.seats[seat]
+        wall = self.wall
         while True:
-            if self.drawable() <= 0:
+            if wall.left <= self._dead:                # drawable() <= 0, on the hot path
                 self._draw_game("wall_exhausted")
                 return
-            k = self.wall.draw_back() if back else self.wall.draw_front()
-            self._emit({"type": "draw", "seat": seat, "tile": tile_str(k), "replacement": back})
+            k = wall.draw_back() if back else wall.draw_front()
+            self.events.append({"type": "draw", "seat": seat, "tile": tile_str(k), "replacement": back})
             if k < 34:
                 st.add(k)
                 self.drawn = k
@@ -323,19 +338,21 @@ class HandState(ClaimResolution, WinConditions):
     def _do_turn(self, seat: int, a: Action) -> None:
         st = self.seats[seat]
         t = a.type
+        # the moves that read ``k`` (discard, declare at a turn, 暗槓, 加槓) name their tile;
+        # told to the checker without a cast, which would be a call on every turn
+        k: int = a.tile  # type: ignore[assignment]
         if t == "discard":
-            if a.tile != self.drawn and self.drawn is not None:
+            if k != self.drawn and self.drawn is not None:
                 self._hand_changed(seat)         # 換牌: kept the drawn tile, threw another
-            self._discard(seat, a.tile)
+            self._discard(seat, k)
         elif t == "declare":
-            self._declare(seat, self._declare_kind(seat), a.tile)
-            self._discard(seat, a.tile)
+            self._declare(seat, self._declare_kind(seat), k)
+            self._discard(seat, k)
         elif t == "win":
             self._self_draw_win(seat)
         elif t == "flower_win":
             self._flower_win_turn(seat)
         elif t == "concealed_kong":
-            k = a.tile
             # 禁制 5 / 解除過水: the replacement may not self-draw when a winning tile
             # of this hand was discarded at the table since this seat's last discard.
             st.take(k, 4)
@@ -352,7 +369,6 @@ class HandState(ClaimResolution, WinConditions):
             self.drawn = None
             self._draw(seat, back=True)
         elif t == "added_kong":
-            k = a.tile
             self._put_out(st, k)             # 解除過水: 加槓 counts as putting a tile out
             st.take(k)
             for m in st.melds:
@@ -362,7 +378,7 @@ class HandState(ClaimResolution, WinConditions):
                     break
             self._emit({"type": "kong", "seat": seat, "kind": "added", "tile": tile_str(k)})
             self.drawn = None
-            robbers = {}
+            robbers: dict[int, list[Action]] = {}
             for s in range(4):
                 if s == seat:
                     continue
@@ -391,11 +407,11 @@ class HandState(ClaimResolution, WinConditions):
             return False
         st = self.seats[seat]
         if st.kong_count() == 4:
-            k = self.drawn
+            k = cast(int, self.drawn)            # the replacement just drawn
             st.take(k)
             complete = self._completes(st, k)
             st.add(k)
-            cond = {"kong_bloom"} if complete else set()
+            cond: set[str] = {"kong_bloom"} if complete else set()
             self._finish([{"seat": seat, "from": None, "tile": k if complete else None,
                            "self_drawn": True, "conditions": cond, "four_kongs": True}])
             return True
@@ -423,8 +439,9 @@ class HandState(ClaimResolution, WinConditions):
         st.n_discards += 1
         if st.declared is not None and self.events[-1].get("type") != "declare":
             st.first_window = False
-        self._put_out(st, k)
-        if self.rules.passed_pon == "until_own_discard":
+        if st.passed_win:
+            self._put_out(st, k)
+        if st.passed_pon and self.rules.passed_pon == "until_own_discard":
             st.passed_pon.clear()
         if k in self.forfeit_kinds:
             st.cannot_win = True
@@ -434,10 +451,10 @@ class HandState(ClaimResolution, WinConditions):
             o.since.add(k)
         st.since = {k}
         self.drawn = None
-        self._emit({"type": "discard", "seat": seat, "tile": tile_str(k)})
+        self.events.append({"type": "discard", "seat": seat, "tile": tile_str(k)})
         self._open_claims(seat, k)
 
-    def _put_out(self, st, k: int) -> None:
+    def _put_out(self, st: SeatState, k: int) -> None:
         """解除過水: 打出(或加杠)一張非和之牌 (rules/000-001) — a tile that is not one of the
         seat's winning tiles as its turn stands (its waits before this tile went out);
         where the profile says any discard lifts it, any does."""
@@ -456,7 +473,7 @@ class HandState(ClaimResolution, WinConditions):
 
     def _open_claims(self, d: int, k: int) -> None:
         self.claim_ctx = (d, k)
-        pend = {}
+        pend: dict[int, list[Action]] = {}
         seats = self.seats
         nxt = (d + 1) % 4
         for s in (nxt, (d + 2) % 4, (d + 3) % 4):
@@ -497,7 +514,7 @@ class HandState(ClaimResolution, WinConditions):
             self._draw_game("last_tile_declined", seat)
 
     def _draw_game(self, reason: str, seat: int | None = None) -> None:
-        ev = {"type": "draw_game", "reason": reason}
+        ev: Event = {"type": "draw_game", "reason": reason}
         if seat is not None:
             ev["seat"] = seat                # who declined the last tile
         self._emit(ev)
@@ -505,7 +522,7 @@ class HandState(ClaimResolution, WinConditions):
         self.phase = "over"
         self._pending = {}
 
-    def _finish(self, wins: list[dict]) -> None:
+    def _finish(self, wins: list[WinInfo]) -> None:
         from .results import settle_hand
         self.phase = "over"
         self._pending = {}
@@ -514,6 +531,6 @@ class HandState(ClaimResolution, WinConditions):
         first = wins[0]
         if first["from"] is not None and not first.get("flower_win"):
             # the winning tile goes to the (first) winner: out of the river, or off the kong
-            self.seats[first["seat"]].add(first["tile"])
+            self.seats[first["seat"]].add(cast(int, first["tile"]))     # a discard won on
             if self.phase == "over" and "robbing_kong" not in first["conditions"]:
                 self.seats[first["from"]].claimed[-1] = True

@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+from collections.abc import Iterable, Sequence
+from typing import TypedDict, cast
 
 from ..tiles import physical_kind
 
@@ -25,6 +27,24 @@ __all__ = ["Wall", "choose_first_dealer", "choose_seating", "count_seat", "hand_
 
 STACKS_PER_SIDE = 18
 _KIND_OF = tuple(physical_kind(t) for t in range(144))
+
+
+class SeatingInfo(TypedDict):
+    """How 搬風 went: who threw and the dice."""
+    thrower: int
+    dice: list[int]
+
+
+class ReseatDraw(TypedDict):
+    """One 搬風 draw before a later 將: the dice, the first seat to draw, the winds drawn."""
+    dice: list[int]
+    first: int
+    winds: list[str]
+
+
+class ReseatInfo(TypedDict):
+    thrower: int
+    draws: list[ReseatDraw]
 
 
 def new_seed() -> int:
@@ -51,7 +71,7 @@ def count_seat(thrower: int, total: int) -> int:
     return (thrower + total - 1) % 4
 
 
-def choose_seating(rng: random.Random) -> tuple[list[int], dict]:
+def choose_seating(rng: random.Random) -> tuple[list[int], SeatingInfo]:
     """搬風: players 0-3 sit anywhere, one throws three dice; the counted seat draws
     first from the four face-down wind tiles, then the others in turn; the wind
     drawn is the seat taken. Returns ``seating[seat] = player`` and what happened."""
@@ -67,7 +87,7 @@ def choose_seating(rng: random.Random) -> tuple[list[int], dict]:
     return seating, {"thrower": thrower, "dice": list(dice)}
 
 
-def reseat(rng, seating: list[int], thrower: int) -> tuple[list[int], dict]:
+def reseat(rng: random.Random, seating: list[int], thrower: int) -> tuple[list[int], ReseatInfo]:
     """搬風 before a 將 after the first (rules/000-001): 次將起每將於原座位搬風，由前一將
     末盤胡牌者擲骰，依同法更換座位，四人新座位之相互順序不得與前一將完全相同，否則重搬.
 
@@ -82,7 +102,7 @@ def reseat(rng, seating: list[int], thrower: int) -> tuple[list[int], dict]:
         ([0, 1, 2, 3], 4)
     """
     same_order = [seating[r:] + seating[:r] for r in range(4)]
-    draws = []
+    draws: list[ReseatDraw] = []
     while True:
         dice = roll_dice(rng)
         first = count_seat(thrower, sum(dice))
@@ -112,7 +132,8 @@ class Wall:
 
     __slots__ = ("back_taken", "break_seat", "break_stack", "dice", "front", "kinds", "left", "order")
 
-    def __init__(self, order: list[int], dice=(), break_seat: int = 0, break_stack: int = 0):
+    def __init__(self, order: list[int], dice: Iterable[int] = (), break_seat: int = 0,
+                 break_stack: int = 0):
         self.order = order
         self.kinds = list(map(_KIND_OF.__getitem__, order))
         self.front = 0
@@ -143,7 +164,7 @@ class Wall:
         return cls(order, dice, side, n)
 
     @classmethod
-    def stacked(cls, front: list[int], back: list[int] = ()) -> Wall:
+    def stacked(cls, front: Sequence[int | None], back: Sequence[int] = ()) -> Wall:
         """A wall whose live end yields the kinds ``front`` and whose replacement end
         yields ``back``, the rest in kind order (tests set up positions this way)."""
         pool: dict[int, list[int]] = {}
@@ -168,7 +189,7 @@ class Wall:
         for i in range(144):
             if order[i] is None:
                 order[i] = rest.pop(0)
-        return cls(order)  # type: ignore[arg-type]
+        return cls(cast(list[int], order))      # every slot is filled by now
 
     @staticmethod
     def _back_index(n: int) -> int:

@@ -15,13 +15,17 @@ This is the contract of ``twmahjong.hand.is_complete``/``waits``; tests compare 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
+from typing import cast
 
 from ..tiles import counts34  # noqa: F401  (doctest)
 
 __all__ = ["completes", "is_complete", "is_lilgu", "is_ready", "waits"]
 
 _SETS, _PAIR = 1, 2
+# One suit's facts: (tiles mod 3, all sets, sets + the pair, kinds whose addition completes it)
+_Seg = tuple[int, bool, bool, tuple[int, ...]]
 _SEGMENTS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
 
 
@@ -83,7 +87,7 @@ def _adds(key: tuple[int, ...], honors: bool) -> tuple[int, ...]:
     return tuple(out)
 
 
-def is_complete(counts) -> bool:
+def is_complete(counts: Sequence[int]) -> bool:
     """3k+2 tiles -> k sets and one pair (flowers never in ``counts``)."""
     pairs = 0
     for lo, hi, honors in _SEGMENTS:
@@ -107,7 +111,7 @@ def is_complete(counts) -> bool:
     return pairs == 1
 
 
-def is_lilgu(counts) -> bool:
+def is_lilgu(counts: Sequence[int]) -> bool:
     """17 concealed tiles as seven pairs and one pung (嚦咕嚦咕)."""
     if sum(counts) != 17:
         return False
@@ -133,17 +137,17 @@ def completes(counts: list[int], kind: int, lilgu: bool = False) -> bool:
         counts[kind] -= 1
 
 
-def _info_raw(key: tuple[int, ...], honors: bool, base: int) -> tuple:
+def _info_raw(key: tuple[int, ...], honors: bool, base: int) -> _Seg:
     """(remainder, is sets, is sets+pair, absolute kinds whose addition completes it)."""
     r = sum(key) % 3
     m = _mask(key, honors)
     return r, (r == 0 and (m & _SETS) > 0), (m & _PAIR) > 0, tuple(base + i for i in _adds(key, honors))
 
 
-_SEG_CACHE: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
+_SEG_CACHE: tuple[dict[tuple[int, ...], _Seg], ...] = ({}, {}, {}, {})
 
 
-def _segments(counts) -> list:
+def _segments(counts: Sequence[int]) -> list[_Seg]:
     out = []
     for i, (lo, hi, honors) in enumerate(_SEGMENTS):
         key = tuple(counts[lo:hi])
@@ -155,14 +159,14 @@ def _segments(counts) -> list:
     return out
 
 
-def waits(counts, held=None, lilgu: bool = False) -> list[int]:
+def waits(counts: list[int], held: Sequence[int] | None = None, lilgu: bool = False) -> list[int]:
     """Kinds that complete a 3k+1 hand, ascending; ``held`` drops kinds all four in view.
 
     Case analysis on suit remainders: the tile goes into the one suit of remainder 1
     (which then holds the pair), or into one of two suits of remainder 2 (the other
     holds the pair). Every other suit must already be sets (or be empty).
     """
-    one = None
+    one: _Seg | None = None
     twos = []
     n_one = 0
     out: list[int] = []
@@ -178,7 +182,7 @@ def waits(counts, held=None, lilgu: bool = False) -> list[int]:
             twos.append(g)
     else:
         if n_one == 1 and not twos:
-            out = list(one[3])
+            out = list(cast(_Seg, one)[3])     # n_one == 1: ``one`` is that suit
         elif n_one == 0 and len(twos) == 2:
             a, b = twos
             if b[2]:
@@ -196,12 +200,12 @@ def waits(counts, held=None, lilgu: bool = False) -> list[int]:
     return out
 
 
-def is_ready(counts, lilgu: bool = False) -> bool:
+def is_ready(counts: list[int], lilgu: bool = False) -> bool:
     """聽牌: some tile completes the 3k+1 hand."""
     return bool(waits(counts, lilgu=lilgu))
 
 
-def _any_wait(segs) -> bool:
+def _any_wait(segs: list[_Seg]) -> bool:
     ones = twos = 0
     pair_twos = 0
     for g in segs:
@@ -225,7 +229,7 @@ def _any_wait(segs) -> bool:
     return False
 
 
-def ready_discards(counts, lilgu: bool = False) -> list[int]:
+def ready_discards(counts: list[int], lilgu: bool = False) -> list[int]:
     """Kinds whose discard leaves a 3k+2 hand ready (聽牌) — what 地聽/報聽 may throw.
 
     Only the discarded tile's suit changes, so the other three suits' facts are reused."""

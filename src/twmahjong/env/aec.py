@@ -24,7 +24,7 @@ three others, a deal-in from the discarder alone). Everything is derived from th
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +39,9 @@ from ..errors import UserError
 from ..profiles import Profile, load_profile
 from .spaces import ACTION_COUNT, OBS_HIGH, OBS_SIZE, action_name, encode, legal_indices
 
+if TYPE_CHECKING:
+    from ..engine.results import HandResult
+
 __all__ = ["REWARDS", "EnvError", "TwmjEnv", "env", "tai_flow"]
 
 REWARDS = ("points", "tai")
@@ -52,7 +55,7 @@ class EnvError(UserError):
     """An environment option or call that cannot be used; the message says which."""
 
 
-def tai_flow(result: dict[str, Any]) -> list[float]:
+def tai_flow(result: HandResult) -> list[float]:
     """Net 台 per seat of a finished hand's result (0s for a drawn hand)."""
     flow = [0.0] * 4
     payer = result.get("payer")

@@ -15,12 +15,14 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..errors import UserError
 from .core import Server
+from .admin_api import router as admin_router
 from .http_api import error_response, router
+from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .settings import Settings
 from .ws import Connection
 
@@ -52,11 +54,32 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"][1:]) or "body"
-        return JSONResponse({"error": {"code": "bad_request",
+        return JSONResponse({"error": {"code": "bad_request", "reason": "invalid_field",
+                                       "field": where,
                                        "message": f"{where}: {err['msg']}"}}, status_code=422)
 
     app.include_router(router)
+    app.include_router(admin_router)
     app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        """Prometheus' scrape (server/metrics.py)."""
+        return Response(server.metrics.exposition(), media_type=METRICS_TYPE)
+
+    @app.get("/livez", include_in_schema=False)
+    async def livez() -> dict:
+        """The process answers: its event loop is not stuck (a supervisor restarts it if not)."""
+        return {"ok": True}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Worth sending players to: started, its database (and Redis) answer in time.
+        A load balancer takes a worker that says 503 out of rotation."""
+        problem = await _not_ready(server)
+        if problem:
+            return JSONResponse({"ok": False, "problem": problem}, status_code=503)
+        return JSONResponse({"ok": True, "connections": server.connections})
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
@@ -65,6 +88,32 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     if WEB_DIR.is_dir():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+async def _not_ready(server: Server) -> str | None:
+    """Why the server should not get players now (None: it should)."""
+    if not server.started:
+        return "starting: migrating and resuming tables"
+    if server.connections >= server.settings.max_connections:
+        return "full: at max_connections"
+    import sqlalchemy as sa
+    try:
+        async with asyncio.timeout(READY_TIMEOUT):
+            async with server.engine.connect() as conn:
+                await conn.execute(sa.text("SELECT 1"))
+    except Exception as e:  # noqa: BLE001 - any failure is the answer
+        return f"database: {type(e).__name__}"
+    link = getattr(server.cluster, "link", None)
+    if link is not None and link.r is not None:
+        try:
+            async with asyncio.timeout(READY_TIMEOUT):
+                await link.r.ping()
+        except Exception as e:  # noqa: BLE001
+            return f"redis: {type(e).__name__}"
+    return None
+
+
+READY_TIMEOUT = 2.0
 
 
 class BodyLimit:
@@ -154,7 +203,18 @@ def uvicorn_config(app: Any, settings: Settings, **overrides: Any):
     trusted = settings.forwarded_allow_ips.strip()
     options: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "lifespan": "on",
-        "log_level": "warning", "ws_max_size": max(65536, 4 * settings.max_frame_bytes),
+        "log_level": settings.log_level, "ws_max_size": max(65536, 4 * settings.max_frame_bytes),
         "proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or "",
+        "ws_per_message_deflate": settings.ws_compression,
+        # the C event loop and HTTP parser when present (uvicorn[standard] brings them)
+        "loop": _have("uvloop", "uvloop", "asyncio"), "http": _have("httptools", "httptools", "h11"),
     }
+    if settings.log_format == "json":
+        options["log_config"] = None       # uvicorn's loggers go to our JSON handler (logs.py)
+        options["access_log"] = False
     return uvicorn.Config(app, **{**options, **overrides})
+
+
+def _have(module: str, yes: str, no: str) -> str:
+    import importlib.util
+    return yes if importlib.util.find_spec(module) is not None else no

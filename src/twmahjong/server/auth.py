@@ -25,13 +25,25 @@ from ..errors import UserError
 from .repository import NameTaken, Repository
 from .schema import name_key
 
-__all__ = ["Accounts", "AuthError", "Ticket", "Tokens", "public_account"]
+__all__ = ["Accounts", "AuthError", "Ticket", "Tokens", "check_not_banned", "public_account"]
 
 _NAME = re.compile(r"^[A-Za-z0-9\u3400-\u9fff][A-Za-z0-9_\-\u3400-\u9fff]{1,19}$")
 
 
 class AuthError(UserError):
-    """Login, registration or a token that cannot be accepted."""
+    """Login, registration or a token that cannot be accepted; ``reason`` names which
+    (for clients that say it in the player's language)."""
+
+    def __init__(self, message: str, reason: str | None = None):
+        super().__init__(message)
+        self.reason = reason
+
+
+def check_not_banned(acc: dict) -> None:
+    """A banned account (``twmj admin ban``) may not log in, call the API or connect."""
+    if acc.get("banned_at") is not None:
+        raise AuthError("this account is banned" + (f": {acc['ban_reason']}"
+                                                     if acc.get("ban_reason") else ""), "banned")
 
 
 @dataclass(frozen=True)
@@ -55,9 +67,11 @@ class Tokens:
         try:
             data = self._session.loads(token, max_age=self.session_ttl)
         except SignatureExpired:
-            raise AuthError("your session has expired; please log in again") from None
+            raise AuthError("your session has expired; please log in again",
+                            "session_expired") from None
         except BadSignature:
-            raise AuthError("invalid session token; please log in again") from None
+            raise AuthError("invalid session token; please log in again",
+                            "session_invalid") from None
         return int(data["a"])
 
     def ticket(self, game_id: str, seat: int, account_id: int) -> str:
@@ -99,20 +113,20 @@ class Accounts:
         name = name.strip()
         if not _NAME.match(name) or name_key(name).startswith("guest"):
             raise AuthError("a name has 2-20 letters, digits, Chinese characters, "
-                            "'-' or '_', and may not start with 'guest'")
+                            "'-' or '_', and may not start with 'guest'", "name_format")
         return name
 
     async def register(self, name: str, password: str) -> dict:
         """A new account, paid its starting coins (新人禮包)."""
         name = self.check_name(name)
         if not 6 <= len(password) <= 128:
-            raise AuthError("a password has 6 to 128 characters")
+            raise AuthError("a password has 6 to 128 characters", "password_length")
         digest = await asyncio.to_thread(self._hasher.hash, password)
         try:
             return await self.repo.create_account(name, digest, is_guest=False,
                                                   starting_coins=self.starting_coins)
         except NameTaken:
-            raise AuthError(f"the name {name!r} is taken") from None
+            raise AuthError(f"the name {name!r} is taken", "name_taken") from None
 
     async def login(self, name: str, password: str) -> dict:
         acc = await self.repo.account_by_name(name.strip())
@@ -124,9 +138,10 @@ class Accounts:
             await asyncio.to_thread(self._hasher.verify, digest or await self._dummy_hash(),
                                     password)
         except (VerifyMismatchError, InvalidHashError):
-            raise AuthError("wrong name or password") from None
+            raise AuthError("wrong name or password", "wrong_password") from None
         if not digest:
-            raise AuthError("wrong name or password")
+            raise AuthError("wrong name or password", "wrong_password")
+        check_not_banned(acc)
         return acc  # type: ignore[return-value]
 
     async def guest(self) -> dict:

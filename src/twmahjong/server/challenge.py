@@ -25,7 +25,9 @@ class ChallengeLocked(UserError):
 
 def tiers() -> list[dict]:
     from ..bots.personalities import by_tier
-    return [{"tier": t, "bots": [{"id": p.id, "zh": p.zh, "en": p.en} for p in by_tier(t)]}
+    return [{"tier": t, "bots": [{"id": p.id, "zh": p.zh, "en": p.en,
+                                  "description": p.description,
+                                  "description_zh": p.description_zh} for p in by_tier(t)]}
             for t in range(1, TIERS + 1)]
 
 

@@ -126,7 +126,7 @@ class RemoteTable:
         else:
             self._send({"op": "detach", "seat": seat, "conn": cid})
 
-    def submit(self, seat: int, msg: P.ActionMsg, conn: Any) -> None:
+    def submit(self, seat: int, msg: Any, conn: Any) -> None:
         if self.local is not None:
             self.local.submit(seat, msg, conn)
         else:
@@ -506,7 +506,7 @@ class Cluster:
             if relay is None:
                 return
             try:
-                msg = P.ActionMsg.model_validate(m["msg"])
+                msg = P.seat_message.validate_python(m["msg"])
             except ValidationError:
                 log.warning("dropping a malformed relayed action")
                 return

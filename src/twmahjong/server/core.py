@@ -23,7 +23,7 @@ from .lobby import LocalMatchQueue, Player, QueueKey, RoomBook, Rooms
 from .ranking import elo_update
 from .repository import SqlRepository
 from .seams import LocalBus, LocalDirectory, LocalPresence
-from .settings import STAKE_LEVELS, Settings
+from .settings import STAKE_LEVELS, TABLE_SPEEDS, Settings
 from .table import SeatState, Table, TableServices
 from .timers import TurnClock
 
@@ -69,11 +69,23 @@ class Server:
             self.tables = LocalDirectory()
             self.bus = LocalBus()
             self.queue = LocalMatchQueue(settings.bot_fill_wait, self._start_from_queue)
+        if settings.test_mode:           # stacked walls' rote bots (server/stacked.py)
+            from .stacked import register_bot
+            register_bot()
         self.game_factory = game_factory or _default_game_factory
         self.make_bot = make_bot or _default_make_bot
         self.connections = 0
+        self.conns: set = set()          # open connections here (/metrics reads their queues)
         self.aborted_tables = 0          # since start: /health shows it
         self._room_tasks: set[asyncio.Task] = set()
+        from .voices import scan
+        self.voices, problems = scan(settings.voice_dir)   # recorded calls, checked once
+        for line in problems:
+            log.error("voice pack: %s", line)
+        self.started = False             # /readyz: migrated and tables resumed
+        from .metrics import Metrics
+        self.metrics = Metrics(self)
+        self.repo.on_commit = self.metrics.committed
 
     # -- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -83,6 +95,7 @@ class Server:
             await self.cluster.start()       # adopts the games no live process runs
         else:
             await self.resume_all()
+        self.started = True
 
     async def stop(self) -> None:
         for t in self.tables.all():
@@ -137,12 +150,14 @@ class Server:
         return TableServices(repo=self.repo, settings=self.settings, tokens=self.tokens,
                              make_bot=self.make_bot, on_finished=self._finished,
                              game_factory=self.game_factory, on_aborted=self._aborted,
-                             on_fenced=self._fenced)
+                             on_fenced=self._fenced, metrics=self.metrics)
 
     def _make_table(self, game_id: str, meta: dict, seats: list[dict]) -> Table:
         st = self.settings
+        speed = TABLE_SPEEDS.get((meta.get("options") or {}).get("speed", "standard"), 1.0)
         states = [SeatState(account_id=s.get("account_id"), name=s["name"], bot=s.get("bot"),
-                            clock=TurnClock(st.turn_base, st.turn_bank)) for s in seats]
+                            clock=TurnClock(st.turn_base * speed, st.turn_bank * speed))
+                  for s in seats]
         meta = {k: meta[k] for k in ("mode", "profile", "stake", "rounds")} | {
             "options": meta.get("options") or {}}
         return Table(game_id, meta, states, self.game_factory(meta), self._services())

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from typing import Any
+
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from .settings import SettingsError
@@ -56,16 +56,33 @@ def create_engine(url: str) -> AsyncEngine:
                         "use sqlite+aiosqlite:///path or postgresql+asyncpg://…")
 
 
-def _alembic_config(connection) -> Config:
+def _alembic_config(connection) -> Any:
+    from alembic.config import Config
     cfg = Config()
     cfg.set_main_option("script_location", str(_MIGRATIONS))
     cfg.attributes["connection"] = connection
     return cfg
 
 
+# The newest migration. A database already there is not handed to Alembic at all:
+# importing it costs a server ~11 MiB for as long as it runs (issue #14), for nothing.
+# tests/server/test_server_storage.py checks this against the migrations folder.
+HEAD = "0004"
+
 # any number of processes may start at once on one PostgreSQL database: the first to
 # take this lock migrates; the others wait for it, then find nothing left to do
 MIGRATION_LOCK = 0x74776D6A  # "twmj"
+
+
+def _revision(sync_conn) -> str | None:
+    if not sa.inspect(sync_conn).has_table("alembic_version"):
+        return None
+    return sync_conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+
+
+def _upgrade(sync_conn) -> None:
+    from alembic import command
+    command.upgrade(_alembic_config(sync_conn), "head")
 
 
 async def migrate(engine: AsyncEngine) -> None:
@@ -76,4 +93,6 @@ async def migrate(engine: AsyncEngine) -> None:
         if engine.dialect.name == "postgresql":
             await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"),
                                {"k": MIGRATION_LOCK})
-        await conn.run_sync(lambda sync: command.upgrade(_alembic_config(sync), "head"))
+        if await conn.run_sync(_revision) == HEAD:
+            return
+        await conn.run_sync(_upgrade)

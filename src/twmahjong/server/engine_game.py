@@ -53,13 +53,20 @@ class EngineGame:
                            open_windows=True)
         self.hand_no = 0                       # hands dealt so far
         self.hand = None
+        self._stacked = opts.get("stacked")    # test mode only: the first hand's wall
         self._hand_events = 0                  # where this hand's events start
 
     # -- the hand ----------------------------------------------------------------------------
     def start_hand(self) -> int:
         """Deal the next hand; its wall seed, for the commitment."""
         self._hand_events = len(self.match.events)
-        self.hand = self.match.start_hand()
+        wall = None
+        if self._stacked and self.hand_no == 0:
+            from .stacked import wall as stacked_wall
+            m = self.match
+            m.dealer = m.first_dealer = m.initial_first_dealer = int(self._stacked.get("dealer", 0))
+            wall = stacked_wall(self._stacked)
+        self.hand = self.match.start_hand(wall=wall)
         self.hand_no += 1
         return self.hand.seed
 
@@ -100,6 +107,17 @@ class EngineGame:
 
     def in_window(self) -> bool:
         return self.hand is not None and self.hand.phase in WINDOWS
+
+    def view_key(self) -> tuple:
+        """Changes whenever any seat's observation may have changed, apart from the
+        seat's own ``legal`` (the table keys that itself): every change of the hand
+        is an event, or a change of phase, turn or claim (a pass adds no event).
+        Equal keys let the table skip building four observations to find none
+        changed — most moves are the passes of a closing claim window."""
+        h = self.hand
+        if h is None:
+            return (len(self.match.events), self.hand_no)
+        return (len(self.match.events), self.hand_no, h.phase, h.turn_seat, h.claim_ctx)
 
     def event_count(self) -> int:
         return len(self.match.events)

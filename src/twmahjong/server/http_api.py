@@ -15,12 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import UserError
 from . import challenge, opponents
-from .auth import AuthError, public_account
+from .auth import AuthError, check_not_banned, public_account
 from .game import match_commitment
 from .limits import LimitError, table_state
 from .lobby import LobbyError
 from .schema import name_key
-from .settings import STAKE_LEVELS
+from .settings import STAKE_LEVELS, TABLE_SPEEDS
 
 __all__ = ["ApiError", "error_response", "router", "table_state"]
 
@@ -28,9 +28,9 @@ router = APIRouter(prefix="/api/v1")
 
 
 class ApiError(UserError):
-    def __init__(self, status: int, code: str, message: str):
+    def __init__(self, status: int, code: str, message: str, reason: str | None = None):
         super().__init__(message)
-        self.status, self.code = status, code
+        self.status, self.code, self.reason = status, code, reason
 
 
 def error_response(e: Exception) -> JSONResponse:
@@ -45,13 +45,24 @@ def error_response(e: Exception) -> JSONResponse:
         code = e.code if e.code in ("not_found", "conflict") else "bad_request"
     else:
         status, code = 400, "bad_request"
-    return JSONResponse({"error": {"code": code, "message": str(e)}}, status_code=status)
+    body = {"code": code, "message": str(e)}
+    if getattr(e, "reason", None):      # which failure, for a client that translates it
+        body["reason"] = e.reason
+    return JSONResponse({"error": body}, status_code=status)
 
 
 class Credentials(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=40)
     password: str = Field(max_length=128)
+
+
+class StackedWall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    hands: list[Annotated[str, Field(max_length=64)]] = Field(min_length=4, max_length=4)
+    draws: str = Field("", max_length=400)
+    back: str = Field("", max_length=100)
+    dealer: int = Field(0, ge=0, le=3)
 
 
 class RoomRequest(BaseModel):
@@ -61,6 +72,10 @@ class RoomRequest(BaseModel):
     rounds: int = Field(1, ge=1, le=4)
     # who fills the empty chairs: L1-L5, a personality id, or "adaptive" (server.opponents)
     bots: str | None = Field(None, max_length=40)
+    # table speed (快 / 標準 / 慢): multiplies the turn clock (settings.TABLE_SPEEDS)
+    speed: Literal["fast", "standard", "slow"] = "standard"
+    # test mode only (server/stacked.py): deal the first hand from these tiles
+    wall: StackedWall | None = None
 
 
 def server_of(request: Request):
@@ -76,6 +91,7 @@ async def current_account(request: Request,
     acc = await server.repo.account(account_id)
     if acc is None or acc["name"].startswith("__"):
         raise AuthError("this account does not exist")
+    check_not_banned(acc)
     return acc
 
 
@@ -105,8 +121,8 @@ async def register(body: Credentials, request: Request) -> dict:
         acc = await server.accounts.register(body.name, body.password)
     except AuthError as e:
         if "taken" in str(e):
-            raise ApiError(409, "conflict", str(e)) from None
-        raise ApiError(400, "bad_request", str(e)) from None
+            raise ApiError(409, "conflict", str(e), e.reason) from None
+        raise ApiError(400, "bad_request", str(e), e.reason) from None
     return _session(server, acc)
 
 
@@ -141,11 +157,37 @@ async def my_ledger(request: Request, acc: Account) -> dict:
                       "hand_no": r["hand_no"], "at": r["created_at"]} for r in rows]}
 
 
+TAIWAN_UTC_OFFSET = 8 * 3600       # the daily bonus's day starts at midnight in Taiwan
+
+
+def day_start(now: float) -> float:
+    """The start (epoch seconds) of the Taiwanese calendar day holding ``now``."""
+    return (now + TAIWAN_UTC_OFFSET) // 86400 * 86400 - TAIWAN_UTC_OFFSET
+
+
+@router.post("/me/daily")
+async def daily_bonus(request: Request, acc: Account) -> dict:
+    """每日登入獎勵: the day's bonus, paid once a day through the ledger (the day a
+    new account got its 新人禮包 counts as paid). ``paid`` is 0 when already taken."""
+    import time
+    server = server_of(request)
+    amount = server.settings.daily_bonus
+    now = time.time()
+    paid = amount > 0 and await server.repo.claim_once(
+        acc["id"], amount, "daily", day_start(now), blockers=("welcome",))
+    fresh = await server.repo.account(acc["id"])
+    return {"paid": amount if paid else 0, "amount": amount, "coins": int(fresh["coins"]),
+            "next_at": day_start(now) + 86400}
+
+
 @router.get("/profiles")
 async def profiles(request: Request) -> dict:
     from ..profiles import profile_names
-    return {"profiles": profile_names(), "default": server_of(request).settings.default_profile,
-            "stakes": STAKE_LEVELS, "modes": ["casual", "ranked", "challenge"]}
+    st = server_of(request).settings
+    return {"profiles": profile_names(), "default": st.default_profile,
+            "stakes": STAKE_LEVELS, "modes": ["casual", "ranked", "challenge"],
+            "speeds": {k: {"base": st.turn_base * f, "bank": st.turn_bank * f}
+                       for k, f in TABLE_SPEEDS.items()}}
 
 
 @router.get("/profiles/{name}/patterns")
@@ -158,6 +200,48 @@ async def profile_patterns(name: str) -> dict:
         raise ApiError(404, "not_found", f"no rule profile {name!r}; the profiles are "
                                          f"{', '.join(profile_names())}")
     return help_data(load_profile(name))
+
+
+@router.get("/voices")
+async def voices(request: Request) -> dict:
+    """The recorded calls this server has (語音包): ``{voice: [call, …]}`` and where
+    to fetch one (``/api/v1/voices/{voice}/{call}``)."""
+    from .voices import VOICES
+    packs = server_of(request).voices
+    return {"voices": {v: sorted(packs.get(v, {})) for v in VOICES},
+            "names": VOICES}
+
+
+@router.get("/voices/{voice}/{call}")
+async def voice_clip(voice: str, call: str, request: Request):
+    """One recorded call; only a clip the start-up check accepted."""
+    from fastapi.responses import FileResponse
+
+    from .voices import clip_path
+    server = server_of(request)
+    found = clip_path(server.settings.voice_dir, server.voices, voice, call) \
+        if server.settings.voice_dir else None
+    if found is None:
+        raise ApiError(404, "not_found", f"no recorded {call!r} in voice {voice!r}")
+    path, media = found
+    return FileResponse(path, media_type=media, headers={"Cache-Control": "max-age=86400"})
+
+
+@router.get("/profiles/{name}/rules")
+async def profile_rules(name: str) -> dict:
+    """The table rules of a profile (行牌規則: 吃碰槓, 補花, 過水, 海底, 流局, 連莊) as
+    data, with the 台 of the patterns the rules page names — the page is written
+    from these values, so it says what this server plays."""
+    from ..profiles import load_profile, profile_names
+    if name not in profile_names():
+        raise ApiError(404, "not_found", f"no rule profile {name!r}; the profiles are "
+                                         f"{', '.join(profile_names())}")
+    p = load_profile(name)
+    named = ("dealer", "dealer_streak", "last_tile", "seat_flower", "robbing_kong",
+             "self_draw", "kong_replacement")
+    return {"profile": {"id": p.id, "name_zh": p.name_zh, "name_en": p.name_en},
+            "play": p.play.model_dump(), "stakes": p.stakes.model_dump(),
+            "tai": {k: p.patterns[k].tai for k in named if k in p.patterns}}
 
 
 @router.get("/bots")
@@ -179,9 +263,21 @@ async def open_room(body: RoomRequest, request: Request,
     server = server_of(request)
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
+    options = {}
+    if body.wall is not None:
+        if not server.settings.test_mode:
+            raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "
+                                             "mode", "test_only")
+        from . import stacked
+        try:
+            options["stacked"] = stacked.check(body.wall.model_dump())
+        except stacked.StackError as e:
+            raise ApiError(422, "bad_request", str(e), "bad_stack") from None
+        bots_choice = stacked.STACKED_BOT
     await server.limits.check_new_table(server, acc["id"])
     room = await server.rooms.open((acc["id"], acc["name"]), profile, body.stake,
-                                   body.rounds, new_game_id(), bots=bots_choice)
+                                   body.rounds, new_game_id(), bots=bots_choice,
+                                   speed=body.speed, options=options)
     return _room_seat(server, room, 0, acc)
 
 
@@ -214,6 +310,7 @@ async def _start_room(server, room):
         names, options = None, None
         if room.bots:       # adaptive reads the host's own record
             names, options = await opponents.choose_bots(server.repo, room.host[0], room.bots)
+        options = {**(options or {}), "speed": room.speed, **room.options}
         await server.create_table(mode="casual", profile=room.profile, stake=room.stake,
                                   rounds=room.rounds, players=list(room.players),
                                   bots=names, game_id=room.game_id, options=options)

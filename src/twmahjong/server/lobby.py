@@ -44,9 +44,10 @@ _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I
 
 
 class LobbyError(UserError):
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, reason: str | None = None):
         super().__init__(message)
         self.code = code
+        self.reason = reason
 
 
 @dataclass(eq=False)
@@ -157,10 +158,13 @@ class Room:
     players: list[Player | None] = field(default_factory=lambda: [None] * 4)
     started: bool = False
     bots: str | None = None         # who fills empty chairs (server.opponents); None: stake's tier
+    speed: str = "standard"         # table speed (settings.TABLE_SPEEDS)
+    options: dict = field(default_factory=dict)   # more of the game's options (test mode: a stack)
 
     def public(self) -> dict:
         return {"code": self.code, "host": self.host[1], "profile": self.profile,
                 "stake": self.stake, "rounds": self.rounds, "bots": self.bots,
+                "speed": self.speed,
                 "players": [p[1] if p else None for p in self.players], "started": self.started}
 
     def seat_of(self, account_id: int) -> int | None:
@@ -175,24 +179,27 @@ class Room:
         if seat is not None:
             return seat
         if self.started:
-            raise LobbyError("conflict", "this room's game has already started")
+            raise LobbyError("conflict", "this room's game has already started",
+                             "room_started")
         for i, p in enumerate(self.players):
             if p is None:
                 self.players[i] = player
                 return i
-        raise LobbyError("conflict", "this room is full")
+        raise LobbyError("conflict", "this room is full", "room_full")
 
     def to_json(self) -> dict:
         return {"code": self.code, "host": list(self.host), "profile": self.profile,
                 "stake": self.stake, "rounds": self.rounds, "game_id": self.game_id,
                 "players": [list(p) if p else None for p in self.players],
-                "started": self.started, "bots": self.bots}
+                "started": self.started, "bots": self.bots, "speed": self.speed,
+                "options": self.options}
 
     @classmethod
     def from_json(cls, d: dict) -> Room:
         return cls(d["code"], tuple(d["host"]), d["profile"], d["stake"], d["rounds"],
                    d["game_id"], [tuple(p) if p else None for p in d["players"]],
-                   d["started"], d.get("bots"))
+                   d["started"], d.get("bots"), d.get("speed", "standard"),
+                   dict(d.get("options") or {}))
 
 
 def new_room_code() -> str:
@@ -205,7 +212,8 @@ class RoomBook(Protocol):
     An unstarted room expires ``idle_ttl`` seconds after it was opened or last
     joined; a started one stays until its game ends (``close``)."""
     async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
-                   bots: str | None = None) -> Room: ...
+                   bots: str | None = None, speed: str = "standard",
+                   options: dict | None = None) -> Room: ...
     async def get(self, code: str) -> Room: ...
     async def by_game(self, game_id: str) -> Room | None: ...
     async def join(self, code: str, player: Player) -> tuple[Room, int]: ...
@@ -263,13 +271,15 @@ class Rooms:
             self._by_game.pop(room.game_id, None)
 
     async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
-                   bots: str | None = None) -> Room:
+                   bots: str | None = None, speed: str = "standard",
+                   options: dict | None = None) -> Room:
         self.expire()
         while True:
             code = new_room_code()
             if code not in self._rooms:
                 break
-        room = Room(code, host, profile, stake, rounds, game_id, bots=bots)
+        room = Room(code, host, profile, stake, rounds, game_id, bots=bots, speed=speed,
+                    options=dict(options or {}))
         room.players[0] = host
         self._rooms[code] = room
         self._by_game[game_id] = room
@@ -280,7 +290,7 @@ class Rooms:
         self.expire()
         room = self._rooms.get(code.strip().upper())
         if room is None:
-            raise LobbyError("not_found", f"no room with code {code!r}")
+            raise LobbyError("not_found", f"no room with code {code!r}", "room_not_found")
         return room
 
     async def by_game(self, game_id: str) -> Room | None:

@@ -55,6 +55,16 @@ def level_of(name: str) -> int | None:
     return p.tier if p is not None else None
 
 
+def persona(name: str | None) -> dict | None:
+    """A personality bot as the table shows it (name, style line, tier); None otherwise."""
+    from ..bots.personalities import get_personality
+    p = get_personality(name) if name else None
+    if p is None:
+        return None
+    return {"id": p.id, "zh": p.zh, "en": p.en, "description": p.description,
+            "description_zh": p.description_zh, "tier": p.tier}
+
+
 def catalogue() -> dict:
     """``GET /api/v1/bots``: what the lobby's opponent selector offers."""
     from ..bots.personalities import PERSONALITIES

@@ -432,10 +432,12 @@ class RedisRooms:
         pipe.set(self.link.key("roomgame", room.game_id), room.code, ex=self._ttl(room))
 
     async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
-                   bots: str | None = None) -> Room:
+                   bots: str | None = None, speed: str = "standard",
+                   options: dict | None = None) -> Room:
         r = self.link.r
         while True:
-            room = Room(new_room_code(), host, profile, stake, rounds, game_id, bots=bots)
+            room = Room(new_room_code(), host, profile, stake, rounds, game_id, bots=bots,
+                        speed=speed, options=dict(options or {}))
             room.players[0] = host
             if await r.set(self._key(room.code), self._dump(room), nx=True,
                            ex=self._ttl(room)):
@@ -453,7 +455,7 @@ class RedisRooms:
         d = json.loads(raw) if raw is not None else None
         if d is None or (not d["started"]
                          and d.get("touched", 0.0) <= self.clock() - self.idle_ttl):
-            raise LobbyError("not_found", f"no room with code {code!r}")
+            raise LobbyError("not_found", f"no room with code {code!r}", "room_not_found")
         return Room.from_json(d)
 
     async def get(self, code: str) -> Room:

@@ -39,6 +39,8 @@ accounts = sa.Table(
     sa.Column("ranked_games", sa.Integer, nullable=False, default=0),
     sa.Column("challenge_tier", sa.Integer, nullable=False, default=0),  # tiers beaten
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("banned_at", sa.Float, nullable=True),       # None: not banned (migration 0003)
+    sa.Column("ban_reason", sa.String(200), nullable=True),
     sa.Index("ix_accounts_name_key", "name_key", unique=True),
 )
 

@@ -14,18 +14,23 @@ import os
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import UserError
 
-__all__ = ["STAKE_LEVELS", "Settings", "SettingsError"]
+__all__ = ["STAKE_LEVELS", "TABLE_SPEEDS", "Settings", "SettingsError"]
 
 # Stake levels multiply the profile's own stakes (底/台): "low" plays the profile as
 # written. A level is part of the quick-match queue key, so players meet only
 # players who risk the same.
 STAKE_LEVELS: dict[str, int] = {"low": 1, "mid": 5, "high": 20}
+
+# Table speeds (快 / 標準 / 慢), chosen when a table is made: they multiply the turn
+# clock (``turn_base`` + ``turn_bank``). Standard is 10 s a decision and a 20 s bank,
+# near what the common Taiwanese mahjong apps give.
+TABLE_SPEEDS: dict[str, float] = {"fast": 0.5, "standard": 1.0, "slow": 2.0}
 
 
 class SettingsError(UserError):
@@ -48,20 +53,28 @@ class Settings(BaseModel):
     default_profile: str = "standard"
 
     starting_coins: int = Field(10_000, ge=0)       # 新人禮包
+    # 每日登入獎勵: paid once a day (Taiwan's day, UTC+8) from the day after the 新人禮包; 0: none
+    daily_bonus: int = Field(500, ge=0)
     session_ttl: float = Field(7 * 24 * 3600, gt=0)  # seconds a login stays valid
     ticket_ttl: float = Field(6 * 3600, gt=0)       # seat ticket = reconnect token
 
     bot_fill_wait: float = Field(8.0, ge=0)   # quick match: seconds before bots fill
-    turn_base: float = Field(5.0, gt=0)       # per decision
+    turn_base: float = Field(10.0, gt=0)      # per decision, at the standard speed
     turn_bank: float = Field(20.0, ge=0)      # per player per hand, spent after base
     bot_delay: float = Field(0.4, ge=0)       # bots "think" so humans can follow
     autoplay_bot: str = "L4"                  # plays for an absent player (托管): defends, no search delay
-    hand_pause: float = Field(3.0, ge=0)      # between hands, to read the result
+    # between hands the result stays up until every person pressed 下一局, at most this long
+    hand_pause: float = Field(20.0, ge=0)
     disconnect_grace: float = Field(3.0, ge=0)  # a dropped link's seconds to come back
     # every discard, 加槓 and 天聽 window stays open this long for everyone, whoever
     # can claim: the window's length tells nobody that someone holds a pair or a wait
     claim_window: float = Field(0.8, ge=0)
     pause_after: float = Field(60.0, ge=0)    # no person connected this long: the table waits
+
+    # recorded calls (語音包, server/voices.py): <voice_dir>/<cmn|nan>/<call>.<mp3|ogg|wav>
+    voice_dir: Path | None = None
+    # test-only features (stacked walls, server/stacked.py): refused unless this is on
+    test_mode: bool = False
 
     max_frame_bytes: int = Field(4096, ge=256)
     conn_rate: float = Field(10.0, gt=0)      # messages/s per connection (sustained)
@@ -84,6 +97,21 @@ class Settings(BaseModel):
     room_miss_rate: float = Field(0.1, gt=0)    # room codes not found, per client and account
     room_miss_burst: int = Field(10, ge=1)
     limiter_keys: int = Field(50_000, ge=16)    # buckets one limit keeps (oldest dropped)
+
+    # -- running it (issue #12, docs/operations.md)
+    # WebSockets one process holds; the next is told "server_full" and closed (1013),
+    # instead of the silent stall of running out of file descriptors (ulimit -n)
+    max_connections: int = Field(10_000, ge=1)
+    # messages a connection may have unsent; past that it is dropped (its seat goes
+    # on 托管, its ticket brings it back) so that a slow reader never slows its table
+    send_queue: int = Field(256, ge=8)
+    # per-message deflate: ~700-byte updates on a LAN/loopback cost more CPU to
+    # compress than they save; a deployment behind slow links may turn it on
+    ws_compression: bool = False
+    log_format: Literal["text", "json"] = "text"   # json: one object a line, for collectors
+    log_level: Literal["debug", "info", "warning", "error"] = "warning"
+    # bearer token for /admin/v1 (``twmj admin close``); None: that API answers 404
+    admin_token: str | None = Field(None, min_length=16)
 
     @property
     def effective_database_url(self) -> str:

@@ -26,6 +26,11 @@ with the table's id, the sender gets an ``error``, and the table rebuilds itself
 from what it stored; one that cannot be rebuilt ends cleanly (``aborted``).
 A table with no person connected for ``pause_after`` seconds waits (``paused``)
 until one comes back, instead of letting bots play it out.
+
+Between hands the result (本局結算) stays up until every person at the table has
+pressed 下一局 (``ready``) or ``hand_pause`` seconds pass; bots never hurry anyone.
+A player may hand their seat to the bot (託管, ``auto``) and take it back; after
+taking it back, the next decision waits for them with their clock.
 """
 
 from __future__ import annotations
@@ -49,6 +54,9 @@ __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
 
 log = logging.getLogger("twmahjong.server.table")
 
+# s the result stays up when no person at the table is there to press 下一局
+UNWATCHED_PAUSE = 3.0
+
 
 class Outbox(Protocol):
     """A connection as the table sees it: push never waits for a slow client."""
@@ -67,14 +75,20 @@ class SeatState:
     bot_scheduled: int | None = None
     player: Any = None              # the bot object, made on first use
     last_obs: dict | None = None
+    last_view: tuple | None = None  # (game's view key, own legal) when last_obs was made
     ev_sent: int = 0                # events of this hand already sent to this seat
     public_decision: bool = False   # the running decision is a turn (everyone knows it)
     shown_bank: float = 0.0         # the bank as the other seats see it (turn time only)
     epoch: int = 0                  # bumps on every (re)attach; stale grace timers see it
 
     def public(self) -> dict:
-        return {"name": self.name, "bot": self.bot is not None,
-                "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+        out = {"name": self.name, "bot": self.bot is not None,
+               "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+        if self.bot is not None:
+            from .opponents import persona
+            if (who := persona(self.bot)) is not None:
+                out["persona"] = who     # a personality: its name, style line and tier
+        return out
 
     def new_hand(self) -> None:
         self.clock.new_hand()
@@ -118,6 +132,7 @@ class TableServices:
     on_fenced: Callable[[Table], Any] | None = None
     rng: secrets.SystemRandom = field(default_factory=secrets.SystemRandom)
     clock: Callable[[], float] = time.monotonic
+    metrics: Any = None                # server/metrics.py: moves and their latency
 
 
 class Table:
@@ -146,6 +161,8 @@ class Table:
         self.conn_epoch = 0                # bumps on every attach/detach (pause timer)
         self.owner_epoch: int | None = None  # the fencing token every stored write carries
         self.fenced = False                # a write was refused: this process lost the game
+        self.ready_wait: set[int] = set()  # between hands: seats whose 下一局 is awaited
+        self.next_deal_at: float | None = None
 
     @property
     def state(self) -> str:
@@ -168,8 +185,14 @@ class Table:
     def detach(self, seat: int, conn: Outbox) -> None:
         self.inbox.put_nowait(("detach", seat, conn))
 
-    def submit(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
-        self.inbox.put_nowait(("action", seat, msg, conn))
+    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay, conn: Outbox) -> None:
+        self.inbox.put_nowait(("action", seat, msg, conn, time.perf_counter()))
+
+    def close(self, reason: str) -> None:
+        """An operator ends the table (``twmj admin close``): through the inbox like
+        everything else, and then as an abort — the hand in play is void, the hands
+        already settled stand, every seat is told why."""
+        self.inbox.put_nowait(("close", reason))
 
     async def stop(self) -> None:
         if self.task and not self.task.done():
@@ -212,7 +235,7 @@ class Table:
                 if self.game.match_over():
                     break
                 if self.game.hand_no > 0:
-                    await self._idle(self.sv.settings.hand_pause)
+                    await self._between_hands()
                 while self.paused:
                     await self._handle(await self.inbox.get())
                 await self._deal()
@@ -221,6 +244,9 @@ class Table:
             raise
         except Fenced:
             self._let_go()
+        except _Closed as closed:
+            log.warning("table %s closed by an operator: %s", self.id, closed)
+            await self._abort(f"closed by the operator: {closed}")
         except Exception:
             log.exception("table %s cannot go on; ending it", self.id)
             try:
@@ -265,15 +291,66 @@ class Table:
                 item = ("expire",)
             await self._handle(item)
 
-    async def _idle(self, seconds: float) -> None:
-        """Between hands: keep serving joins and leaves while players read the result."""
-        end = self.sv.clock() + seconds
-        while (left := end - self.sv.clock()) > 0:
-            try:
-                item = await asyncio.wait_for(self.inbox.get(), left)
-            except TimeoutError:
-                return
-            await self._handle(item)
+    def _open_result(self) -> None:
+        """The hand is over: wait for every person who is here and playing, at most
+        ``hand_pause`` s; with nobody to wait for, only a short look at the result."""
+        self.ready_wait = {i for i, s in enumerate(self.seats)
+                           if self._human_plays(s) and s.conns}
+        pause = self.sv.settings.hand_pause
+        if not self.ready_wait:
+            pause = min(pause, UNWATCHED_PAUSE)
+        self.next_deal_at = self.sv.clock() + pause
+
+    def _next_in(self) -> float:
+        return round(max(0.0, (self.next_deal_at or 0.0) - self.sv.clock()), 2)
+
+    async def _between_hands(self) -> None:
+        """Keep serving joins, leaves and 下一局 while players read the result; deal
+        when every awaited player is ready or the time is up."""
+        if self.next_deal_at is None:    # resumed between hands
+            self._open_result()
+        watched = bool(self.ready_wait)
+        try:
+            while (left := self.next_deal_at - self.sv.clock()) > 0:
+                if watched and not self.ready_wait:
+                    return               # everyone pressed 下一局 (or left)
+                try:
+                    item = await asyncio.wait_for(self.inbox.get(), left)
+                except TimeoutError:
+                    return
+                await self._handle(item)
+        finally:
+            self.ready_wait = set()
+            self.next_deal_at = None
+
+    def _ready(self, seat: int) -> None:
+        """下一局 from ``seat``: the deal waits for the rest only."""
+        if self.hand_open or seat not in self.ready_wait:
+            return
+        self.ready_wait.discard(seat)
+        self._broadcast(P.out(P.ReadyState(seat=seat, waiting=sorted(self.ready_wait),
+                                           next_in=self._next_in())))
+
+    def _set_auto(self, seat: int, on: bool) -> None:
+        """託管 on: the bot plays the seat from now on. Off: the player decides
+        again, and a decision now pending waits for them with their clock."""
+        s = self.seats[seat]
+        if s.bot is not None or s.auto == on or self.finished:
+            return
+        now = self.sv.clock()
+        s.auto = on
+        if on:
+            s.stop_clock(now)
+            if seat in self.ready_wait:
+                self._ready(seat)
+        elif seat in self.pending and self._deciding(seat) and not self.paused:
+            s.clock.start(now)
+            s.public_decision = _is_turn(self.pending[seat])
+        self._presence(seat)
+        if self.hand_open:
+            self._sync_pending()
+            s.last_obs = None            # resend: the timer (or its end) is news
+            self._send_updates()
 
     async def _handle(self, item: tuple) -> None:
         """One inbox item. Whatever goes wrong in it stays in it: the sender is
@@ -285,7 +362,15 @@ class Table:
             elif kind == "detach":
                 self._detach(item[1], item[2])
             elif kind == "action":
-                await self._human_action(item[1], item[2], item[3])
+                msg = item[2]
+                if isinstance(msg, P.Ready):
+                    self._ready(item[1])
+                elif isinstance(msg, P.AutoPlay):
+                    self._set_auto(item[1], msg.on)
+                else:
+                    applied = await self._human_action(item[1], msg, item[3])
+                    if applied and len(item) > 4 and self.sv.metrics is not None:
+                        self.sv.metrics.action_latency.observe(time.perf_counter() - item[4])
             elif kind == "bot":
                 await self._bot_turn(item[1], item[2])
             elif kind == "grace":
@@ -296,7 +381,9 @@ class Table:
                 self._idle_check(item[1])
             elif kind == "expire":
                 await self._expire()
-        except (asyncio.CancelledError, Fenced):
+            elif kind == "close":
+                raise _Closed(item[1])
+        except (asyncio.CancelledError, Fenced, _Closed):
             raise
         except Exception:
             log.exception("table %s: %s from seat %s failed; rebuilding the table",
@@ -405,33 +492,59 @@ class Table:
             action = self.stash.pop(seat)
             if self.window == number and seat in self.pending:
                 await self._apply(seat, action)
-        for seat in sorted(self.pending):
-            if self.window == number and self.pending.get(seat) == PASS_ONLY:
-                await self._apply(seat, PASS_ONLY[0])
+        if self.window == number:
+            await self._pass_for([seat for seat in sorted(self.pending)
+                                  if self.pending.get(seat) == PASS_ONLY])
 
-    async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> None:
+    async def _pass_for(self, seats: list[int]) -> None:
+        """Pass for the seats that could only pass, all at once: their rows go in
+        one batch and every seat is told once. One by one, a window cost up to three
+        commit round trips before the next draw (issue 12's profile), and the passes
+        change nothing anyone sees until the window resolves."""
+        rows = []
+        now = self.sv.clock()
+        for seat in seats:
+            if not self.game.in_window() or self.game.pending().get(seat) != PASS_ONLY:
+                continue                 # the window resolved: the rest are not asked
+            self.game.act(seat, PASS_ONLY[0])
+            s = self.seats[seat]
+            s.stop_clock(now)
+            s.decision_turn = None
+            self.turn += 1
+            rows.append(self._row("action", seat, {"action": PASS_ONLY[0]}))
+        if not rows:
+            return
+        if self.sv.metrics is not None:
+            self.sv.metrics.actions.inc(len(rows))
+        await self._store(rows)
+        self._sync_pending()
+        self._send_updates()
+
+    async def _human_action(self, seat: int, msg: P.ActionMsg, conn: Outbox) -> bool:
+        """True when the action was applied (and every seat told) now."""
         s = self.seats[seat]
         if seat not in self.pending:
             conn.push(P.out(P.Error(code="not_your_turn",
                                     message="it is not your turn to act")))
-            return
+            return False
         if msg.turn is not None and msg.turn != s.decision_turn:
             conn.push(P.out(P.Error(code="stale", message="that action was for an earlier "
                                     "moment of the hand; choose again")))
-            return
+            return False
         try:        # the offered action it names, or IllegalAction saying why not
             action = self.game.check(seat, msg.action.model_dump(exclude_none=True))
         except UserError as e:
             conn.push(P.out(P.Error(code="illegal_action", message=str(e))))
-            return
+            return False
         if s.auto:                       # the player is back: take the seat from the bot
             s.auto = False
             self._presence(seat)
         if (self.window is not None and set(self.pending) == {seat}
                 and self.sv.clock() < self.window_end):
             self.stash[seat] = action    # closing the window now would tell its length
-            return
+            return False
         await self._apply(seat, action)
+        return True
 
     async def _bot_turn(self, seat: int, token: int) -> None:
         s = self.seats[seat]
@@ -477,19 +590,32 @@ class Table:
         s.stop_clock(self.sv.clock())
         s.decision_turn = None
         self.turn += 1
+        if self.sv.metrics is not None:
+            self.sv.metrics.actions.inc()
         await self._persist("action", seat, {"action": action})
         self._sync_pending()
         self._send_updates()
 
     async def _persist(self, kind: str, seat: int | None, data: dict) -> None:
         """Store a row and wait for its commit: only then may anyone be told of it."""
+        await self._store([self._row(kind, seat, data)])
+
+    async def _store(self, rows: list[dict]) -> None:
+        """Rows stored under this owner's epoch; ``Fenced`` if another process has taken
+        the game on since (nothing of them is stored, nobody is told)."""
+        repo, epoch = self.sv.repo, self.owner_epoch
+        if epoch is None:                # unfenced (a table made without an owner epoch)
+            await repo.stored(repo.queue_actions(self.id, rows))
+            return
+        await repo.stored(repo.queue_actions(self.id, rows, epoch=epoch))
+        if repo.refused(self.id, epoch):
+            raise Fenced(self.id, epoch)
+
+    def _row(self, kind: str, seat: int | None, data: dict) -> dict:
         row = {"seq": self.seq, "hand_no": self.game.hand_no, "kind": kind, "seat": seat,
                "data": data}
         self.seq += 1
-        repo = self.sv.repo
-        await repo.stored(repo.queue_actions(self.id, [row], epoch=self.owner_epoch))
-        if repo.refused(self.id, self.owner_epoch):
-            raise Fenced(self.id, self.owner_epoch)
+        return row
 
     # -- end of hand and game -----------------------------------------------------------------
     async def _balances(self) -> list[int | None]:
@@ -521,8 +647,13 @@ class Table:
         self.last_hand = outcome
         coins = await self._balances()
         seed = self.hand_seed or 0
+        last = self.game.match_over()
+        if not last:
+            self._open_result()
         self._broadcast(P.out(P.HandEnd(hand_no=hand_no, result=outcome["result"], coins=coins,
-                                        seed=str(seed), commitment=commitment(seed))))
+                                        seed=str(seed), commitment=commitment(seed),
+                                        next_in=None if last else self._next_in(),
+                                        waiting=None if last else sorted(self.ready_wait))))
         self._send_updates()
 
     async def _finish(self) -> None:
@@ -560,6 +691,8 @@ class Table:
         s = self.seats[seat]
         if conn in s.conns:
             s.conns.remove(conn)
+        if not s.conns and seat in self.ready_wait:
+            self._ready(seat)            # gone: the next deal does not wait for them
         self.conn_epoch += 1
         self._arm_pause()
         if not s.conns and s.bot is None and not self.finished:
@@ -598,7 +731,7 @@ class Table:
 
     def _presence(self, seat: int) -> None:
         s = self.seats[seat]
-        self._broadcast(P.out(P.Presence(seat=seat, connected=bool(s.conns), auto=s.auto)))
+        self._broadcast(P.message("presence", seat=seat, connected=bool(s.conns), auto=s.auto))
 
     def table_info(self) -> dict:
         seed = self.meta["options"].get("seed")
@@ -606,6 +739,12 @@ class Table:
                                                                 "rounds")},
                 "seats": [s.public() for s in self.seats], "scores": list(self.game.scores()),
                 "finished": self.finished, "state": self.state,
+                "speed": self.meta["options"].get("speed", "standard"),
+                "tier": self.meta["options"].get("tier"),      # 挑戰賽: the tier played
+                "turn_time": {"base": self.seats[0].clock.base,
+                              "bank": self.seats[0].clock.bank_size},
+                **({"next_hand": {"in": self._next_in(), "waiting": sorted(self.ready_wait)}}
+                   if self.next_deal_at is not None else {}),
                 "commitment": None if seed is None else match_commitment(int(seed))}
 
     def snapshot(self, seat: int) -> str:
@@ -614,16 +753,26 @@ class Table:
         dealt = self.game.hand_no > 0
         obs = self.game.observation(seat) if dealt else None
         s.last_obs = obs
+        s.last_view = None
         s.ev_sent = self.game.event_count()
         hand = None
         if dealt:
             hand = {"hand_no": self.game.hand_no, "open": self.hand_open,
-                    "commitment": commitment(self.hand_seed or 0)}
+                    "commitment": commitment(self.hand_seed or 0), "deal": self._deal_info(seat)}
         now = self.sv.clock()
         timer = s.clock.view(now) if self._deciding(seat) else None
-        return P.out(P.Snapshot(table=self.table_info(), hand=hand, observation=obs,
-                                turn=s.decision_turn if s.decision_turn is not None else self.turn,
-                                timer=timer, clocks=self.clocks(seat, now)))
+        return P.message("snapshot", table=self.table_info(), hand=hand, observation=obs,
+                         turn=s.decision_turn if s.decision_turn is not None else self.turn,
+                         timer=timer, clocks=self.clocks(seat, now))
+
+    def _deal_info(self, seat: int) -> dict | None:
+        """The hand's dice and 開門 (public at the table), for a seat that sits down
+        after the deal: who is dealer and why the winds sit where they do."""
+        for ev in reversed(self.game.events_for(seat, 0)):
+            if ev.get("type") == "deal":
+                return {k: ev.get(k) for k in ("dealer", "dice", "wall_break", "seat_winds",
+                                               "dealer_streak")}
+        return None
 
     def clocks(self, viewer: int, now: float) -> list[dict | None]:
         """Every seat's clock as ``viewer`` may see it (see the module docstring)."""
@@ -631,9 +780,15 @@ class Table:
 
     def _send_updates(self) -> None:
         now = self.sv.clock()
+        key_of = getattr(self.game, "view_key", None)
+        key = key_of() if key_of is not None else None
         for i, s in enumerate(self.seats):
             if not s.conns or self.game.hand_no == 0:
                 continue
+            view = None if key is None else (key, self.pending.get(i))
+            if view is not None and view == s.last_view:
+                continue                 # nothing this seat sees has changed
+            s.last_view = view
             obs = self.game.observation(i)
             events = self.game.events_for(i, s.ev_sent)
             if obs == s.last_obs and not events:
@@ -642,8 +797,8 @@ class Table:
             s.ev_sent += len(events)
             timer = s.clock.view(now) if self._deciding(i) else None
             turn = s.decision_turn if s.decision_turn is not None else self.turn
-            text = P.out(P.Update(turn=turn, events=events, observation=obs, timer=timer,
-                                  clocks=self.clocks(i, now)))
+            text = P.message("update", turn=turn, events=events, observation=obs, timer=timer,
+                             clocks=self.clocks(i, now))
             for c in s.conns:
                 c.push(text)
 
@@ -651,6 +806,11 @@ class Table:
         for s in self.seats:
             for c in s.conns:
                 c.push(text)
+
+
+class _Closed(BaseException):
+    """Unwinds the actor from wherever it waits when an operator closes the table
+    (a BaseException: the per-message recovery must not catch it)."""
 
 
 def _ranks(scores: list[int]) -> list[int]:

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import UserError
 from . import challenge
 from . import protocol as P
-from .auth import AuthError, public_account
+from .auth import AuthError, check_not_banned, public_account
 from .limits import LimitError
 from .lobby import LobbyError
 from .timers import TokenBucket
@@ -28,8 +28,6 @@ from .timers import TokenBucket
 __all__ = ["Connection"]
 
 log = logging.getLogger("twmahjong.server.ws")
-
-_OUTBOX_LIMIT = 512
 
 
 class Connection:
@@ -44,39 +42,58 @@ class Connection:
         self.seat: int | None = None
         self.waiting = None
         self.waiter: asyncio.Task | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()   # bounded in push()
         self.closed = False
+        self.dropped = False
+        self.task: asyncio.Task | None = None
+        self.writer: asyncio.Task | None = None
         self._last_limited = 0.0
 
     # -- Outbox protocol (used by tables) ------------------------------------------------------
     def push(self, text: str) -> None:
         if self.closed:
             return
-        if self.outbox.qsize() >= _OUTBOX_LIMIT:
-            log.warning("dropping a client that does not read its messages")
-            self.closed = True
-            self.outbox.put_nowait(None)
+        if self.outbox.qsize() >= self.server.settings.send_queue:
+            log.warning("dropping a client that does not read its messages (%s)", self._who())
+            self.server.metrics.slow_dropped.inc()
+            self._drop()
             return
         self.outbox.put_nowait(text)
 
+    def _drop(self) -> None:
+        """End a connection that stopped reading. Its writer may be stuck in a send
+        that waits for the client's window to open, and its reader in a receive, so
+        both are cancelled: the seat is let go now (托管; the ticket brings it back)
+        and nothing keeps queueing for it."""
+        self.closed = True
+        self.dropped = True
+        if self.writer is not None:
+            self.writer.cancel()
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.task.cancel()
+
     def error(self, code: str, message: str) -> None:
+        self.server.metrics.errors.labels(code).inc()
         self.push(P.out(P.Error(code=code, message=message)))
 
     async def _writer(self) -> None:
         while True:
             text = await self.outbox.get()
             if text is None:
-                with contextlib.suppress(Exception):
-                    await self.ws.close(code=1008)
                 return
             await self.ws.send_text(text)
 
     # -- main loop --------------------------------------------------------------------------
     async def run(self) -> None:
-        await self.ws.accept()
-        self.server.connections += 1
-        writer = asyncio.create_task(self._writer())
+        if self.server.connections >= self.server.settings.max_connections:
+            await self._refuse_full()
+            return
+        self.server.connections += 1         # counted before the first await: a cap holds
+        self.server.conns.add(self)
+        self.task = asyncio.current_task()
         try:
+            await self.ws.accept()
+            self.writer = asyncio.create_task(self._writer())
             while not self.closed:
                 msg = await self.ws.receive()
                 if msg["type"] == "websocket.disconnect":
@@ -87,17 +104,34 @@ class Connection:
                 await self._frame(raw)
         except WebSocketDisconnect:
             pass
+        except asyncio.CancelledError:
+            if not self.dropped:             # a drop ends the handler normally
+                raise
         except Exception:
             log.exception("connection handler failed")
         finally:
             self.closed = True
             self.server.connections -= 1
+            self.server.conns.discard(self)
             self._leave()
             if self.account:
                 self.server.presence.disconnected(self.account["id"])
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+            if self.writer is not None:
+                self.writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self.writer
+
+    async def _refuse_full(self) -> None:
+        """Over ``max_connections``: say so and close with 1013 (try again later), so a
+        client and a load balancer see a full server, not one that stopped answering."""
+        self.server.metrics.refused.inc()
+        log.warning("refusing a connection: %d open, the cap is %d", self.server.connections,
+                    self.server.settings.max_connections)
+        with contextlib.suppress(Exception):
+            await self.ws.accept()
+            await self.ws.send_text(P.out(P.Error(
+                code="server_full", message="this server is full; try again in a moment")))
+            await self.ws.close(code=1013)
 
     def _leave(self) -> None:
         if self.waiting is not None:
@@ -162,7 +196,7 @@ class Connection:
                 self.waiting = None
         elif isinstance(msg, P.Join):
             await self._join(msg.ticket)
-        elif isinstance(msg, P.ActionMsg):
+        elif isinstance(msg, (P.ActionMsg, P.Ready, P.AutoPlay)):
             if self.table is None:
                 raise P.ProtocolError("not_seated", "you are not seated at a table")
             if self.table.finished:
@@ -181,6 +215,7 @@ class Connection:
         acc = await self.server.repo.account(account_id)
         if acc is None or acc["name"].startswith("__"):
             raise AuthError("this account does not exist")
+        check_not_banned(acc)
         self.account = acc
         self.server.presence.connected(acc["id"])
         self.push(P.out(P.Welcome(account=public_account(acc))))

@@ -201,6 +201,12 @@ class OnlineSession:
     def run_bots(self) -> None:
         pass
 
+    def read_result(self) -> None:
+        """下一局: the person has read the hand's result; the server deals the next
+        hand once everyone at the table has (or its countdown runs out)."""
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().create_task(self.link.ready())
+
     def toggle_auto(self) -> None:
         self.auto = not self.auto
         st = self.link.state

@@ -133,6 +133,10 @@ class _Plain:
     # -- the loop --------------------------------------------------------------------------
     def events(self) -> None:
         for e in self.s.new_events():
+            if e["type"] == "reseat":
+                for line in self.s.reseat_lines(self.lang, e):
+                    self.say(line)
+                continue
             line = event_line(self.lang, e, self.name, self.s.seat)
             if line:
                 self.say(line)

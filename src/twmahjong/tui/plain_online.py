@@ -39,6 +39,8 @@ class _PlainOnline(_Plain):
         if m["type"] == "hand_end" and m["hand_no"] not in self.results_shown:
             self.results_shown.add(m["hand_no"])
             self.say(self.render(result_text(s, self.lang, 100, s.result_model())))
+            if m.get("next_in") is not None:
+                s.read_result()             # 下一局: the result stays in the scrollback
         if m["type"] == "game_end":
             self.say(self.render(summary_text(s, self.lang)))
             self.done.set()

@@ -265,3 +265,21 @@ def event_line(lang: str, e: dict, name, me: int | None = None) -> str | None:
             return tr(lang, "ev_last_declined")
         return tr(lang, "ev_draw_game")
     return None
+
+
+def reseat_lines(lang: str, e: dict, before: list[int], name) -> list[str]:
+    """搬風 told in order, by players' names (``name(player)``): the seats in the event's
+    throw and first draw are the seats *before* the move, ``before[seat]`` their player."""
+    final = e["draws"][-1]
+    sep = "、" if lang == "zh" else ", "
+    dice = "+".join(map(str, final["dice"]))
+    out = [tr(lang, "reseat_throw", g=e["game"] + 1, who=name(before[e["thrower"]]), dice=dice,
+              total=sum(final["dice"]), first=name(before[final["first"]]))]
+    if len(e["draws"]) > 1:
+        out.append(tr(lang, "reseat_again", n=len(e["draws"]) - 1))
+    out.append(tr(lang, "reseat_seats", seats=sep.join(
+        f"{wind_label(lang, w)} {name(p)}" for w, p in enumerate(e["seating"]))))
+    out.append(tr(lang, "reseat_dealer", who=name(e["seating"][0]),
+                  dice="+".join(map(str, e["dealer_dice"])), total=sum(e["dealer_dice"]),
+                  dealer=name(e["seating"][e["first_dealer"]])))
+    return out

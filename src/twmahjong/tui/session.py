@@ -51,6 +51,7 @@ class PlaySession:
         # players 1-3 are the bots, in the order given on the command line
         self.players: dict[int, object] = {p: made[p - 1] for p in (1, 2, 3)}
         self.seat = self.match.seating.index(HUMAN)
+        self.seating_before = list(self.match.seating)   # the seats before the last 搬風
         self.records = records
         self.walls = walls
         self.hand = None
@@ -100,6 +101,19 @@ class PlaySession:
     def player_at(self, seat: int) -> int:
         return self.match.seating[seat]
 
+    def player_name(self, lang: str, player: int) -> str:
+        """A player by who they are, not where they sit (搬風 moves them): 你, 電腦2 L3."""
+        from .strings import tr
+        if player == HUMAN:
+            return tr(lang, "you")
+        return f"{tr(lang, 'bot', n=player)} {self.bot_names[player - 1]}"
+
+    def reseat_lines(self, lang: str, e: dict) -> list[str]:
+        """A ``reseat`` event told as it happens at the table: who throws, who draws
+        the first wind tile, where everyone sits now, and 定莊 by the East seat."""
+        from .render import reseat_lines
+        return reseat_lines(lang, e, self.seating_before, lambda p: self.player_name(lang, p))
+
     def bot_at(self, seat: int):
         return self.players[self.player_at(seat)]
 
@@ -110,7 +124,12 @@ class PlaySession:
         self.hand_start = len(self.match.events)
         self.seen = self.hand_start
         wall = self.walls(self.match.hand_no) if self.walls else None
+        before = list(self.match.seating)
         self.hand = self.match.start_hand(wall=wall)
+        # 搬風 before a new 將 moves everyone, the person too: their seat is wherever the
+        # wind tile they drew put them, and the screen reads it from here
+        self.seat = self.match.seating.index(HUMAN)
+        self.seating_before = before
         self.ended = False
         if run:
             self.run_bots()

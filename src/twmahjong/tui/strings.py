@@ -72,6 +72,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ev_win": ("{who} 胡了！", "{who} wins!"),
     "ev_self_win": ("{who} 自摸！", "{who} self-draws the win!"),
     "ev_draw_game": ("流局（荒莊）", "Drawn hand (wall exhausted)"),
+    # 搬風 before each 將 after the first (rules/000-001)
+    "reseat_throw": ("第{g}將搬風：{who}擲骰 {dice}（{total}點），{first}先摸風牌。",
+                     "Game {g}, re-seating (搬風): dice {dice} ({total}) thrown by {who}; first wind tile drawn by {first}."),
+    "reseat_again": ("前{n}次摸完座次順序與上一將相同，重搬。",
+                     "Drawn again {n}×: the order around the table was the same as last game."),
+    "reseat_seats": ("新座位：{seats}", "New seats: {seats}"),
+    "reseat_dealer": ("定莊：東位{who}擲骰 {dice}（{total}點），{dealer}起莊。",
+                      "First dealer: dice {dice} ({total}) thrown by the East seat ({who}); first to deal: {dealer}."),
     "ev_last_declined": ("海底棄摸，流局", "The last tile was declined: drawn hand"),
     # English second person ("You discard", not "You discards"): zh needs no change
     "ev_discard_you": ("{who} 打 {tile}", "{who} discard {tile}"),

@@ -164,9 +164,14 @@ class TableScreen(Screen):
     def after_move(self) -> None:
         """Collect what happened, pick the drawn tile, redraw; show the result at the end."""
         s = self.session
+        moved: list[str] = []               # 搬風 before this deal, kept on the new hand's log
         for e in s.new_events():
+            if e["type"] == "reseat":
+                moved = s.reseat_lines(self.lang, e)
+                self.all_lines.extend(moved)
+                continue
             if e["type"] == "deal":
-                self.log_lines = []
+                self.log_lines = list(moved)
                 self.dealer_note(e)
             line = event_line(self.lang, e, self.short_name, s.seat)
             if line:
@@ -208,6 +213,7 @@ class TableScreen(Screen):
         elif not self.session.online:
             self.start_hand()
         else:
+            self.session.read_result()      # 下一局: the deal waits for everyone who reads
             self.after_move()
 
     def dealer_note(self, deal: dict) -> None:

@@ -59,13 +59,13 @@ export class ActionBar {
     this.timer = null;
   }
 
-  /** Show the buttons for `legal`; `seconds` starts the visible countdown. */
-  update(legal, { ownTurn = false, seconds = null } = {}) {
+  /** Show the buttons for `legal`; `seconds` (the base) then `bank` are the visible countdown. */
+  update(legal, { ownTurn = false, seconds = null, bank = 0 } = {}) {
     this.legal = legal || [];
     this.ownTurn = ownTurn;
     this.declaring = false;
     this.choice = null;
-    if (seconds !== null && this.legal.length) this.startCountdown(seconds);
+    if (seconds !== null && this.legal.length) this.startCountdown(seconds, bank);
     else if (!this.legal.length) this.stopCountdown();
     this.render();
   }
@@ -187,13 +187,15 @@ export class ActionBar {
     box.setAttribute("aria-label", t("countdown.label"));
     box.innerHTML =
       `<svg viewBox="0 0 36 36" aria-hidden="true"><circle class="cd-track" cx="18" cy="18" r="15.5"/>` +
-      `<circle class="cd-ring" cx="18" cy="18" r="15.5" pathLength="100"/></svg><span class="countdown-n"></span>`;
+      `<circle class="cd-ring" cx="18" cy="18" r="15.5" pathLength="100"/></svg><span class="countdown-n"></span>` +
+      `<span class="countdown-bank">${t("timer.bank.label")}</span>`;
     this.paintCountdown(box);
     return box;
   }
 
-  startCountdown(seconds) {
+  startCountdown(seconds, bank = 0) {
     this.total = seconds;
+    this.bank = bank;
     this.deadline = this.now() + seconds * 1000;
     if (!this.timer && typeof setInterval === "function") {
       this.timer = setInterval(() => this.paintCountdown(this.root.querySelector(".countdown")), 250);
@@ -206,9 +208,16 @@ export class ActionBar {
     this.deadline = null;
   }
 
+  /** Whole seconds left of the base, then (base spent) of the bank: never a 0 while bank remains. */
   secondsLeft() {
     if (this.deadline === null) return null;
-    return Math.max(0, Math.ceil((this.deadline - this.now()) / 1000));
+    const ms = this.deadline - this.now();
+    if (ms > 0 || !this.bank) return Math.max(0, Math.ceil(ms / 1000));
+    return Math.max(0, Math.ceil((this.bank * 1000 + ms) / 1000));
+  }
+
+  inBank() {
+    return this.deadline !== null && this.bank > 0 && this.deadline - this.now() <= 0;
   }
 
   paintCountdown(box) {
@@ -216,8 +225,12 @@ export class ActionBar {
     const left = this.secondsLeft();
     box.hidden = left === null;
     if (left === null) return;
+    const bank = this.inBank();
     box.querySelector(".countdown-n").textContent = String(left);
-    const frac = this.total ? Math.max(0, (this.deadline - this.now()) / (this.total * 1000)) : 0;
+    box.classList.toggle("bank", bank);
+    const ms = this.deadline - this.now();
+    const frac = bank ? Math.max(0, (this.bank * 1000 + ms) / (this.bank * 1000))
+      : this.total ? Math.max(0, ms / (this.total * 1000)) : 0;
     box.style.setProperty("--frac", frac.toFixed(3));
     box.classList.toggle("urgent", left <= 3);
   }

@@ -8,10 +8,12 @@ const TOKEN_KEY = "twmj.token";
 const BASE = "/api/v1";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, reason = null, field = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.reason = reason;   // which failure (docs/protocol.md, Errors): the text the player reads
+    this.field = field;
   }
 }
 
@@ -52,7 +54,7 @@ export async function api(path, { method = "GET", body = undefined } = {}) {
   if (!res.ok) {
     const err = data?.error || {};
     if (res.status === 401) setToken(null);
-    throw new ApiError(res.status, err.code || "http", err.message || res.statusText);
+    throw new ApiError(res.status, err.code || "http", err.message || res.statusText, err.reason || null, err.field || null);
   }
   return data;
 }
@@ -71,6 +73,7 @@ export const me = () => api("/me");
 export const profiles = () => api("/profiles");
 export const bots = () => api("/bots");
 export const profileHelp = (name) => api(`/profiles/${encodeURIComponent(name)}/patterns`);
+export const profileRules = (name) => api(`/profiles/${encodeURIComponent(name)}/rules`);
 export const createRoom = (opts) => api("/rooms", { method: "POST", body: opts });
 export const room = (code) => api(`/rooms/${encodeURIComponent(code)}`);
 export const joinRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/join`, { method: "POST" });
@@ -80,4 +83,5 @@ export const gameRecord = (id) => api(`/games/${encodeURIComponent(id)}`);
 export const gameReplay = (id, handNo, seat) =>
   api(`/games/${encodeURIComponent(id)}/replay?hand=${handNo}&seat=${seat}`);
 export const leaderboard = () => api("/leaderboard");
+export const daily = () => api("/me/daily", { method: "POST" });
 export const challenge = () => api("/challenge");

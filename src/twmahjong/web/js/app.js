@@ -7,12 +7,17 @@
 // sessionStorage so reloading the page sits the player back at their table.
 
 import * as api from "./api.js";
-import { applyI18n, onLangChange, t, toggleLang } from "./i18n.js";
+import { applyI18n, errorText, onLangChange, t, toggleLang } from "./i18n.js";
 import { GameSocket } from "./net.js";
 import { GameController } from "./game.js";
 import { renderLobby } from "./lobby.js";
 import { renderHelp } from "./help.js";
+import { renderRules } from "./rules.js";
+import { renderLearn } from "./learn.js";
 import { renderReplay } from "./replay.js";
+import { applyTileSize, openSettings } from "./settings.js";
+import { loadVoicePacks } from "./speech.js";
+import { getChoice, onPrefChange, setChoice } from "./prefs.js";
 
 const TICKET_KEY = "twmj.ticket";
 const screen = document.getElementById("screen");
@@ -28,11 +33,16 @@ const state = {
   room: null,
   busy: false,
   bots: null,
-  options: { profile: "standard", stake: "low", rounds: 1, bots: "" },
+  options: { profile: "standard", stake: "low", rounds: 1, bots: "", speed: getChoice("speed") },
+  // what the player typed: kept across re-renders and failed requests
+  form: { name: "", password: "", code: "" },
+  gift: null,         // {kind: "welcome" | "daily", amount}: shown once in the lobby
 };
+let dailyAsked = false;
 let socket = null;
 let game = null;
 let roomPoll = null;
+let learnView = null;
 
 function toast(message) {
   toastEl.textContent = message;
@@ -41,10 +51,12 @@ function toast(message) {
   toast.timer = setTimeout(() => (toastEl.hidden = true), 5000);
 }
 
-function fail(err) {
+/** A failed request: said in the page's language (by the error's reason or code). */
+function fail(err, params = {}) {
   state.busy = false;
   if (err instanceof api.ApiError && err.code === "offline") toast(t("status.offline"));
-  else toast(t("status.error", { m: err.message || err.code || String(err) }));
+  else if (err instanceof api.ApiError) toast(errorText(err, params));
+  else toast(t("err.unknown", { code: String(err?.message || err) }));
   render();
 }
 
@@ -102,7 +114,7 @@ function onMessage(msg) {
     case "error":
       if (msg.code === "not_started") return;
       if (game) game.handle(msg);
-      else fail(new api.ApiError(0, msg.code, msg.message));
+      else fail(new api.ApiError(0, msg.code, msg.message, msg.reason || null));
       break;
     case "pong":
       break;
@@ -112,6 +124,7 @@ function onMessage(msg) {
 }
 
 function enterTable() {
+  state.gift = null;       // said once: a game started is past the lobby's greeting
   if (!game) {
     const root = document.createElement("main");
     root.className = "table-screen";
@@ -119,7 +132,8 @@ function enterTable() {
       socket: ensureSocket(),
       account: state.account,
       onLeave: leaveTable,
-      onError: (m) => toast(t("status.error", { m: m.message || m.code })),
+      onQuit: quitTable,
+      onError: (m) => toast(errorText(m)),
     });
     game.root = root;
   }
@@ -135,13 +149,26 @@ function leaveTable() {
   refreshLobby();
 }
 
+/** 離開 mid-game (confirmed): the seat goes on 託管 now, and this page lets go of
+ * the table; the lobby offers 回到牌桌 for it. */
+function quitTable() {
+  socket?.send({ type: "auto", on: true });
+  socket?.close();
+  socket = null;
+  leaveTable();
+}
+
 // ---- lobby actions ----------------------------------------------------------
 
-async function session(fn) {
+async function session(fn, fresh = false) {
   state.busy = true;
   render();
   try {
     state.account = await fn();
+    state.form.password = "";
+    // a new account: its 新人禮包 (the day's login bonus starts tomorrow)
+    if (fresh) state.gift = { kind: "welcome", amount: state.account.coins };
+    dailyAsked = fresh;
     socket?.close();
     socket = null;
     state.busy = false;
@@ -186,9 +213,13 @@ function roomOptions() {
 }
 
 const actions = {
-  guest: () => session(api.guest),
+  guest: () => session(api.guest, true),
   login: (name, pw) => session(() => api.login(name, pw)),
-  register: (name, pw) => session(() => api.register(name, pw)),
+  register: (name, pw) => session(() => api.register(name, pw), true),
+  closeGift: () => {
+    state.gift = null;
+    render();
+  },
   logout: () => {
     api.logout();
     socket?.close();
@@ -199,6 +230,7 @@ const actions = {
   },
   option: (key, value) => {
     state.options[key] = value;
+    if (key === "speed") setChoice("speed", value);     // remembered, as in 設定
   },
   quick: (mode) => {
     const { profile, stake } = state.options;
@@ -252,11 +284,32 @@ const actions = {
         pollRoom(seat);
       }
     } catch (e) {
-      fail(e);
+      fail(e, { code });
     }
   },
   startRoom: async () => {},
+  form: (key, value) => {
+    state.form[key] = value;
+  },
+  // 回到牌桌: sit back down at an unfinished game (its seat's ticket from GET /games)
+  resume: (g) => {
+    if (game && game.gameId === g.game_id) {
+      location.hash = "#/table";
+      return;
+    }
+    if (game) {
+      game.destroy();
+      game = null;
+    }
+    saveTicket(g.ticket);
+    if (socket) socket.send({ type: "join", ticket: g.ticket });
+    else ensureSocket();
+  },
 };
+
+// The account as soon as it is known: a replay opened by a link waits for it to pick
+// the player's own seat, instead of being drawn again (and reset) when it arrives.
+let accountReady = Promise.resolve(null);
 
 async function refreshLobby() {
   const jobs = [
@@ -267,8 +320,20 @@ async function refreshLobby() {
     api.leaderboard().then((l) => (state.leaderboard = l.players)),
     api.bots().then((b) => (state.bots = b)),
   ];
+  if (api.getToken() && !dailyAsked) {
+    // 每日登入獎勵: asked once a page load; the server pays it at most once a day
+    dailyAsked = true;
+    try {
+      const d = await api.daily();
+      if (d.paid > 0) state.gift = { kind: "daily", amount: d.paid };
+    } catch {
+      /* an older server, or offline: no bonus shown */
+    }
+  }
   if (api.getToken()) {
-    jobs.push(api.me().then((a) => (state.account = a)));
+    const me = api.me().then((a) => (state.account = a));
+    accountReady = me.then((a) => a, () => null);
+    jobs.push(me);
     jobs.push(api.games().then((g) => (state.games = g.games)));
     jobs.push(api.challenge().then((c) => (state.challenge = c)).catch(() => {}));
   }
@@ -276,7 +341,14 @@ async function refreshLobby() {
   if (!api.getToken()) state.account = null;
   const offline = results.find((r) => r.status === "rejected" && r.reason?.code === "offline");
   if (offline) toast(t("status.offline"));
-  render();
+  // Only the lobby shows what was just fetched. Drawing a replay, the help or the
+  // rules page again would throw away where the reader is (the replay's step, the scroll).
+  if (!isReadingRoute()) render();
+}
+
+function isReadingRoute() {
+  const hash = location.hash || "#/";
+  return ["#/replay/", "#/help", "#/rules", "#/learn"].some((p) => hash.startsWith(p));
 }
 
 // ---- screens ----------------------------------------------------------------
@@ -291,11 +363,21 @@ function render() {
     if (game) screen.replaceChildren(game.root);
     else if (savedTicket()) ensureSocket();
     else location.hash = "#/";
+  } else if (hash.startsWith("#/rules")) {
+    const profile = hash.split("/")[2] || state.options.profile;
+    renderRules(screen, { profile, load: api.profileRules });
+  } else if (hash.startsWith("#/learn")) {
+    // the tutorial keeps its place across a language switch (it redraws itself)
+    if (!learnView || !screen.contains(learnView.root)) {
+      learnView?.destroy();
+      learnView = renderLearn(screen);
+    }
   } else if (hash.startsWith("#/help")) {
     const profile = hash.split("/")[2] || state.options.profile;
     renderHelp(screen, { profile, load: api.profileHelp });
   } else if (hash.startsWith("#/replay/")) {
-    renderReplay(screen, { gameId: decodeURIComponent(hash.slice("#/replay/".length)), api, me: state.account });
+    renderReplay(screen, { gameId: decodeURIComponent(hash.slice("#/replay/".length)), api,
+                           me: state.account, account: accountReady });
   } else {
     renderLobby(screen, state, actions);
   }
@@ -304,8 +386,21 @@ function render() {
 }
 
 document.querySelector(".app-lang").addEventListener("click", () => toggleLang());
+document.querySelector(".app-settings").addEventListener("click", () => openSettings());
+applyTileSize();
+loadVoicePacks();
+onPrefChange((name, value) => {
+  if (name === "speed") {
+    state.options.speed = value;     // the tables one makes from now on
+    if ((location.hash || "#/") === "#/") render();
+  }
+});
 onLangChange(() => render());
-window.addEventListener("hashchange", render);
+window.addEventListener("hashchange", () => {
+  render();
+  // back in the lobby (the back button too): show the games in progress as they are now
+  if ((location.hash || "#/") === "#/" && api.getToken()) refreshLobby();
+});
 applyI18n(document);
 render();
 if (savedTicket() && api.getToken()) {
@@ -313,3 +408,12 @@ if (savedTicket() && api.getToken()) {
   ensureSocket();
 }
 refreshLobby();
+
+
+// Installable (加到主畫面): the service worker keeps a copy of the client and shows a
+// page that says the game needs its server when there is no connection.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("sw.js").catch(() => {
+    /* no worker: the app still works online */
+  });
+}

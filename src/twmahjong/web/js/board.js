@@ -5,7 +5,7 @@
 // river and band is laid out once as if it sat at the bottom, then the whole zone
 // is rotated to its side of the table — the way a real table looks from a chair.
 
-import { t, tileName } from "./i18n.js";
+import { pick, t, tileName } from "./i18n.js";
 import { backEl, splitTiles, tileEl } from "./tiles.js";
 
 /** Position on screen relative to `me`: 0 self (bottom), 1 下家 right, 2 對家 across, 3 上家 left. */
@@ -50,6 +50,10 @@ export function meldEl(meld) {
   return box;
 }
 
+// discards a river holds in three rows of full-size tiles, then in four of smaller ones
+const RIVER_ROOMY = 30;
+const RIVER_DENSE = 52;
+
 function riverEl(obs, seat, me, players) {
   const pos = relPos(seat, me);
   const sec = el("section", `river pos-${POS_NAMES[pos]}`, {
@@ -57,6 +61,8 @@ function riverEl(obs, seat, me, players) {
     "data-seat": String(seat),
   });
   const tiles = obs.discards?.[seat] || [];
+  // late in a hand a river outgrows three rows: smaller tiles keep it in its own zone
+  if (tiles.length > RIVER_ROOMY) sec.classList.add(tiles.length > RIVER_DENSE ? "denser" : "dense");
   const last = obs.last_discard;
   tiles.forEach((code, i) => {
     const isLast = last && last.seat === seat && i === tiles.length - 1 && last.tile === code;
@@ -111,6 +117,12 @@ function badgeEl(obs, seat, me, players, clock) {
   const name = el("span", "badge-name");
   name.textContent = t("seat.label", { who: seatName(seat, me, players), wind: t(`wind.${wind}`) });
   box.append(name);
+  if (p.persona) {
+    // a personality bot: its own name and challenge tier (挑戰賽 opponents)
+    const who = el("span", "badge-persona", { title: pick({ zh: p.persona.description_zh || p.persona.description, en: p.persona.description }) });
+    who.textContent = `${pick(p.persona)} · ${t("persona.tier", { n: p.persona.tier })}`;
+    box.append(who);
+  }
   if (typeof p.coins === "number") {
     const coins = el("span", "badge-coins", { "aria-label": `${t("coins.label")} ${p.coins}` });
     coins.textContent = p.coins.toLocaleString();

@@ -50,17 +50,24 @@ export class GameController {
    * @param {HTMLElement} root   where the table is drawn
    * @param {{socket: {send: Function}, account?: object, onLeave?: Function, onError?: Function}} opts
    */
-  constructor(root, { socket, account = null, onLeave = () => {}, onError = () => {} }) {
+  constructor(root, { socket, account = null, onLeave = () => {}, onQuit = () => {}, onError = () => {} }) {
     this.socket = socket;
     this.account = account;
     this.onLeave = onLeave;
+    this.onQuit = onQuit;
     this.onError = onError;
+    this.gameId = null;
     this.turn = null;
     this.events = [];
     this.players = null;
     this.scores = [0, 0, 0, 0];
     this.coins = [null, null, null, null];
-    this.view = new TableView(root, { send: (action) => this.act(action) });
+    this.coinLog = [];      // this player's coins before/after each hand (終局 summary)
+    this.view = new TableView(root, {
+      send: (action) => this.act(action),
+      onAuto: (on) => this.socket.send({ type: "auto", on }),
+      onQuit: () => this.onQuit(),
+    });
   }
 
   act(action) {
@@ -76,6 +83,7 @@ export class GameController {
       bot: s.bot,
       auto: s.auto,
       connected: s.connected,
+      persona: s.persona || null,
       coins: this.coins[i] ?? undefined,
     }));
     this.view.setPlayers(this.players);
@@ -86,21 +94,30 @@ export class GameController {
     switch (msg.type) {
       case "snapshot": {
         const table = msg.table || {};
+        this.gameId = table.game_id ?? this.gameId;
+        this.view.setTableInfo(table, this.account);
+        if (msg.hand) document.body.dataset.hand = String(msg.hand.hand_no);
         this.scores = table.scores || this.scores;
         if (this.account && msg.observation) this.coins[msg.observation.seat] = this.account.coins;
         if (table.seats) this.setPlayers(table.seats);
         this.turn = msg.turn ?? null;
         if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
+        if (msg.hand?.open && msg.hand.deal) this.view.showDeal(msg.hand.deal);
         return true;
       }
       case "update":
         this.turn = msg.turn ?? null;
         for (const ev of msg.events || []) {
           this.events.push(ev);
+          if (ev.type === "deal") this.deal = ev;
           if (ev.type === "win") this.view.event({ type: "win", seat: ev.seat, self_drawn: ev.self_drawn });
           if (ev.type === "draw_game") this.view.event({ type: "draw_game" });
         }
         if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
+        if (this.deal) {
+          this.view.showDeal(this.deal);
+          this.deal = null;
+        }
         return true;
       case "presence":
         if (this.players?.[msg.seat]) {
@@ -112,6 +129,7 @@ export class GameController {
       case "hand_start":
         this.events = [];
         this.view.hideResult();
+        document.body.dataset.hand = String(msg.hand_no);
         return true;
       case "hand_end": {
         const result = handResult(msg.result || {}, this.events);
@@ -121,13 +139,22 @@ export class GameController {
         });
         if (this.players) this.players.forEach((p, i) => (p.coins = this.coins[i] ?? undefined));
         this.view.setPlayers(this.players);
-        this.view.showResult(result, { scores: this.scores, onNext: () => this.nextHand() });
+        const me = this.view.obs?.seat ?? 0;
+        const after = msg.coins?.[me];
+        const coins = after === null || after === undefined ? null : { before: after - (result.net[me] || 0), after };
+        if (coins) this.coinLog.push(coins);
+        // the next deal waits for 下一局 (msg.waiting) or its countdown (msg.next_in)
+        const next = msg.next_in === null || msg.next_in === undefined ? null : { in: msg.next_in, waiting: msg.waiting || [] };
+        this.view.showResult(result, { scores: this.scores, onNext: () => this.nextHand(), next, coins });
         return true;
       }
+      case "ready":
+        this.view.setNextWaiting(msg.waiting || [], msg.next_in);
+        return true;
       case "game_end":
         // The last hand's result stays up until the player has read it (下一局).
         if (this.view.lastResult) this.summary = msg;
-        else this.view.showSummary(msg, { onLeave: this.onLeave });
+        else this.view.showSummary(msg, { onLeave: this.onLeave, coins: this.coinLog });
         return true;
       case "error":
         // Refused: nothing changed on the server, so the same choices stand.
@@ -139,13 +166,18 @@ export class GameController {
     }
   }
 
-  /** 下一局: close the hand's result; after the last hand, the match summary. */
+  /** 下一局: tell the table this player is ready; after the last hand, the match summary. */
   nextHand() {
-    this.view.hideResult();
-    if (this.summary) {
-      this.view.showSummary(this.summary, { onLeave: this.onLeave });
-      this.summary = null;
+    if (this.summary || this.view.lastResult?.[1]?.next === null) {
+      this.view.hideResult();
+      if (this.summary) {
+        this.view.showSummary(this.summary, { onLeave: this.onLeave, coins: this.coinLog });
+        this.summary = null;
+      }
+      return;
     }
+    this.socket.send({ type: "ready" });
+    this.view.markReady();
   }
 
   destroy() {

@@ -10,8 +10,11 @@ import { h } from "./dom.js";
 function accountPanel(state, actions) {
   const acc = state.account;
   if (!acc) {
-    const name = h("input", { id: "login-name", name: "name", autocomplete: "username", required: true, minlength: 2 });
-    const pw = h("input", { id: "login-pw", name: "password", type: "password", autocomplete: "current-password", required: true, minlength: 6 });
+    // what the player typed survives a re-render and a refused request
+    const name = h("input", { id: "login-name", name: "name", autocomplete: "username", required: true, minlength: 2,
+      value: state.form?.name ?? "", oninput: (e) => actions.form?.("name", e.target.value) });
+    const pw = h("input", { id: "login-pw", name: "password", type: "password", autocomplete: "current-password", required: true, minlength: 6,
+      value: state.form?.password ?? "", oninput: (e) => actions.form?.("password", e.target.value) });
     const form = h("form", { class: "login-form", onsubmit: (e) => { e.preventDefault(); actions.login(name.value, pw.value); } },
       h("label", { for: "login-name" }, t("account.name")), name,
       h("label", { for: "login-pw" }, t("account.password")), pw,
@@ -75,6 +78,7 @@ function playPanel(state, actions) {
       select("opt-profile", t("play.profile"), p.profiles.map((id) => [id, profileLabel(id)]), opts.profile, (v) => actions.option("profile", v)),
       select("opt-stake", t("play.stake"), Object.keys(p.stakes).map((id) => [id, stakeLabel(id)]), opts.stake, (v) => actions.option("stake", v)),
       select("opt-rounds", t("play.rounds"), [1, 2, 3, 4].map((n) => [String(n), t("play.rounds.n", { n })]), String(opts.rounds), (v) => actions.option("rounds", Number(v))),
+      speedSelect(state, actions),
       botsSelect(state, actions)),
     h("div", { class: "play-buttons" },
       h("button", { type: "button", class: "btn big primary quick-btn", disabled, onclick: () => actions.quick("casual") }, t("play.quick")),
@@ -82,6 +86,76 @@ function playPanel(state, actions) {
       h("button", { type: "button", class: "btn ranked-btn", disabled, onclick: () => actions.quick("ranked") }, t("play.ranked")),
       h("button", { type: "button", class: "btn challenge-btn", disabled: disabled || (ch && ch.next === null), onclick: () => actions.quick("challenge") }, challengeText)),
     state.queue ? queuePanel(state.queue, actions) : null);
+}
+
+/** Table speed (快 / 標準 / 慢) for a table made here, with its seconds (GET /profiles). */
+function speedSelect(state, actions) {
+  const speeds = state.profiles?.speeds || { fast: null, standard: null, slow: null };
+  const label = (id) => {
+    const s = speeds[id];
+    const name = t(`speed.${id}`);
+    return s ? t("speed.detail", { name, base: Math.round(s.base), bank: Math.round(s.bank) }) : name;
+  };
+  const value = state.options.speed || "standard";
+  const s = h("select", { id: "opt-speed", onchange: (e) => actions.option("speed", e.target.value) },
+    ...Object.keys(speeds).map((id) => h("option", { value: id, selected: id === value }, label(id))));
+  return h("label", { class: "field field-wide", for: "opt-speed" }, h("span", {}, t("play.speed")), s);
+}
+
+/** 挑戰賽: five tiers, sixteen opponents (name, style line), progress, what unlocks next. */
+function ladderPanel(state, actions) {
+  const ch = state.challenge;
+  if (!ch?.tiers?.length) return null;
+  const beaten = ch.beaten ?? 0;
+  const next = ch.next;
+  const disabled = !state.account || state.busy;
+  const unlock = next === null ? t("ladder.done") : next >= ch.tiers.length ? t("ladder.last") : t("ladder.unlock", { n: next, m: next + 1 });
+  return h("section", { class: "panel ladder-panel", "aria-labelledby": "ladder-title" },
+    h("h2", { id: "ladder-title" }, t("ladder.title")),
+    h("p", { class: "ladder-progress" }, t("ladder.progress", { n: beaten })),
+    h("p", { class: "ladder-unlock" }, unlock),
+    h("ol", { class: "ladder" }, ...ch.tiers.map((tier) => {
+      const status = tier.tier <= beaten ? "beaten" : tier.tier === next ? "current" : "locked";
+      return h("li", { class: `ladder-tier ${status}`, dataset: { tier: String(tier.tier), status } },
+        h("div", { class: "ladder-head" },
+          h("span", { class: "ladder-name" }, t("ladder.tier", { n: tier.tier })),
+          h("span", { class: `ladder-status ${status}` }, t(`ladder.${status}`)),
+          status === "current"
+            ? h("button", { type: "button", class: "btn primary small ladder-play", disabled, onclick: () => actions.quick("challenge") }, t("ladder.play", { n: tier.tier }))
+            : null),
+        h("ul", { class: "ladder-bots" }, ...tier.bots.map((b) =>
+          h("li", { class: "ladder-bot", dataset: { bot: b.id } },
+            h("strong", {}, pick(b)),
+            b.description ? h("span", { class: "ladder-style" }, pick({ zh: b.description_zh || b.description, en: b.description })) : null))));
+    })));
+}
+
+/** 新人禮包 / 每日登入獎勵: said once, with the coins it brought. */
+function giftPanel(state, actions) {
+  const g = state.gift;
+  if (!g) return null;
+  const n = Number(g.amount).toLocaleString();
+  return h("section", { class: `panel gift-panel gift-${g.kind}`, role: "status", "aria-labelledby": "gift-title" },
+    h("span", { class: "gift-icon", "aria-hidden": "true" }, t("gift.icon")),
+    h("div", { class: "gift-text" },
+      h("h2", { id: "gift-title" }, t(`gift.${g.kind}.title`)),
+      h("p", {}, t(`gift.${g.kind}`, { n }))),
+    h("button", { type: "button", class: "btn primary small gift-close", onclick: actions.closeGift }, t("gift.close")));
+}
+
+/** Unfinished games (GET /games, status "active"): each with 回到牌桌. */
+function activePanel(state, actions) {
+  const active = (state.games || []).filter((g) => g.status === "active" && g.ticket);
+  if (!active.length) return null;
+  return h("section", { class: "panel active-panel", "aria-labelledby": "active-title" },
+    h("h2", { id: "active-title" }, t("games.active")),
+    h("ul", { class: "games" }, ...active.map((g) =>
+      h("li", { class: "game-row active-game", dataset: { game: g.game_id } },
+        h("span", { class: "game-players" }, t("games.active.row", {
+          mode: t(`mode.${g.mode}`), stake: t(`stake.${g.stake}`, { n: state.profiles?.stakes?.[g.stake] ?? "" }),
+          players: g.players.map((n) => (n && n.startsWith("bot:") ? t("bot") : n)).join("・"),
+        })),
+        h("button", { type: "button", class: "btn primary small resume-btn", onclick: () => actions.resume(g) }, t("games.resume"))))));
 }
 
 function queuePanel(q, actions) {
@@ -93,7 +167,8 @@ function queuePanel(q, actions) {
 
 function roomPanel(state, actions) {
   const disabled = !state.account || state.busy;
-  const code = h("input", { id: "room-code", name: "code", maxlength: 8, autocomplete: "off", autocapitalize: "characters", placeholder: "K7QF2M" });
+  const code = h("input", { id: "room-code", name: "code", maxlength: 8, autocomplete: "off", autocapitalize: "characters", placeholder: "K7QF2M",
+    value: state.form?.code ?? "", oninput: (e) => actions.form?.("code", e.target.value) });
   const room = state.room;
   return h("section", { class: "panel room-panel", "aria-labelledby": "room-title" },
     h("h2", { id: "room-title" }, t("room.title")),
@@ -122,7 +197,7 @@ function leaderboardPanel(state) {
       : h("p", { class: "muted" }, t("leaderboard.empty")));
 }
 
-function gamesPanel(state) {
+function gamesPanel(state, actions) {
   const games = state.games || [];
   return h("section", { class: "panel games-panel", "aria-labelledby": "games-title" },
     h("h2", { id: "games-title" }, t("games.title")),
@@ -136,7 +211,9 @@ function gamesPanel(state) {
             h("span", { class: "game-score" }, mine),
             g.status === "finished"
               ? h("a", { class: "btn small", href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("games.replay"))
-              : null);
+              : g.status === "active" && g.ticket
+                ? h("button", { type: "button", class: "btn primary small resume-btn", onclick: () => actions.resume(g) }, t("games.resume"))
+                : null);
         }))
       : h("p", { class: "muted" }, t("games.empty")));
 }
@@ -148,11 +225,14 @@ export function renderLobby(root, state, actions) {
       h("div", { class: "lobby-hero" },
         h("h1", { class: "lobby-title" }, t("app.title")),
         h("p", { class: "lobby-tagline" }, t("app.tagline"))),
+      state.account ? giftPanel(state, actions) : null,
+      state.account ? activePanel(state, actions) : null,
       h("div", { class: "lobby-grid" },
         accountPanel(state, actions),
         playPanel(state, actions),
         roomPanel(state, actions),
+        state.account ? ladderPanel(state, actions) : null,
         leaderboardPanel(state),
-        state.account ? gamesPanel(state) : null)),
+        state.account ? gamesPanel(state, actions) : null)),
   );
 }

@@ -35,6 +35,34 @@ export function setPref(name, value) {
   for (const fn of listeners) fn(name, value);
 }
 
+// Choices among several values (設定 panel): one key each, a known value or the default.
+const CHOICES = {
+  tileSize: ["m", "s", "l"],                  // 牌的大小: medium (default), small, large
+  speed: ["standard", "fast", "slow"],        // 牌桌速度 of the tables this player makes
+};
+
+export function getChoice(name) {
+  const options = CHOICES[name];
+  if (!options) throw new Error(`unknown preference ${name}`);
+  try {
+    const raw = globalThis.localStorage?.getItem(`twmj.${name}`);
+    if (options.includes(raw)) return raw;
+  } catch {
+    /* the default */
+  }
+  return options[0];
+}
+
+export function setChoice(name, value) {
+  if (!CHOICES[name]?.includes(value)) throw new Error(`unknown ${name} ${value}`);
+  try {
+    globalThis.localStorage?.setItem(`twmj.${name}`, value);
+  } catch {
+    /* not remembered, still applied */
+  }
+  for (const fn of listeners) fn(name, value);
+}
+
 export function onPrefChange(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);

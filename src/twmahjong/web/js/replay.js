@@ -22,11 +22,13 @@ export class Stepper {
   }
 }
 
-export async function renderReplay(root, { gameId, api, me = null, hand = 1, seat = null }) {
+export async function renderReplay(root, { gameId, api, me = null, account = null, hand = 1, seat = null }) {
   root.replaceChildren(h("p", { class: "muted center-text" }, t("status.connecting")));
   let record;
   let data;
   try {
+    // the player's own seat needs the account: wait for it if it is still on its way
+    if (!me && account) me = await account;
     record = await api.gameRecord(gameId);
     const mySeat = seat ?? Math.max(0, record.players.indexOf(me?.name));
     data = await api.gameReplay(gameId, hand, mySeat);
@@ -61,7 +63,7 @@ export async function renderReplay(root, { gameId, api, me = null, hand = 1, sea
   for (let n = 1; n <= (record.hands || []).length; n++) {
     hands.push(h("a", { class: `chip-btn${n === hand ? " current" : ""}`, href: "#", onclick: (e) => {
       e.preventDefault();
-      renderReplay(root, { gameId, api, me, hand: n, seat });
+      renderReplay(root, { gameId, api, me, account, hand: n, seat });
     } }, t("replay.hand", { n })));
   }
   root.replaceChildren(

@@ -44,7 +44,7 @@ function winBlock(win, result, me, players) {
   const box = el("section", "win-block");
   box.dataset.seat = String(win.seat);
   const who = seatName(win.seat, me, players);
-  const head = el("h3", "win-head", t("result.winner", { who }));
+  const head = el("h3", "win-head", win.seat === me ? t("result.winner.self") : t("result.winner", { who }));
   const how = el("span", "win-how");
   const selfDrawn = win.self_drawn ?? (result.payer === null || result.payer === undefined);
   how.textContent = selfDrawn
@@ -119,7 +119,7 @@ function scoresTable(result, me, players, scores) {
  * Fill `root` with the result of one hand. `me` is the viewing seat; `scores` the
  * running totals after this hand (optional); `onNext` the 下一局 button's action.
  */
-export function renderResult(root, result, { me = 0, players = null, scores = null, onNext = null } = {}) {
+export function renderResult(root, result, { me = 0, players = null, scores = null, onNext = null, coins = null } = {}) {
   const panel = el("div", "result-panel");
   panel.setAttribute("role", "dialog");
   panel.setAttribute("aria-modal", "false");
@@ -150,19 +150,31 @@ export function renderResult(root, result, { me = 0, players = null, scores = nu
   if (result.transfers?.length) money.append(payments(result, me, players));
   money.append(scoresTable(result, me, players, scores));
   panel.append(money);
+  if (coins) panel.append(coinLine(coins));
   if (onNext) {
+    const bar = el("div", "next-bar");
     const next = el("button", "next-hand", t("result.next"));
     next.type = "button";
     next.addEventListener("click", onNext);
-    panel.append(next);
+    bar.append(next, el("span", "next-info"));
+    panel.append(bar);
   }
   root.replaceChildren(panel);
   root.hidden = false;
   return panel;
 }
 
+/** This player's coins before → after, and the change (籌碼增減). */
+function coinLine({ before, after }) {
+  const d = after - before;
+  const p = el("p", `coin-change ${d > 0 ? "plus" : d < 0 ? "minus" : ""}`,
+    t("result.coins", { before: before.toLocaleString(), after: after.toLocaleString(), d: (d > 0 ? "+" : "") + d.toLocaleString() }));
+  p.dataset.delta = String(d);
+  return p;
+}
+
 /** End of match (終局): final scores, ranks, rating change, challenge outcome. */
-export function renderSummary(root, msg, { me = 0, players = null, onLeave = null } = {}) {
+export function renderSummary(root, msg, { me = 0, players = null, onLeave = null, coins = null } = {}) {
   const panel = el("div", "result-panel summary-panel");
   panel.setAttribute("role", "dialog");
   panel.setAttribute("aria-labelledby", "summary-title");
@@ -190,6 +202,7 @@ export function renderSummary(root, msg, { me = 0, players = null, onLeave = nul
     const d = Math.round((msg.rating.after - msg.rating.before) * 10) / 10;
     panel.append(el("p", "rating-change", t("summary.rating", { before: msg.rating.before, after: msg.rating.after, d: (d >= 0 ? "+" : "") + d })));
   }
+  if (coins?.length) panel.append(coinLine({ before: coins[0].before, after: coins[coins.length - 1].after }));
   if (msg.challenge) {
     panel.append(el("p", "challenge-result", t(msg.challenge.beaten ? "summary.challenge.won" : "summary.challenge.lost", { n: msg.challenge.tier })));
   }

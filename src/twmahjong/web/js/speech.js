@@ -8,6 +8,62 @@
 
 import { getPref } from "./prefs.js";
 
+// Recorded calls (語音包) the server has: {cmn: ["pon", …], nan: […]} (GET /api/v1/voices).
+let packs = { cmn: [], nan: [] };
+const CLIP = { added_kong: "kong", concealed_kong: "kong" };
+
+/** Ask the server which calls it has recorded; none is fine (speech is tried). */
+export async function loadVoicePacks(fetchImpl = globalThis.fetch) {
+  try {
+    const res = await fetchImpl("/api/v1/voices");
+    if (res.ok) packs = { cmn: [], nan: [], ...(await res.json()).voices };
+  } catch {
+    /* no server or an older one: no recordings */
+  }
+  return packs;
+}
+
+export function setVoicePacks(p) {
+  packs = { cmn: [], nan: [], ...p };
+}
+
+/**
+ * How each voice would be heard here: "recorded" (the server's clips), "browser"
+ * (a voice of the browser's speech), or "none" — for the settings panel.
+ */
+export function voiceStatus() {
+  const s = synth();
+  let voices = [];
+  try {
+    voices = s ? s.getVoices() : [];
+  } catch {
+    voices = [];
+  }
+  const mandarin = chooseVoice(voices, { hokkien: false });
+  return {
+    cmn: packs.cmn?.length ? "recorded" : mandarin ? "browser" : "none",
+    nan: packs.nan?.length ? "recorded" : hasHokkienVoice() ? "browser" : "none",
+  };
+}
+
+function playClip(voice, call) {
+  if (!packs[voice]?.includes(call)) return false;
+  try {
+    const a = new Audio(`/api/v1/voices/${voice}/${call}`);
+    const p = a.play();
+    if (p && p.catch) p.catch(() => {});
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+function heard(how) {
+  // which way the last call went out, for the settings panel's test and for tests
+  if (globalThis.document) document.documentElement.dataset.lastCall = how;
+  return how;
+}
+
 // What is spoken: the Chinese call itself, whatever the interface language.
 export const SPOKEN = {
   chi: "吃", pon: "碰", kong: "槓", added_kong: "槓", concealed_kong: "槓",
@@ -45,13 +101,28 @@ export function hasHokkienVoice() {
   }
 }
 
-/** Speak one call ("pon", "self_draw", …) if sound is on and a voice exists. */
+/**
+ * Say one call ("pon", "self_draw", …) if sound is on: the server's recording in
+ * the chosen voice (台語 or 普通話) first, then the browser's voice for it, then the
+ * other voice's recording, then the browser's Mandarin. Returns how it was said.
+ */
 export function speakCall(kind) {
   const words = SPOKEN[kind];
+  if (!words || !getPref("sound")) return false;
+  const call = CLIP[kind] || kind;
+  const wanted = getPref("hokkien") ? "nan" : "cmn";
+  const other = wanted === "nan" ? "cmn" : "nan";
+  if (playClip(wanted, call)) return heard(`recorded:${wanted}:${call}`);
   const s = synth();
-  if (!words || !s || !getPref("sound")) return false;
+  if (wanted === "nan" && s && hasHokkienVoice() && speakWith(s, words, true)) return heard(`browser:nan:${call}`);
+  if (playClip(other, call)) return heard(`recorded:${other}:${call}`);
+  if (s && speakWith(s, words, false)) return heard(`browser:cmn:${call}`);
+  return false;
+}
+
+function speakWith(s, words, hokkien) {
   try {
-    const voice = chooseVoice(s.getVoices(), { hokkien: getPref("hokkien") });
+    const voice = chooseVoice(s.getVoices(), { hokkien });
     if (!voice) return false;
     const u = new SpeechSynthesisUtterance(words);
     u.voice = voice;

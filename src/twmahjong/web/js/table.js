@@ -11,21 +11,40 @@ import { HandView } from "./hand.js";
 import { ActionBar } from "./actions.js";
 import { renderResult, renderSummary } from "./result.js";
 import { Announcer, clack, speakCall } from "./speech.js";
-import { getPref, setPref } from "./prefs.js";
+import { getPref, onPrefChange, setPref } from "./prefs.js";
+import { openSettings } from "./settings.js";
+
+// the stake levels' multipliers (server settings.STAKE_LEVELS; GET /profiles says the same)
+const STAKE_MULTIPLIERS = { low: 1, mid: 5, high: 20 };
 
 const SKELETON = `
   <div class="table-top">
-    <span class="table-title" data-i18n="app.title"></span>
+    <span class="table-head">
+      <span class="table-title" data-i18n="app.title"></span>
+      <span class="table-info"></span>
+    </span>
     <span class="table-tools">
       <button type="button" class="chip-btn lang-btn" data-i18n="lang.switch" data-i18n-label="lang.label"></button>
       <button type="button" class="chip-btn pref-btn" data-pref="sound" data-i18n="toggle.sound"></button>
+      <button type="button" class="chip-btn settings-btn" data-i18n="settings.open"></button>
+      <button type="button" class="chip-btn auto-btn" data-i18n="table.auto.on" hidden></button>
+      <button type="button" class="chip-btn leave-btn" data-i18n="table.leave" hidden></button>
     </span>
   </div>
   <div class="board-area">
     <div class="board-wrap"></div>
     <div class="flash-layer" aria-hidden="true"></div>
+    <div class="deal-info" role="status" hidden>
+      <p class="deal-dice"></p>
+      <p class="deal-text"></p>
+      <button type="button" class="btn small deal-close" data-i18n="deal.close"></button>
+    </div>
+    <div class="auto-banner" role="status" hidden>
+      <span class="auto-text" data-i18n="table.auto.banner"></span>
+      <button type="button" class="btn small primary auto-cancel" data-i18n="table.auto.cancel"></button>
+    </div>
+    <p class="prompt"></p>
   </div>
-  <p class="prompt"></p>
   <div class="actions-wrap"></div>
   <div class="hand-wrap"></div>
   <div class="toggles" role="group" data-i18n-label="settings">
@@ -36,6 +55,18 @@ const SKELETON = `
   </div>
   <div class="live sr-only"></div>
   <div class="result-wrap" hidden></div>
+  <div class="leave-dialog" role="dialog" aria-modal="true" aria-labelledby="leave-title" hidden>
+    <div class="leave-box">
+      <h2 id="leave-title" data-i18n="leave.title"></h2>
+      <p class="leave-bot" data-i18n="leave.bot"></p>
+      <p class="leave-stake"></p>
+      <p class="leave-back" data-i18n="leave.back"></p>
+      <div class="leave-buttons">
+        <button type="button" class="btn primary leave-stay" data-i18n="leave.stay"></button>
+        <button type="button" class="btn leave-confirm" data-i18n="leave.confirm"></button>
+      </div>
+    </div>
+  </div>
 `;
 
 /** Which call a new meld is, for announcing and speaking it. */
@@ -66,9 +97,12 @@ export class TableView {
    * @param {{send: (action: object) => void, now?: () => number, claimSeconds?: number}} opts
    *   `claimSeconds` is the countdown shown when the server sends no timer (fixtures).
    */
-  constructor(root, { send, now = () => Date.now(), claimSeconds = 10 }) {
+  constructor(root, { send, now = () => Date.now(), claimSeconds = 10, onAuto = null, onQuit = null }) {
     this.root = root;
     this.sendFn = send;
+    this.onAuto = onAuto;
+    this.onQuit = onQuit;
+    this.info = null;
     this.now = now;
     this.claimSeconds = claimSeconds;
     this.obs = null;
@@ -91,6 +125,20 @@ export class TableView {
       now,
     });
     this.q(".lang-btn").addEventListener("click", () => toggleLang());
+    this.q(".settings-btn").addEventListener("click", () => openSettings());
+    this.unPref = onPrefChange(() => this.paintPrefs());
+    // 託管 and 離開 exist only where a server listens (not in a fixture preview)
+    this.q(".auto-btn").hidden = !onAuto;
+    this.q(".leave-btn").hidden = !onQuit;
+    this.q(".auto-btn").addEventListener("click", () => onAuto?.(true));
+    this.q(".auto-cancel").addEventListener("click", () => onAuto?.(false));
+    this.q(".leave-btn").addEventListener("click", () => this.askLeave());
+    this.q(".deal-close").addEventListener("click", () => this.hideDeal());
+    this.q(".leave-stay").addEventListener("click", () => this.closeLeave());
+    this.q(".leave-confirm").addEventListener("click", () => {
+      this.closeLeave();
+      onQuit?.();
+    });
     for (const b of root.querySelectorAll(".pref-btn")) {
       b.addEventListener("click", () => {
         setPref(b.dataset.pref, !getPref(b.dataset.pref));
@@ -114,6 +162,104 @@ export class TableView {
   setPlayers(players) {
     this.players = players;
     if (this.obs) this.renderBoard();
+    this.paintAuto();
+  }
+
+  /** What is played here (the snapshot's `table`): mode, stakes, speed. */
+  setTableInfo(info, account = null) {
+    this.info = info;
+    this.account = account;
+    this.paintInfo();
+  }
+
+  paintInfo() {
+    const info = this.info;
+    const el = this.q(".table-info");
+    if (!info) return;
+    const speed = info.speed || "standard";
+    const turn = info.turn_time;
+    const mode = t(`mode.${info.mode || "casual"}`);
+    el.textContent = t("table.info", {
+      mode: info.tier ? t("table.mode.tier", { mode, n: info.tier }) : mode,
+      stake: t(`stake.${info.stake || "low"}`, { n: STAKE_MULTIPLIERS[info.stake] ?? 1 }),
+      speed: turn ? t("speed.detail", { name: t(`speed.${speed}`), base: Math.round(turn.base), bank: Math.round(turn.bank) }) : t(`speed.${speed}`),
+    });
+  }
+
+  /**
+   * The deal (擲骰開門): the dealer's dice, where the wall is broken, and one line on
+   * why the dealer sits where they do — from the profile's rule, which the winds
+   * show: East at the wall break (standard, classic) or at the dealer (casual).
+   * Stays until the player's first discard or call, or until they close it.
+   */
+  showDeal(deal) {
+    if (!deal?.dice?.length || !this.obs || this.playedYet(this.obs)) return;
+    this.dealShown = deal;
+    this.paintDeal();
+  }
+
+  /** The player has thrown or called this hand (the deal's line has done its job). */
+  playedYet(obs) {
+    const me = obs.seat;
+    return (obs.discards?.[me]?.length || 0) > 0 || (obs.melds?.[me]?.length || 0) > 0;
+  }
+
+  paintDeal() {
+    const deal = this.dealShown;
+    const box = this.q(".deal-info");
+    if (!deal || !this.obs) return;
+    const me = this.obs.seat;
+    const [a, b, c] = deal.dice;
+    const sum = deal.dice.reduce((x, y) => x + y, 0);
+    const faces = deal.dice.map((n) => "⚀⚁⚂⚃⚄⚅"[n - 1] || String(n)).join(" ");
+    const breakSeat = deal.wall_break?.[0] ?? deal.dealer;
+    const winds = deal.seat_winds || this.obs.seat_winds || [];
+    const dealerWind = winds[deal.dealer] || "E";
+    const fromDealer = dealerWind === "E" && breakSeat !== deal.dealer;
+    this.q(".deal-dice").textContent = `${faces}  ${t("deal.dice", { a, b, c: c ?? 0, sum })}`;
+    this.q(".deal-dice").dataset.sum = String(sum);
+    const who = (s) => (s === me ? t("seat.self") : seatName(s, me, this.players));
+    const breaker = breakSeat === me ? t("seat.breaker.self") : who(breakSeat);
+    const line = deal.dealer === me ? t("deal.break.self", { sum, breaker }) : t("deal.break", { dealer: who(deal.dealer), sum, breaker });
+    this.q(".deal-text").textContent = `${line} ` +
+      (fromDealer ? t("deal.from_dealer") : t("deal.wall_break", { wind: t(`wind.${dealerWind}`) }));
+    box.dataset.dealer = String(deal.dealer);
+    box.dataset.breaker = String(breakSeat);
+    box.hidden = false;
+  }
+
+  hideDeal() {
+    this.dealShown = null;
+    this.q(".deal-info").hidden = true;
+  }
+
+  /** 託管中: the banner with 取消託管 while a bot plays this seat. */
+  paintAuto() {
+    const me = this.obs?.seat;
+    const auto = me !== undefined && Boolean(this.players?.[me]?.auto);
+    this.q(".auto-banner").hidden = !auto || !this.onAuto;
+    this.q(".auto-btn").hidden = auto || !this.onAuto;
+    this.root.classList.toggle("on-auto", auto);
+  }
+
+  /** 離開: say what happens before the player goes (a bot keeps the seat; coins count). */
+  askLeave() {
+    const info = this.info || {};
+    const params = {
+      mode: t(`mode.${info.mode || "casual"}`),
+      stake: t(`stake.${info.stake || "low"}`, { n: STAKE_MULTIPLIERS[info.stake] ?? 1 }),
+    };
+    const me = this.obs?.seat;
+    const coins = me !== undefined ? this.players?.[me]?.coins : undefined;
+    this.q(".leave-stake").textContent = coins !== undefined && coins !== null
+      ? t("leave.stake", { ...params, coins: Number(coins).toLocaleString() })
+      : t("leave.stake.nocoins", params);
+    this.q(".leave-dialog").hidden = false;
+    this.q(".leave-stay").focus();
+  }
+
+  closeLeave() {
+    this.q(".leave-dialog").hidden = true;
   }
 
   /**
@@ -133,12 +279,15 @@ export class TableView {
     this.declareTiles = null;
     const prevMark = this.mark;
     this.mark = lastDiscardMark(this.prev, obs, prevMark);
-    this.q(".result-wrap").hidden = true;
+    // the hand's result stays up over the hand's last observation (本局結算)
+    if (obs.phase !== "over") this.q(".result-wrap").hidden = true;
+    if (this.dealShown && this.playedYet(obs)) this.hideDeal();
     this.renderBoard();
     this.renderHand();
+    this.paintAuto();
     const legal = obs.legal || [];
     const seconds = timer ? Math.max(0, timer.base) : legal.length ? this.claimSeconds : null;
-    this.bar.update(legal, { ownTurn: this.ownTurn(), seconds });
+    this.bar.update(legal, { ownTurn: this.ownTurn(), seconds, bank: timer ? Math.max(0, timer.bank) : 0 });
     this.renderPrompt();
     this.announceChanges(this.prev, obs, prevMark);
     this.autoAct();
@@ -182,9 +331,13 @@ export class TableView {
       const ticking = mine ? this.timer : clock?.running ? clock : null;
       const left = this.timeLeft(ticking);
       el.classList.toggle("ticking", Boolean(left));
-      if (left) {
+      el.classList.toggle("bank", Boolean(left) && left.base <= 0);
+      if (left && left.base > 0) {
         el.textContent = t("timer", { n: Math.ceil(left.base) }) +
           (left.bank ? ` ${t("timer.bank", { n: Math.ceil(left.bank) })}` : "");
+      } else if (left) {
+        // the base is spent: the bank counts down (備用), never a bare 0
+        el.textContent = t("timer.idle", { n: Math.ceil(left.bank) });
       } else if (clock && !mine) {
         el.textContent = t("timer.idle", { n: Math.ceil(clock.bank) });
       } else el.textContent = "";
@@ -234,7 +387,7 @@ export class TableView {
     this.renderHand();
     const legal = this.obs.legal || [];
     const left = this.timeLeft();
-    this.bar.update(legal, { ownTurn: this.ownTurn(), seconds: left ? left.base : null });
+    this.bar.update(legal, { ownTurn: this.ownTurn(), seconds: left ? left.base : null, bank: left ? left.bank : 0 });
   }
 
   /** Auto-win takes any win offered; auto-pass passes claims, but never a win or 海底. */
@@ -290,27 +443,80 @@ export class TableView {
     if (ev.type === "draw_game") this.announcer.say(t("ann.draw_game"));
   }
 
-  /** The end-of-hand panel; `scores` are running totals, `onNext` the 下一局 button. */
-  showResult(result, { scores = null, onNext = null } = {}) {
-    this.lastResult = [result, { scores, onNext }];
+  /**
+   * The end-of-hand panel; `scores` are running totals, `onNext` the 下一局 button,
+   * `next` the server's {in, waiting} (the next deal's countdown and whom it waits
+   * for; null after the last hand), `coins` this player's {before, after}.
+   */
+  showResult(result, { scores = null, onNext = null, next = undefined, coins = null } = {}) {
+    this.lastResult = [result, { scores, onNext, next, coins }];
+    this.ready = false;
+    this.nextAt = next ? this.now() + next.in * 1000 : null;
+    this.nextWaiting = next ? next.waiting : [];
     for (const w of result.wins || []) {
       const selfDrawn = w.self_drawn ?? (result.payer === null || result.payer === undefined);
       this.event({ type: "win", seat: w.seat, self_drawn: selfDrawn });
     }
     if (result.draw_game) this.event({ type: "draw_game" });
+    this.drawResult();
+    if (this.nextAt !== null && !this.nextTicker && typeof setInterval === "function") {
+      this.nextTicker = setInterval(() => this.paintNext(), 250);
+    }
+  }
+
+  drawResult() {
+    const [result, { scores, onNext, coins }] = this.lastResult;
     renderResult(this.q(".result-wrap"), result, {
-      me: this.obs?.seat ?? 0, players: this.players, scores, onNext,
+      me: this.obs?.seat ?? 0, players: this.players, scores, onNext, coins,
     });
+    this.paintNext();
+  }
+
+  /** 下一局 pressed: the panel stays (saying whom the deal waits for) unless nobody else is awaited. */
+  markReady() {
+    this.ready = true;
+    const me = this.obs?.seat;
+    this.nextWaiting = this.nextWaiting.filter((s) => s !== me);
+    if (!this.nextWaiting.length) this.hideResult();
+    else this.paintNext();
+  }
+
+  /** The server's `ready`: who the next deal still waits for, and when it comes anyway. */
+  setNextWaiting(waiting, nextIn) {
+    this.nextWaiting = waiting;
+    if (typeof nextIn === "number") this.nextAt = this.now() + nextIn * 1000;
+    this.paintNext();
+  }
+
+  /** The countdown to the next deal, on the 下一局 button and beside it. */
+  paintNext() {
+    const box = this.q(".result-wrap .next-info");
+    const button = this.q(".result-wrap .next-hand");
+    if (!box || this.nextAt === null || !this.lastResult) return;
+    const left = Math.max(0, Math.ceil((this.nextAt - this.now()) / 1000));
+    box.dataset.left = String(left);
+    const me = this.obs?.seat;
+    const others = this.nextWaiting.filter((s) => s !== me).length;
+    box.textContent = this.ready ? `${t("next.waiting", { n: others })} ${t("next.in", { n: left })}` : t("next.in", { n: left });
+    if (button) {
+      button.textContent = this.ready ? t("next.ready") : `${t("result.next")}（${left}）`;
+      button.disabled = this.ready;
+    }
   }
 
   /** The end-of-match summary (`game_end`); `onLeave` returns to the lobby. */
-  showSummary(msg, { onLeave = null } = {}) {
+  showSummary(msg, { onLeave = null, coins = null } = {}) {
     this.lastResult = null;
-    renderSummary(this.q(".result-wrap"), msg, { me: this.obs?.seat ?? 0, players: this.players, onLeave });
+    this.nextAt = null;
+    this.lastSummary = [msg, { onLeave, coins }];
+    this.q(".leave-btn").hidden = true;
+    this.q(".auto-btn").hidden = true;
+    renderSummary(this.q(".result-wrap"), msg, { me: this.obs?.seat ?? 0, players: this.players, onLeave, coins });
   }
 
   hideResult() {
     this.lastResult = null;
+    this.nextAt = null;
     this.q(".result-wrap").hidden = true;
   }
 
@@ -321,14 +527,19 @@ export class TableView {
     this.hand.render();
     this.bar.render();
     this.renderPrompt();
-    if (this.lastResult && !this.q(".result-wrap").hidden) {
-      const [result, { scores, onNext }] = this.lastResult;
-      renderResult(this.q(".result-wrap"), result, { me: this.obs.seat, players: this.players, scores, onNext });
+    this.paintInfo();
+    this.paintDeal();
+    if (this.lastResult && !this.q(".result-wrap").hidden) this.drawResult();
+    else if (this.lastSummary && !this.q(".result-wrap").hidden) {
+      const [msg, opts] = this.lastSummary;
+      renderSummary(this.q(".result-wrap"), msg, { me: this.obs.seat, players: this.players, ...opts });
     }
   }
 
   destroy() {
+    this.unPref?.();
     clearInterval(this.ticker);
+    clearInterval(this.nextTicker);
     this.unsubscribe();
     this.bar.stopCountdown();
   }

@@ -1,0 +1,500 @@
+"""The player's table (issue #11) in the browser, against the real game server:
+the result stays until 下一局, 託管 with 取消託管, 離開 and 回到牌桌, errors in the
+page's language with the form kept, table speeds, the countdown's bank, and the
+lobby's layout — at 390×844 (touch) and 1366×768, in zh-TW and English.
+
+Every wait is for something on screen (hang guards only, never a time budget).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import EVENT_WAIT_MS, game_server
+from .test_e2e import _play_one_hand
+
+# each server test runs at both sizes and in both languages, two by two
+COMBOS = [("phone", "zh-TW"), ("desktop", "en")]
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory):
+    # the next deal waits for 下一局 up to hand_pause: long here, so only the press deals
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.02,
+                     pause_after=3600, hand_pause=600.0, bot_fill_wait=0.2,
+                     turn_base=30.0, turn_bank=20.0) as url:
+        yield url
+
+
+def _no_horizontal_scroll(page):
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+    assert page.evaluate("document.body.scrollWidth") <= width
+
+
+def _inside(inner: dict, outer: dict, slack: float = 0.5) -> bool:
+    return (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
+            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
+
+
+def _guest_at_table(p, url, speed=None):
+    page = p.page
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click(".guest-btn")
+    page.wait_for_selector(".account-coins")
+    page.select_option("#opt-rounds", "4")
+    if speed:
+        page.select_option("#opt-speed", speed)
+    page.click(".bots-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    return page
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_result_stays_until_next_hand_is_pressed(player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = _guest_at_table(p, server_url)
+    _play_one_hand(p)
+    page.wait_for_selector(".result-panel .next-info")
+    # the countdown to the next deal is the server's (600 s here), shown on the panel
+    left = int(page.locator(".next-info").get_attribute("data-left"))
+    assert 500 < left <= 600
+    want = "秒後自動開始下一局" if lang == "zh-TW" else "Next hand starts by itself in"
+    assert want in page.inner_text(".next-info")
+    assert page.evaluate("document.body.dataset.hand") == "1"
+    # the player's coins before → after this hand
+    coin = page.inner_text(".coin-change")
+    assert ("你的籌碼" if lang == "zh-TW" else "Your coins") in coin
+    p.shot("result-waits")
+    _no_horizontal_scroll(page)
+    page.click(".next-hand")
+    page.wait_for_selector('body[data-hand="2"]', timeout=EVENT_WAIT_MS)
+    page.wait_for_selector(".result-wrap", state="hidden")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_auto_play_can_be_switched_on_and_cancelled(player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = _guest_at_table(p, server_url)
+    page.click(".auto-btn")
+    banner = page.locator(".auto-banner")
+    banner.wait_for(state="visible")
+    assert ("託管中" if lang == "zh-TW" else "Auto-play") in banner.inner_text()
+    # the bot plays the seat: the player's river grows without them
+    before = page.locator(".river.pos-self .tile").count()
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('.river.pos-self .tile').length >= n + 2", arg=before,
+        timeout=EVENT_WAIT_MS)
+    p.shot("auto-on")
+    _no_horizontal_scroll(page)
+    page.click(".auto-cancel")
+    banner.wait_for(state="hidden")
+    # the next decision waits for the player, with their own clock running
+    page.wait_for_selector(".hand.my-turn, .calls .call", timeout=EVENT_WAIT_MS)
+    ticking = page.locator(".badge.pos-self .badge-timer.ticking")
+    ticking.wait_for()
+    # "29 秒 ＋20" / "29s +20": the base runs, not the bank
+    assert int(ticking.inner_text().split()[0].rstrip("s")) > 5
+    p.shot("auto-cancelled")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_leave_confirms_and_the_lobby_brings_the_player_back(player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = _guest_at_table(p, server_url)
+    page.click(".leave-btn")
+    dialog = page.locator(".leave-dialog")
+    dialog.wait_for(state="visible")
+    text = dialog.inner_text()
+    if lang == "zh-TW":
+        assert "電腦會替你坐在這個位子" in text and "籌碼" in text and "回到牌桌" in text
+    else:
+        assert "a bot keeps your seat" in text and "coins" in text and "Rejoin" in text
+    p.shot("leave-dialog")
+    box = page.locator(".leave-box").bounding_box()
+    for b in (".leave-stay", ".leave-confirm"):
+        assert _inside(page.locator(b).bounding_box(), box)
+    _no_horizontal_scroll(page)
+    page.click(".leave-confirm")
+    page.wait_for_selector(".active-panel .resume-btn")
+    assert page.url.endswith("#/")
+    assert page.locator(".games-panel .resume-btn").count() >= 1       # 我的牌局 too
+    p.shot("lobby-resume")
+    _no_horizontal_scroll(page)
+    page.click(".active-panel .resume-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    assert page.url.endswith("#/table")
+    # coming back takes the seat back from the bot
+    page.locator(".auto-banner").wait_for(state="hidden")
+    # the browser's back button: the lobby shows the game in progress, and it resumes
+    page.go_back()
+    page.wait_for_selector(".active-panel .resume-btn")
+    page.click(".active-panel .resume-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_errors_are_said_in_the_page_language_and_forms_keep_what_was_typed(
+        player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.fill("#login-name", "阿明的朋友")
+    page.fill("#login-pw", "123")
+    page.click(".login-form button.ghost")                  # register
+    toast = page.locator("#toast")
+    toast.wait_for(state="visible")
+    assert toast.inner_text() == ("密碼需 6–128 個字元" if lang == "zh-TW"
+                                  else "A password has 6 to 128 characters")
+    assert page.input_value("#login-name") == "阿明的朋友"
+    assert page.input_value("#login-pw") == "123"
+    p.shot("error-register")
+    page.click(".guest-btn")
+    page.wait_for_selector(".account-coins")
+    page.fill("#room-code", "ZZZZZZ")
+    page.click(".join-form button[type=submit]")
+    page.wait_for_function(
+        "(want) => document.querySelector('#toast').textContent === want",
+        arg="找不到房號 ZZZZZZ 的房間" if lang == "zh-TW" else "No room with code ZZZZZZ")
+    assert page.input_value("#room-code") == "ZZZZZZ"
+    _no_horizontal_scroll(page)
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_a_table_is_made_at_a_chosen_speed(player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click(".guest-btn")
+    page.wait_for_selector("#opt-speed option[value=slow]", state="attached")
+    labels = page.eval_on_selector_all("#opt-speed option", "els => els.map(e => e.textContent)")
+    if lang == "zh-TW":
+        assert labels == ["快（每手 15 秒＋備用 10 秒）", "標準（每手 30 秒＋備用 20 秒）",
+                          "慢（每手 60 秒＋備用 40 秒）"]
+    else:
+        assert labels[1] == "Standard (30s a move + 20s bank)"
+    assert page.input_value("#opt-speed") == "standard"
+    page.select_option("#opt-speed", "slow")
+    page.click(".bots-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    info = page.inner_text(".table-info")
+    assert ("慢（每手 60 秒" if lang == "zh-TW" else "Slow (60s a move") in info
+    assert ("休閒" if lang == "zh-TW" else "Casual") in info
+    p.shot("table-speed")
+    _no_horizontal_scroll(page)
+    page.click(".leave-btn")
+    page.click(".leave-confirm")
+    page.wait_for_selector(".active-panel .resume-btn")
+
+
+@pytest.mark.parametrize("size,lang", [("phone", "en"), ("desktop", "en"), ("phone", "zh-TW"),
+                                       ("desktop", "zh-TW")])
+def test_the_lobby_fits_its_panels(player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click(".guest-btn")
+    page.wait_for_selector("#opt-bots optgroup", state="attached")
+    page.wait_for_selector(".ladder-panel .ladder-tier")      # the lobby's last data is in
+    p.shot("lobby")
+    _no_horizontal_scroll(page)
+    # measured in one go: the lobby is redrawn as its data arrives
+    boxes = page.evaluate("""(sels) => Object.fromEntries(['.play-panel', ...sels].map((s) => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return [s, {x: r.x, y: r.y, width: r.width, height: r.height}];
+    }))""", ["#opt-profile", "#opt-stake", "#opt-rounds", "#opt-speed", "#opt-bots",
+             ".quick-btn", ".bots-btn", ".ranked-btn", ".challenge-btn"])
+    panel = boxes.pop(".play-panel")
+    for sel, box in boxes.items():
+        assert _inside(box, panel), sel
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_a_new_player_is_welcomed_with_the_gift_and_the_daily_bonus_is_shown(
+        player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click(".guest-btn")
+    gift = page.locator(".gift-panel.gift-welcome")
+    gift.wait_for(state="visible")
+    assert ("新人禮包" if lang == "zh-TW" else "Welcome gift") in gift.inner_text()
+    assert "10,000" in gift.inner_text()
+    p.shot("welcome-gift")
+    _no_horizontal_scroll(page)
+    page.click(".gift-close")
+    gift.wait_for(state="detached")
+    # the next day: the server pays the bonus (tests/server: once a day, in the ledger);
+    # here its answer is given, to see how the lobby says it
+    page.route("**/api/v1/me/daily", lambda route: route.fulfill(
+        json={"paid": 500, "amount": 500, "coins": 10_500, "next_at": 0}))
+    page.reload()
+    daily = page.locator(".gift-panel.gift-daily")
+    daily.wait_for(state="visible")
+    assert "+500" in daily.inner_text()
+    p.shot("daily-bonus")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_challenge_ladder_and_the_opponents_at_the_table(player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click(".guest-btn")
+    page.wait_for_selector(".ladder-panel .ladder-tier")
+    assert page.locator(".ladder-tier").count() == 5
+    assert page.locator(".ladder-bot").count() == 16
+    assert page.locator(".ladder-bot .ladder-style").count() == 16      # each a style line
+    assert page.locator(".ladder-tier.current").get_attribute("data-tier") == "1"
+    assert page.locator(".ladder-tier.locked").count() == 4
+    zh = lang == "zh-TW"
+    assert page.inner_text(".ladder-progress") == ("已過 0 / 5 關" if zh else "0 of 5 tiers beaten")
+    assert page.inner_text(".ladder-unlock") == ("打贏第 1 關（終局拿下第一名）即可解鎖第 2 關" if zh
+                                                 else "Finish first in tier 1 to unlock tier 2")
+    tier1 = page.eval_on_selector_all('.ladder-tier[data-tier="1"] .ladder-bot strong',
+                                      "els => els.map(e => e.textContent)")
+    page.locator(".ladder-panel").scroll_into_view_if_needed()
+    p.shot("ladder")
+    _no_horizontal_scroll(page)
+    page.click(".ladder-play")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    # at the table: who each opponent is and their tier, and what is played
+    personas = page.eval_on_selector_all(".badge-persona", "els => els.map(e => e.textContent)")
+    assert len(personas) == 3
+    for text in personas:
+        name, tier = text.split(" · ")
+        assert name in tier1 and tier == ("1級" if zh else "T1")
+    info = page.inner_text(".table-info")
+    assert ("挑戰賽 第 1 關" if zh else "Challenge tier 1") in info
+    assert ("小 ×1" if zh else "Low ×1") in info
+    p.shot("challenge-table")
+    _no_horizontal_scroll(page)
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_deal_shows_the_dice_the_wall_break_and_who_deals(player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = _guest_at_table(p, server_url)
+    box = page.locator(".deal-info")
+    box.wait_for(state="visible")
+    dice = page.inner_text(".deal-dice")
+    assert ("骰子" if lang == "zh-TW" else "Dice") in dice
+    total = int(page.locator(".deal-dice").get_attribute("data-sum"))
+    assert 3 <= total <= 18 and str(total) in dice
+    text = page.inner_text(".deal-text")
+    if lang == "zh-TW":
+        assert "作莊" in text and "開門" in text and "本局的東" in text
+    else:
+        assert "rolled" in text and "East for the hand" in text
+    # the 莊 badge is on the dealer the line names
+    dealer = box.get_attribute("data-dealer")
+    assert page.locator(f'.badge[data-seat="{dealer}"] .badge-dealer').count() == 1
+    p.shot("deal")
+    _no_horizontal_scroll(page)
+    assert _inside(box.bounding_box(), page.locator(".board-wrap").bounding_box())
+    page.click(".deal-close")
+    box.wait_for(state="hidden")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_countdown_shows_the_base_then_the_bank(player, static_url, size, lang):
+    p = player(static_url, size, lang)
+    page = p.open("dev/table.html?state=claim&clean&frozen")
+    # the base is spent, 12 s of bank are left: the bar and the badge count the bank
+    page.evaluate("""() => window.__view.setObservation(window.__fixtures.states.claim,
+                                                         {timer: {base: 0, bank: 12}})""")
+    box = page.locator(".countdown")
+    assert page.inner_text(".countdown .countdown-n") == "12"
+    assert "bank" in box.get_attribute("class")
+    assert page.inner_text(".countdown .countdown-bank") == ("備用" if lang == "zh-TW" else "Bank")
+    assert page.inner_text('.badge[data-seat="0"] .badge-timer') == (
+        "備用 12 秒" if lang == "zh-TW" else "12s spare")
+    p.shot("bank")
+    # with base left, the base counts (and the bank waits beside it on the badge)
+    page.evaluate("""() => window.__view.setObservation(window.__fixtures.states.claim,
+                                                         {timer: {base: 9, bank: 12}})""")
+    assert page.inner_text(".countdown .countdown-n") == "9"
+    assert "bank" not in page.locator(".countdown").get_attribute("class")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_late_in_a_hand_every_river_stays_in_its_zone(player, static_url, size, lang):
+    p = player(static_url, size, lang)
+    page = p.open("dev/table.html?state=claim&clean&frozen")
+    # 36 discards a seat: more than three rows of full-size tiles hold
+    page.evaluate("""() => {
+        const obs = structuredClone(window.__fixtures.states.claim);
+        const kinds = ['1m','2m','3m','4m','5m','6m','7m','8m','9m','1p','2p','3p'];
+        obs.discards = [0, 1, 2, 3].map((s) => Array.from({length: 36}, (_, i) => kinds[(i + s) % 12]));
+        obs.last_discard = null;
+        window.__view.setObservation(obs, {});
+    }""")
+    p.shot("late-rivers")
+    board = page.locator(".board").bounding_box()
+    for seat in range(4):
+        river = page.locator(f'.river[data-seat="{seat}"]')
+        zone = river.bounding_box()
+        tiles = river.locator(".tile").all()
+        assert len(tiles) == 36
+        for t in (tiles[0], tiles[-1]):
+            box = t.bounding_box()
+            assert _inside(box, zone, slack=2), f"seat {seat}'s river spills out of its zone"
+            assert _inside(box, board)
+            assert box["width"] >= 9            # still a tile one can tell apart
+
+
+@pytest.fixture(scope="module")
+def voiced_url(tmp_path_factory):
+    """A server with a voice pack holding one recorded 台語 call (碰)."""
+    folder = tmp_path_factory.mktemp("voices")
+    (folder / "nan").mkdir()
+    (folder / "nan" / "pon.ogg").write_bytes(b"OggS" + bytes(64))
+    with game_server(tmp_path_factory.mktemp("server"), voice_dir=folder, bot_fill_wait=0.2,
+                     bot_delay=0.02, claim_window=0.02, pause_after=3600,
+                     turn_base=30.0) as url:
+        yield url
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_settings_panel(player, voiced_url, size, lang):
+    p = player(voiced_url, size, lang)
+    page = p.page
+    page.goto(voiced_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click(".guest-btn")
+    page.wait_for_selector(".account-coins")
+    page.click(".app-settings")
+    box = page.locator(".settings-box")
+    box.wait_for()
+    zh = lang == "zh-TW"
+    # each voice says how it will be heard: 台語 from this server's recordings
+    nan_note = page.inner_text('.set-note[data-for="nan"]')
+    assert nan_note == ("真人錄音（本伺服器提供）" if zh else "recorded calls from this server")
+    assert page.inner_text('.set-note[data-for="cmn"]')        # recorded, browser, or none
+    p.shot("settings")
+    _no_horizontal_scroll(page)
+    panel = box.bounding_box()
+    for control in box.locator("input, button").all():
+        assert _inside(control.bounding_box(), panel), "a control crosses the settings panel"
+    page.check('input[name="set-voice"][value="nan"]')
+    page.click(".set-try")
+    assert page.evaluate("document.documentElement.dataset.lastCall") == "recorded:nan:pon"
+    # 普通話 has no recording here and headless Chromium no voice: the 台語 clip stands in
+    page.check('input[name="set-voice"][value="cmn"]')
+    page.click(".set-try")
+    assert page.evaluate("document.documentElement.dataset.lastCall") == "recorded:nan:pon"
+    page.check('input[name="set-voice"][value="nan"]')
+    # sound off: nothing is said
+    page.check('input[name="set-sound"][value="off"]')
+    page.evaluate("delete document.documentElement.dataset.lastCall")
+    page.click(".set-try")
+    assert page.evaluate("document.documentElement.dataset.lastCall") is None
+    page.check('input[name="set-sound"][value="on"]')
+    # the speed of the tables one makes, and the tile size
+    page.check('input[name="set-speed"][value="slow"]')
+    page.check('input[name="set-tiles"][value="l"]')
+    # the language: the panel and the page switch at once
+    other = "en" if zh else "zh-TW"
+    page.check(f'input[name="set-lang"][value="{other}"]')
+    assert page.inner_text("#settings-title") == ("Settings" if zh else "設定")
+    page.click(".settings-close")
+    assert page.input_value("#opt-speed") == "slow"
+    assert "tiles-l" in page.get_attribute("body", "class")
+    page.click(".bots-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    # read in one go: the hand is redrawn on every update
+    width = page.evaluate("document.querySelector('.hand-tile').getBoundingClientRect().width")
+    big = (390 - 30) / 8.2 if size == "phone" else 64
+    assert width >= big - 1.5                       # large tiles in the hand
+    assert "60" in page.inner_text(".table-info")   # a slow table: 60 s a move here
+    p.shot("settings-applied")
+    _no_horizontal_scroll(page)
+    # 設定 at the table too
+    page.click(".settings-btn")
+    page.locator(".settings-box").wait_for()
+    page.click(".settings-close")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_rules_page_is_written_from_the_profile(player, server_url, size, lang):
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/#/rules/standard")
+    page.wait_for_selector('.rule[data-rule="streak"]')
+    rules = page.eval_on_selector_all(".rule", "els => els.map(e => e.dataset.rule)")
+    assert rules == ["claims", "flowers", "passed", "last", "draw", "streak"]
+    zh = lang == "zh-TW"
+    claims = page.inner_text('.rule[data-rule="claims"]')
+    assert ("最後 3 張" if zh else "only 3 tiles left") in claims      # standard: no_claims_last 3
+    assert page.locator('.rule[data-rule="claims"] .tile').count() == 10  # chi, pon, kong pictured
+    last = page.inner_text('.rule[data-rule="last"]')
+    assert ("8 墩（16 張）" if zh else "8 stacks (16 tiles)") in last
+    assert ("連N拉N" in page.inner_text('.rule[data-rule="streak"]'))
+    assert ("開門的位子是這局的東" if zh else "where the wall is broken is East") in \
+        page.inner_text('.rule[data-rule="streak"]')
+    p.shot("rules")
+    _no_horizontal_scroll(page)
+    # another profile, another page: casual counts the winds from the dealer
+    page.goto(server_url + "/#/rules/casual")
+    page.wait_for_function(
+        "(want) => document.querySelector('.rule[data-rule=\"streak\"]')?.textContent.includes(want)",
+        arg="風位從莊家算起" if zh else "counted from the dealer")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_first_hand_walks_a_newcomer_through_draw_pon_ready_and_win(player, server_url,
+                                                                       size, lang):
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/#/rules")
+    page.click(".learn-link")
+    guide = page.locator(".learn-guide")
+    page.wait_for_selector('.learn-guide[data-step="draw"]')
+    zh = lang == "zh-TW"
+    assert ("摸進了「東」" if zh else "drew East") in guide.inner_text()
+    p.shot("learn-draw")
+    _no_horizontal_scroll(page)
+    page.locator('.hand-tile[data-tile="1z"]').click()
+    page.locator(".hand-tile.lifted").click()
+    page.wait_for_selector('.learn-guide[data-step="pon"]')
+    page.click(".calls .call-pass")                        # not what this step teaches
+    page.wait_for_selector(".learn-guide.hint")
+    assert ("請按「碰」" if zh else "press Pong") in guide.inner_text()
+    page.click(".calls .call-pon")
+    page.wait_for_selector('.learn-guide[data-step="after_pon"]')
+    page.locator('.hand-tile[data-tile="3s"]').click()
+    page.locator(".hand-tile.lifted").click()
+    page.wait_for_selector('.learn-guide[data-step="declare"]')
+    page.click(".calls .call-declare")
+    page.locator('.hand-tile[data-tile="2z"]').click()
+    page.locator(".hand-tile.lifted").click()
+    page.wait_for_selector('.learn-guide[data-step="win"]')
+    p.shot("learn-win")
+    _no_horizontal_scroll(page)
+    page.click(".calls .call-win")
+    page.wait_for_selector('.learn-guide[data-step="done"]')
+    assert ("胡了！" if zh else "You won!") in guide.inner_text()
+    p.shot("learn-done")
+    page.click(".learn-buttons .btn.primary")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+
+
+@pytest.mark.parametrize("size,lang", COMBOS)
+def test_the_match_summary_shows_the_coins_won_or_lost(player, static_url, size, lang):
+    p = player(static_url, size, lang)
+    page = p.open("dev/table.html?state=turn&clean&frozen")
+    page.evaluate("""() => window.__view.showSummary(
+        {game_id: "g", scores: [320, -100, -60, -160], ranks: [1, 3, 2, 4]},
+        {onLeave: () => {}, coins: [{before: 10000, after: 10160}, {before: 10160, after: 10320}]})""")
+    line = page.inner_text(".summary-panel .coin-change")
+    assert line == ("你的籌碼 10,000 → 10,320（+320）" if lang == "zh-TW"
+                    else "Your coins 10,000 → 10,320 (+320)")
+    p.shot("summary-coins")
+    _no_horizontal_scroll(page)
