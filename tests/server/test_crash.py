@@ -12,73 +12,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import httpx
 from server_helpers import HANG, simple_policy
 from websockets.asyncio.client import connect
 
+from twmahjong.drill import Worker
+
 KILLS = 3
-
-
-class ServeProcess:
-    """``twmj serve`` in a process of its own, on a fixed port and database."""
-
-    def __init__(self, db_url: str, data_dir: Path):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.env = {**os.environ, "TWMJ_DATABASE_URL": db_url, "TWMJ_DATA_DIR": str(data_dir),
-                    "TWMJ_SECRET_KEY": "crash-test", "TWMJ_PORT": str(self.port),
-                    "TWMJ_BOT_DELAY": "0", "TWMJ_CLAIM_WINDOW": "0.02",
-                    "TWMJ_BOT_FILL_WAIT": "0.2", "TWMJ_HAND_PAUSE": "0.05",
-                    "TWMJ_DISCONNECT_GRACE": "60", "TWMJ_TURN_BASE": "60",
-                    "TWMJ_PAUSE_AFTER": "3600"}
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> ServeProcess:
-        twmj = Path(sys.executable).with_name("twmj")
-        self.proc = subprocess.Popen([str(twmj), "serve"], env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + HANG
-        while True:
-            assert self.proc.poll() is None, self.proc.stderr.read().decode()[-2000:]
-            try:
-                if httpx.get(f"{self.base}/api/v1/health", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "twmj serve did not start"
-            time.sleep(0.05)
-
-    def kill9(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.kill9()
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
 
 async def _recv(ws) -> dict:
     return json.loads(await asyncio.wait_for(ws.recv(), HANG))
 
 
-async def _join(srv: ServeProcess, hello: dict) -> tuple:
+async def _join(srv: Worker, hello: dict) -> tuple:
     ws = await connect(f"ws://127.0.0.1:{srv.port}/ws")
     await ws.send(json.dumps(hello))
     assert (await _recv(ws))["type"] == "welcome"
@@ -111,7 +59,7 @@ async def _play_until_own_discard_shown(ws, state: dict) -> tuple[int, list[list
 
 
 def test_a_discard_its_player_saw_survives_kill_9(tmp_path, db_url):
-    srv = ServeProcess(db_url, tmp_path / "data").start()
+    srv = Worker(db_url, tmp_path / "data", log=tmp_path / "serve.log").start()
     try:
         token = httpx.post(f"{srv.base}/api/v1/guests", timeout=10).json()["token"]
 

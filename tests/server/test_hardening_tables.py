@@ -133,7 +133,7 @@ def test_idle_rooms_expire_and_leave_no_trace(make_live):
     r = live.http("GET", f"/api/v1/rooms/{room['code']}", host)
     assert (r.status_code, r.json()["error"]["code"]) == (404, "not_found")
     assert live.http("GET", "/api/v1/health").json()["rooms_waiting"] == 0
-    assert live.server.rooms.by_game(room["game_id"]) is None
+    assert run(live.server.rooms.by_game(room["game_id"])) is None
 
     async def late():           # the expired room's ticket seats nobody
         c = await Client.open(live, host)
@@ -172,7 +172,7 @@ def test_a_tables_state_is_its_own_or_read_from_its_flags():
     server = SimpleNamespace(rooms=Rooms(), tables=SimpleNamespace(all=lambda: [
         table(seats=me, state="paused"), table(seats=me, task=done),
         table(seats=me, finished=True), table(seats=me, hand_open=True)]))
-    assert active_seats(server, 7) == 2 and active_seats(server, 8) == 0
+    assert run(active_seats(server, 7)) == 2 and run(active_seats(server, 8)) == 0
 
 
 # -- 7. nested JSON ----------------------------------------------------------------------------
@@ -241,19 +241,23 @@ def test_every_server_limit_is_bounded_by_the_setting():
 def test_rooms_expire_and_are_found_by_game_through_an_index():
     clock = FakeClock()
     rooms = Rooms(idle_ttl=60, clock=clock)
-    opened = [rooms.open((i, f"p{i}"), "standard", "low", 1, f"g_{i}") for i in range(1000)]
-    assert all(rooms.by_game(f"g_{i}") is r for i, r in enumerate(opened))
-    clock.now += 50
-    rooms.join(opened[0].code, (5000, "friend"))       # a join keeps a room alive
-    clock.now += 11
-    assert len(rooms) == 1 and rooms.by_game("g_1") is None
-    with pytest.raises(LobbyError):
-        rooms.get(opened[1].code)
-    rooms.started(opened[0])                           # a started room waits for its game
-    clock.now += 10_000
-    assert len(rooms) == 1 and rooms.waiting_count() == 0
-    rooms.close(opened[0].code)
-    assert len(rooms) == 0 and rooms._by_game == {} and not rooms._idle
+
+    async def scenario():
+        opened = [await rooms.open((i, f"p{i}"), "standard", "low", 1, f"g_{i}")
+                  for i in range(1000)]
+        assert all([await rooms.by_game(f"g_{i}") is r for i, r in enumerate(opened)])
+        clock.now += 50
+        await rooms.join(opened[0].code, (5000, "friend"))   # a join keeps a room alive
+        clock.now += 11
+        assert len(rooms) == 1 and await rooms.by_game("g_1") is None
+        with pytest.raises(LobbyError):
+            await rooms.get(opened[1].code)
+        await rooms.start(opened[0].code)                  # a started room waits for its game
+        clock.now += 10_000
+        assert len(rooms) == 1 and await rooms.waiting_count() == 0
+        await rooms.close(opened[0].code)
+        assert len(rooms) == 0 and rooms._by_game == {} and not rooms._idle
+    run(scenario())
     print("\n1,000 idle rooms -> 0 after room_idle_ttl; the one joined lives on")
 
 

@@ -13,9 +13,10 @@ import pytest
 from redis_helpers import fresh_prefix, need_redis, purge
 from server_helpers import HANG
 
-from twmahjong.server.lobby import LobbyError, LocalMatchQueue
+from twmahjong.server.lobby import LobbyError, LocalMatchQueue, Rooms
 from twmahjong.server.redis_queue import RedisMatchQueue
-from twmahjong.server.redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence
+from twmahjong.server.redis_seams import (RedisBus, RedisDirectory, RedisLink, RedisPresence,
+                                         RedisRooms)
 from twmahjong.server.seams import LocalBus, LocalDirectory, LocalPresence
 
 KEY = ("casual", "standard", "low")
@@ -338,6 +339,144 @@ def test_one_account_waits_in_one_queue_across_processes(space):
 
 
 # -- the command line ------------------------------------------------------------------------------
+# -- private rooms -----------------------------------------------------------------------------
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_room_is_joined_from_any_process_and_expires_idle(kind):
+    """Both RoomBooks: a room opened by one process is found and joined by another
+    (issue #17, fault 4); five players racing for its three free seats from two
+    processes get three seats, each once; an unstarted room is gone for every process
+    ``idle_ttl`` after its last change, a started one waits for its game."""
+    clock = Clock()
+    url, prefix = (need_redis(), fresh_prefix()) if kind == "redis" else (None, None)
+
+    async def go():
+        async with contextlib.AsyncExitStack() as stack:
+            if kind == "local":
+                a = b = Rooms(idle_ttl=60, clock=clock)
+            else:
+                links = [RedisLink(url, prefix, secrets.token_hex(6), 10.0) for _ in "ab"]
+                for link in links:
+                    link.on(link.inbox(link.process_id), lambda message: None)
+                    await link.start()
+                    stack.push_async_callback(link.close)
+                a, b = (RedisRooms(link, idle_ttl=60, clock=clock) for link in links)
+            room = await a.open((1, "host"), "standard", "low", 1, "g_room")
+            assert (await b.get(room.code.lower())).players[0] == (1, "host")
+            assert (await b.by_game("g_room")).code == room.code
+            joins = await asyncio.gather(*(
+                (a, b)[i % 2].join(room.code, (10 + i, f"p{i}")) for i in range(5)),
+                return_exceptions=True)
+            seats = sorted(j[1] for j in joins if not isinstance(j, Exception))
+            refused = [j for j in joins if isinstance(j, LobbyError)]
+            assert seats == [1, 2, 3] and len(refused) == 2
+            assert all(e.code == "conflict" for e in refused)
+            final = await a.get(room.code)
+            assert len({p for p in final.players if p}) == 4
+            seated = [p[0] for p in final.players[1:]]
+            assert (await b.join(room.code, (seated[0], "again")))[1] == 1   # a seat held
+            assert await a.waiting_count() == 1
+            assert await b.waiting_seats(seated[1]) == 1 and await b.waiting_seats(99) == 0
+
+            other = await b.open((2, "host2"), "standard", "low", 1, "g_other")
+            await b.join(other.code, (3, "late"))          # seated on b after a read it
+            made = await asyncio.gather(a.start(other.code), b.start(other.code))
+            # one start makes the game, with the seats as stored, not as first read
+            assert [m is None for m in made].count(False) == 1
+            assert next(m for m in made if m).players[1] == (3, "late")
+            clock.now += 61
+            with pytest.raises(LobbyError) as e:
+                await b.get(room.code)
+            assert e.value.code == "not_found"
+            assert await a.by_game("g_room") is None
+            assert await b.waiting_count() == 0 and await a.waiting_seats(seated[1]) == 0
+            assert (await a.get(other.code)).started        # a started room stays
+            await b.close(other.code)
+            assert await a.by_game("g_other") is None
+    try:
+        run(go())
+    finally:
+        if url:
+            purge(url, prefix)
+
+
+def test_writes_dropped_by_a_lost_connection_resynchronise_once_writes_work(tmp_path):
+    """A write batch that fails (the writer's connection died: Redis restarted, or the
+    connection was killed) is dropped; whatever it carried (a relayed update, move or
+    attach) is made good by one resynchronisation as soon as writes work again, even
+    when the listener never lost its own connection. A redis-server of our own: killing
+    connections on a shared one would disturb others."""
+    import redis as sync_redis
+
+    from twmahjong.drill import RedisServer
+    srv = RedisServer(log=tmp_path / "redis.log").start()
+
+    async def go() -> list[int]:
+        link = RedisLink(srv.url, "t", "p1", 10.0)
+        link.on(link.inbox("p1"), lambda message: None)
+        resyncs: list[int] = []
+        link.on_reconnect = lambda: resyncs.append(link.reconnects)
+        await link.start()
+        try:
+            link.command("SET", "t:a", "1")
+            await link.drain()
+            # the writer's (normal) connection dies; the listener's (pubsub) does not
+            sync_redis.Redis.from_url(srv.url).client_kill_filter(_type="normal")
+            link.command("SET", "t:b", "2")          # dropped with its connection
+            await link.drain()
+            before = list(resyncs)
+            link.command("SET", "t:c", "3")          # writes work again
+            await link.drain()
+            await until(lambda: len(resyncs) > len(before))
+            return before
+        finally:
+            await link.close()
+    try:
+        assert run(go()) == []                       # not before the writes work again
+    finally:
+        srv.stop()
+
+
+def test_a_relayed_attach_the_owner_never_answered_is_sent_again():
+    """A seat relayed to another process is seated there by an ``attach``; if no
+    snapshot answers it (the message was lost, or reached an owner still adopting the
+    game) the relaying side asks again, and stops once a snapshot arrives. Without
+    this a player stayed silent while the table played on (chaos run, after SIGTERM)."""
+    from types import SimpleNamespace
+
+    from twmahjong.server.cluster import RemoteTable
+    sent: list[dict] = []
+    link = SimpleNamespace(publish=lambda channel, msg, **kw: sent.append(msg),
+                           inbox=lambda proc: f"inbox:{proc}")
+    conns: dict = {}
+    cluster = SimpleNamespace(link=link, process_id="here", conn_key=lambda c: f"{id(c):x}",
+                              register_conn=lambda c, p: conns.setdefault(f"{id(c):x}", c)
+                              and f"{id(c):x}", forget_conn=lambda cid, p: None)
+
+    async def go() -> tuple[list[str], list[str], list[str]]:
+        proxy = RemoteTable(cluster, "g1", [{"account_id": 1, "name": "a"}] * 4, "owner")
+        conn = object()
+        proxy.attach(2, conn)
+        first = [m["op"] for m in sent]
+        await asyncio.sleep(0.02)
+        proxy.reattach(0.01)                       # unanswered: asked again
+        again = [m["op"] for m in sent[len(first):]]
+        cid = next(iter(proxy.attached))
+        proxy.seen('{"v":1,"type":"snapshot","turn":3}', cid)
+        await asyncio.sleep(0.02)
+        proxy.reattach(0.01)                       # answered: nothing more
+        return first, again, [m["op"] for m in sent[len(first) + len(again):]]
+    first, again, after = run(go())
+    assert first == ["attach"] and again == ["attach"] and after == []
+    assert {m["seat"] for m in sent} == {2}
+
+
 def test_serve_with_an_unreachable_redis_says_so_in_one_line(tmp_path):
     import socket
     import subprocess

@@ -93,6 +93,43 @@ def test_is_sqlite():
     assert is_sqlite("sqlite+aiosqlite:///x") and not is_sqlite("postgresql+asyncpg://h/db")
 
 
+def test_a_stale_owner_cannot_write_once_another_took_the_game_on(db_url):
+    """Fencing (issue #17): taking a game on bumps its epoch; a write, a settlement or
+    an ending that carries the old epoch is refused and stores nothing."""
+    from twmahjong.server.repository import Fenced
+
+    async def go():
+        engine, repo = await _repo(db_url)
+        game = {"id": "g_fence", "mode": "casual", "profile": "standard", "stake": "low",
+                "rounds": 1, "seats": [{"account_id": None, "name": f"bot{i}", "bot": "L1"}
+                                       for i in range(4)]}
+        await repo.create_game(game)
+        row = {"hand_no": 1, "kind": "hand", "seat": None, "data": {"seed": "1"}}
+        await repo.stored(repo.queue_actions("g_fence", [{"seq": 0, **row}], epoch=1))
+        assert not repo.refused("g_fence", 1)
+        assert await repo.take_game("g_fence") == 2          # another process adopts it
+        await repo.stored(repo.queue_actions("g_fence", [{"seq": 1, **row}], epoch=1))
+        stale = repo.refused("g_fence", 1)
+        settled = {"seq": 1, "hand_no": 1, "kind": "settled", "seat": None, "data": {}}
+        try:
+            await repo.settle_hand("g_fence", 1, [], settled, epoch=1)
+            settle_fenced = False
+        except Fenced:
+            settle_fenced = True
+        try:
+            await repo.finish_game("g_fence", {"scores": [0] * 4}, epoch=1)
+            finish_fenced = False
+        except Fenced:
+            finish_fenced = True
+        await repo.stored(repo.queue_actions("g_fence", [{"seq": 1, **row}], epoch=2))
+        seqs = [r["seq"] for r in await repo.game_actions("g_fence")]
+        status = (await repo.game("g_fence"))["status"]
+        await repo.close()
+        await engine.dispose()
+        return stale, settle_fenced, finish_fenced, seqs, status
+    assert run(go()) == (True, True, True, [0, 1], "active")
+
+
 def test_the_head_constant_names_the_newest_migration_and_a_current_database_skips_alembic(tmp_path):
     """``db.HEAD`` lets a restart skip Alembic (and its memory): it must be the newest
     revision in the migrations folder, and a database at it must not import Alembic."""

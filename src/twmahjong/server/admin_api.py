@@ -46,13 +46,13 @@ async def close(target: str, body: CloseBody, request: Request,
     table = server.tables.get(target)
     if table is None:
         try:
-            room = server.rooms.get(target)
+            room = await server.rooms.get(target)
         except LobbyError:
             room = None
         if room is not None:
             table = server.tables.get(room.game_id)
             if table is None:                    # not started: no game to end yet
-                server.rooms.close(room.code)
+                await server.rooms.close(room.code)
                 return {"closed": "room", "code": room.code}
     if table is None or not hasattr(table, "close"):
         raise ApiError(404, "not_found", f"no table or room {target!r} runs on this server")

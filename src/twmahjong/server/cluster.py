@@ -12,6 +12,21 @@ When a process stops, or dies and its leases run out, another process adopts eac
 ownerless active game: it claims the lease, replays the stored seed + actions
 (``Server.resume_game``, as a restart does) and announces ``table_moved``, on
 which every process re-attaches the connections it relays to the new owner.
+
+A process seats every connection to a game owned elsewhere through one
+``RemoteTable`` per game (``find`` holds a lock per game), so a move reaches them
+all. Each heartbeat also compares the owner of every relayed game with the one it
+relays to, and follows it if a ``table_moved`` was missed.
+
+Redis is a cache and a bus; PostgreSQL is the truth. Owning a game in Redis lets a
+process run it, but only the owner epoch stored with the game (``games.epoch``,
+bumped by ``repository.take_game`` on every adoption) lets it write: a process that
+lost its lease without noticing (Redis restarted, a long pause) has its next write
+refused, stops the table (``let_go``) and lets its players follow the game. When
+Redis comes back after losing everything (a restart: its ``run_id`` changed, or the
+heartbeat failed), the process subscribes again, rewrites its presence, re-takes the
+leases it still may, and announces ``resync``: every process then seats its relayed
+connections again at each game's current owner (a fresh snapshot each).
 """
 
 from __future__ import annotations
@@ -26,13 +41,13 @@ from pydantic import ValidationError
 
 from . import protocol as P
 from .redis_queue import RedisMatchQueue
-from .redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence
+from .redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence, RedisRooms
 
 __all__ = ["TOPICS", "Cluster", "Relay", "RemoteTable"]
 
 log = logging.getLogger("twmahjong.server.cluster")
 
-TOPICS = ("table_started", "game_finished", "table_moved")
+TOPICS = ("table_started", "game_finished", "table_moved", "resync")
 
 
 class Relay:
@@ -42,6 +57,7 @@ class Relay:
         self.cluster, self.via, self.conn = cluster, via, conn
         self.game_id, self.seat = game_id, seat
         self.gone = False
+        self.checking = False
 
     def push(self, text: str) -> None:
         if not self.gone:
@@ -50,10 +66,26 @@ class Relay:
                                       on_nobody=self._nobody)
 
     def _nobody(self) -> None:
-        """The relaying process is gone: the seat lost its connection."""
-        if not self.gone:
-            self.gone = True
-            self.cluster.drop_relay(self)
+        """Nobody heard the message: the relaying process is gone, or only its
+        subscription is (Redis restarting). Drop the seat's connection once the process
+        has stayed gone for a lease; a process that comes back seats it again anyway."""
+        if not self.gone and not self.checking:
+            self.checking = True
+            self.cluster._spawn(self._check())
+
+    async def _check(self) -> None:
+        try:
+            for _ in range(2):
+                await asyncio.sleep(self.cluster.lease / 2)
+                if await self.cluster.link.alive(self.via):
+                    return
+            if not self.gone:
+                self.gone = True
+                self.cluster.drop_relay(self)
+        except Exception:
+            pass                        # Redis away: the next message that fails asks again
+        finally:
+            self.checking = False
 
 
 class RemoteTable:
@@ -68,6 +100,9 @@ class RemoteTable:
         self.local: Any = None           # the table itself, once this process adopted it
         self._finished = False
         self.attached: dict[str, tuple[int, Any]] = {}     # conn id -> (seat, connection)
+        # attaches sent and not yet answered by a snapshot (conn id -> when sent): one
+        # lost on the way (dropped, or reaching an owner still adopting) is sent again
+        self.unacked: dict[str, float] = {}
 
     @property
     def finished(self) -> bool:
@@ -84,6 +119,7 @@ class RemoteTable:
     def detach(self, seat: int, conn: Any) -> None:
         cid = self.cluster.conn_key(conn)
         self.attached.pop(cid, None)
+        self.unacked.pop(cid, None)
         self.cluster.forget_conn(cid, self)
         if self.local is not None:
             self.local.detach(seat, conn)
@@ -99,6 +135,8 @@ class RemoteTable:
 
     def _send(self, msg: dict) -> None:
         if self.owner is not None:      # no owner: wait for table_moved, then re-attach
+            if msg["op"] == "attach":
+                self.unacked[msg["conn"]] = asyncio.get_running_loop().time()
             self.cluster.link.publish(self.cluster.link.inbox(self.owner),
                                       {**msg, "game": self.id,
                                        "via": self.cluster.process_id})
@@ -114,9 +152,21 @@ class RemoteTable:
             else:
                 self._send({"op": "attach", "seat": seat, "conn": cid})
 
-    def seen(self, text: str) -> None:
+    def seen(self, text: str, cid: str | None = None) -> None:
+        if '"type":"snapshot"' in text and cid is not None:
+            self.unacked.pop(cid, None)         # the owner seated it
         if '"type":"game_end"' in text:
             self._finished = True
+
+    def reattach(self, older_than: float) -> int:
+        """Send again every attach the owner has not answered for ``older_than`` s."""
+        now = asyncio.get_running_loop().time()
+        n = 0
+        for cid, sent in list(self.unacked.items()):
+            if now - sent > older_than and cid in self.attached:
+                self._send({"op": "attach", "seat": self.attached[cid][0], "conn": cid})
+                n += 1
+        return n
 
 
 class Cluster:
@@ -131,14 +181,28 @@ class Cluster:
         self.presence = RedisPresence(self.link)
         self.directory = RedisDirectory(self.link)
         self.bus = RedisBus(self.link, TOPICS)
+        self.rooms = RedisRooms(self.link, settings.room_idle_ttl)
         self.queue = RedisMatchQueue(self.link, settings.bot_fill_wait,
                                      server._start_from_queue)
         self.link.on(self.link.inbox(self.process_id), self._inbox)
         self.bus.subscribe("table_moved", self._moved)
+        self.bus.subscribe("resync", self._resync_notice)
+        self.link.on_reconnect = self._reconnected
         self._relays: dict[tuple[str, str], Relay] = {}     # owner side: (via, conn id)
         self._conns: dict[str, tuple[Any, RemoteTable]] = {}  # relay side: id -> conn, table
         self._remote: dict[str, RemoteTable] = {}
         self._adopting: set[str] = set()
+        # games seen without an owner, since when: a game is adopted once it stayed so
+        # for more than a heartbeat (its owner re-takes its lease at its next beat after
+        # a Redis restart), or at once when its owner gave it up (table_moved, no owner)
+        self._orphans: dict[str, float] = {}
+        self._released: set[str] = set()
+        self._finding: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task] = set()
+        self._redis_run: str | None = None      # Redis's run_id: a new one means a restart
+        self._redis_failed = False
+        self._redis_back = -1e9                  # when Redis last came back (loop time)
+        self.lease = settings.cluster_lease
         self._wake = asyncio.Event()
         self._heart: asyncio.Task | None = None
 
@@ -147,6 +211,8 @@ class Cluster:
         """Join the cluster and adopt whatever nobody runs (this is the restart resume)."""
         self._wake = asyncio.Event()
         await self.link.start()
+        # the Redis we joined: a different run_id later means it restarted empty
+        self._redis_run = (await self.link.r.info("server")).get("run_id")
         await self.link.beat()
         await self.scan()
         self._heart = asyncio.create_task(self._heartbeat(), name="twmj-heartbeat")
@@ -175,35 +241,104 @@ class Cluster:
             self._wake.clear()
             try:
                 await self.link.beat()
+                run = (await self.link.r.info("server")).get("run_id")
+                emptied = self._redis_run not in (None, run)     # a new Redis: no queues
+                restarted = self._redis_failed or emptied
+                if restarted:
+                    self._redis_back = asyncio.get_running_loop().time()
+                if emptied:
+                    self.queue.lost()
+                self._redis_run, self._redis_failed = run, False
                 for gid in await self.directory.renew():
                     await self._lost(gid)
                 await self.presence.sync()
                 await self.scan()
+                await self.follow()
+                if restarted:
+                    log.warning("Redis is back (restarted or unreachable for a while); "
+                                "seating relayed connections again")
+                    await self._reconnected()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster heartbeat failed; retrying")
+            except Exception as e:
+                if not self._redis_failed:
+                    log.warning("cluster heartbeat failed (%s); retrying", e)
+                self._redis_failed = True
+                await asyncio.sleep(0.5)
 
-    async def _lost(self, game_id: str) -> None:
-        """This process stalled past its lease and another one adopted the game: stop
-        the table here (two owners must never write one game) and let its connections
-        follow the game to the new owner through a RemoteTable."""
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _reconnected(self) -> None:
+        """Redis lost what it carried: seat this process's relayed connections again
+        and ask every other process to do the same with the ones relayed to us."""
+        self._redis_back = asyncio.get_running_loop().time()
+        self._wake.set()
+        self.bus.publish("resync", {"process": self.process_id})
+        self._resync_notice({"process": None})
+
+    def _resync_notice(self, msg: dict) -> None:
+        """Seat again (fresh snapshots) every relayed connection whose game is owned
+        by the process that came back (all of them, for our own reconnect)."""
+        proc = msg.get("process")
+        if proc == self.process_id:
+            return
+        for proxy in list(self._remote.values()):
+            if proc is None or proxy.owner == proc:
+                proxy.moved(proxy.owner, proxy.local)
+
+    async def follow(self) -> None:
+        """Relayed games whose owner is not the one we relay to (a missed table_moved):
+        follow them now."""
+        proxies = [p for p in self._remote.values() if p.local is None and not p.finished]
+        if not proxies:
+            return
+        for p in proxies:
+            if p.reattach(2 * self.interval):
+                log.warning("game %s: a relayed seat was not seated by its owner; "
+                            "asking again", p.id)
+        owners = await self.directory.owners([p.id for p in proxies])
+        for proxy, owner in zip(proxies, owners):
+            if owner is None:
+                self._wake.set()
+            elif owner != proxy.owner:
+                log.info("game %s: following it to %s", proxy.id, owner)
+                proxy.moved(owner, self.directory.get(proxy.id)
+                            if owner == self.process_id else None)
+
+    def let_go(self, table: Any) -> None:
+        """A stored write of ``table`` was refused: another process owns its game."""
+        self._spawn(self._lost(table.id, fenced=True))
+
+    async def _lost(self, game_id: str, fenced: bool = False) -> None:
+        """This process stalled past its lease, or its write was refused, and another
+        one adopted the game: stop the table here (two owners must never write one
+        game) and let its connections follow the game through a RemoteTable."""
         log.warning("game %s is owned by another process now; stopping it here", game_id)
-        table = self.directory._tables.pop(game_id, None)
+        table = self.directory.get(game_id)
         if table is None:
             return
+        self.directory.remove(game_id)      # gives the lease up if it is still ours
         await table.stop()
-        proxy = RemoteTable(self, game_id, [{"account_id": s.account_id, "name": s.name}
-                                            for s in table.seats], None)
+        proxy = self._remote.get(game_id)
+        if proxy is None:
+            proxy = RemoteTable(self, game_id, [{"account_id": s.account_id, "name": s.name}
+                                                for s in table.seats], None)
         for seat, s in enumerate(table.seats):
             for conn in s.conns:
                 if not isinstance(conn, Relay):     # relayed seats follow table_moved
                     proxy.attached[self.register_conn(conn, proxy)] = (seat, conn)
+        # connections still hold the old table object: it forwards from now on
+        table.attach, table.detach, table.submit = proxy.attach, proxy.detach, proxy.submit
         if proxy.attached:
             self._remote[game_id] = proxy
-            # connections still hold the old table object: it forwards from now on
-            table.attach, table.detach, table.submit = proxy.attach, proxy.detach, proxy.submit
-            proxy.moved(await self.directory.owner(game_id))
+            await self.link.drain()
+            owner = await self.directory.owner(game_id)
+            proxy.moved(owner if owner != self.process_id else None)
+            if owner is None or owner == self.process_id:
+                self._wake.set()           # nobody has it (yet): adopt it, maybe here
 
     # -- adoption ---------------------------------------------------------------------------
     async def scan(self) -> int:
@@ -212,12 +347,30 @@ class Cluster:
         games = [row["id"] for row in await self.server.repo.active_games()
                  if self.directory.get(row["id"]) is None and row["id"] not in self._adopting]
         if not games:
+            self._orphans = {}
             return 0
         owners = await self.directory.owners(games)
+        now = asyncio.get_running_loop().time()
+        orphans = {}
         for gid, owner in zip(games, owners):
-            if owner is None and await self.adopt(gid):
+            if owner is not None:
+                continue
+            orphans[gid] = self._orphans.get(gid, now)
+            self._orphans[gid] = orphans[gid]
+            if self._adoptable(gid) and await self.adopt(gid):
                 n += 1
+        self._orphans = orphans
+        self._released.intersection_update(orphans)
         return n
+
+    def _adoptable(self, game_id: str) -> bool:
+        """An ownerless game may be adopted: given up by its owner, or ownerless for
+        longer than a heartbeat (after a Redis restart its owner re-takes it first)."""
+        now = asyncio.get_running_loop().time()
+        since = self._orphans.setdefault(game_id, now)
+        if now - self._redis_back > 2 * self.lease:    # no Redis restart lately: a lease
+            return True                                # ran out, its owner is gone
+        return game_id in self._released or now - since > 1.5 * self.interval
 
     async def adopt(self, game_id: str) -> Any:
         """Claim an ownerless game and resume it here from the repository."""
@@ -241,6 +394,7 @@ class Cluster:
     def _moved(self, msg: dict) -> None:
         gid, owner = msg["game_id"], msg.get("owner")
         if owner is None:
+            self._released.add(gid)
             self._wake.set()            # adopt now rather than at the next beat
         proxy = self._remote.get(gid)
         if proxy is not None:
@@ -248,7 +402,15 @@ class Cluster:
 
     # -- finding a table -----------------------------------------------------------------
     async def find(self, game_id: str) -> Any:
-        """The table to seat a connection at: this process's own, or a RemoteTable."""
+        """The table to seat a connection at: this process's own, or the one
+        RemoteTable of the game (two connections arriving at once share it)."""
+        if len(self._finding) > 10_000:            # games long over: forget their locks
+            self._finding = {g: lk for g, lk in self._finding.items() if lk.locked()}
+        lock = self._finding.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            return await self._find(game_id)
+
+    async def _find(self, game_id: str) -> Any:
         table = self.directory.get(game_id)
         if table is not None:
             return table
@@ -259,13 +421,21 @@ class Cluster:
         if row is None or row["status"] != "active":
             return None
         owner = await self.directory.owner(game_id)
-        if owner is None:
+        if owner is None and self._adoptable(game_id):
             table = await self.adopt(game_id)
             if table is not None:
                 return table
             owner = await self.directory.owner(game_id)
+        elif owner is None:
+            self._wake.set()            # the scan adopts it when due; table_moved follows
         if owner == self.process_id:
-            return self.directory.get(game_id)
+            while game_id in self._adopting:      # our own adoption is under way
+                await asyncio.sleep(0.05)
+            table = self.directory.get(game_id)
+            if table is not None:
+                return table
+            owner = None                # wait for whoever runs it next (table_moved)
+            self._wake.set()
         proxy = self._remote[game_id] = RemoteTable(self, game_id, row["seats"], owner)
         return proxy
 
@@ -301,16 +471,25 @@ class Cluster:
             if item is not None:
                 conn, proxy = item
                 conn.push(m["text"])
-                proxy.seen(m["text"])
+                proxy.seen(m["text"], m["conn"])
         elif op in ("attach", "detach", "action"):
+            self._for_owner(op, m)
+
+    async def _after_adoption(self, op: str, m: dict) -> None:
+        while m["game"] in self._adopting:
+            await asyncio.sleep(0.05)
+        if self.directory.get(m["game"]) is not None:
             self._for_owner(op, m)
 
     def _for_owner(self, op: str, m: dict) -> None:
         table = self.directory.get(m["game"])
         key = (m["via"], m["conn"])
         seat = int(m["seat"])
-        if table is None:               # not (or no longer) ours: the relaying side re-finds
-            self._wake.set()
+        if table is None:
+            if m["game"] in self._adopting:     # being adopted here: once it runs
+                self._spawn(self._after_adoption(op, m))
+                return
+            self._wake.set()            # not (or no longer) ours: the relaying side re-finds
             return
         if op == "attach":
             relay = self._relays.get(key)

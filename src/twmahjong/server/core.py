@@ -7,6 +7,7 @@ finished game: record, ratings (積分賽) and challenge progress (挑戰賽).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from typing import Any
@@ -18,7 +19,7 @@ from .auth import Accounts, Tokens
 from .db import create_engine, migrate
 from .game import TableGame
 from .limits import Limits
-from .lobby import LocalMatchQueue, Player, QueueKey, Rooms
+from .lobby import LocalMatchQueue, Player, QueueKey, RoomBook, Rooms
 from .ranking import elo_update
 from .repository import SqlRepository
 from .seams import LocalBus, LocalDirectory, LocalPresence
@@ -52,7 +53,7 @@ class Server:
         self.tokens = Tokens(settings.resolved_secret(), session_ttl=settings.session_ttl,
                              ticket_ttl=settings.ticket_ttl)
         self.accounts = Accounts(self.repo, starting_coins=settings.starting_coins)
-        self.rooms = Rooms(settings.room_idle_ttl)
+        self.rooms: RoomBook = Rooms(settings.room_idle_ttl)
         self.limits = Limits(settings)
         self.cluster = None
         if settings.redis_url:           # several processes, one game world (cluster.py)
@@ -62,6 +63,7 @@ class Server:
             self.tables = self.cluster.directory
             self.bus = self.cluster.bus
             self.queue = self.cluster.queue
+            self.rooms = self.cluster.rooms
         else:
             self.presence = LocalPresence()
             self.tables = LocalDirectory()
@@ -75,6 +77,7 @@ class Server:
         self.connections = 0
         self.conns: set = set()          # open connections here (/metrics reads their queues)
         self.aborted_tables = 0          # since start: /health shows it
+        self._room_tasks: set[asyncio.Task] = set()
         from .voices import scan
         self.voices, problems = scan(settings.voice_dir)   # recorded calls, checked once
         for line in problems:
@@ -115,9 +118,15 @@ class Server:
 
     async def resume_game(self, row: dict) -> Table | None:
         """One unfinished game rebuilt from its stored rows and started (None: it cannot be)."""
+        # take the game on first: from now on a write of any earlier owner is refused
+        # (fencing), so the rows read next are all there will be of the past
+        epoch = await self.repo.take_game(row["id"])
+        if epoch is None:
+            return None
         rows = await self.repo.game_actions(row["id"])
         try:
             table = self._make_table(row["id"], row, row["seats"])
+            table.owner_epoch = epoch
             table.replay(rows)
         except Exception:
             # its stored moves do not replay (a bug, or a row that cannot be read): end
@@ -141,7 +150,7 @@ class Server:
         return TableServices(repo=self.repo, settings=self.settings, tokens=self.tokens,
                              make_bot=self.make_bot, on_finished=self._finished,
                              game_factory=self.game_factory, on_aborted=self._aborted,
-                             metrics=self.metrics)
+                             on_fenced=self._fenced, metrics=self.metrics)
 
     def _make_table(self, game_id: str, meta: dict, seats: list[dict]) -> Table:
         st = self.settings
@@ -193,6 +202,7 @@ class Server:
             await self.tables.release(game_id)
             raise
         table = self._make_table(game_id, meta, seats)
+        table.owner_epoch = 1
         self.tables.add(table)
         table.start()
         self.bus.publish("table_started", {"game_id": game_id})
@@ -231,7 +241,8 @@ class Server:
             extra["challenge"] = {"tier": tier, "beaten": beaten}
         await self.repo.flush()
         await self.repo.finish_game(table.id, {"scores": scores, "ranks": ranks, **extra},
-                                    ratings=ratings, challenge_tier=tier_won)
+                                    ratings=ratings, challenge_tier=tier_won,
+                                    epoch=getattr(table, "owner_epoch", None))
         self._closed(table)
         self.bus.publish("game_finished", {"game_id": table.id, "scores": scores})
         return extra
@@ -240,16 +251,32 @@ class Server:
         """A table that could not go on: stored as aborted; the hand in play is void."""
         await self.repo.flush()
         await self.repo.finish_game(table.id, {"scores": list(table.game.scores()),
-                                               "aborted": reason}, status="aborted")
+                                               "aborted": reason}, status="aborted",
+                                    epoch=getattr(table, "owner_epoch", None))
         self.aborted_tables += 1
         self._closed(table)
         self.bus.publish("game_finished", {"game_id": table.id, "aborted": True})
 
+    def _fenced(self, table: Table) -> None:
+        """Another process owns the table's game now: its seats follow it there."""
+        if self.cluster is not None:
+            self.cluster.let_go(table)
+        else:                # one process: nobody else can own it; end it here
+            self.tables.remove(table.id)
+
     def _closed(self, table: Table) -> None:
         self.tables.remove(table.id)
-        room = self.rooms.by_game(table.id)
-        if room:
-            self.rooms.close(room.code)
+        task = asyncio.get_running_loop().create_task(self._close_room(table.id))
+        self._room_tasks.add(task)
+        task.add_done_callback(self._room_tasks.discard)
+
+    async def _close_room(self, game_id: str) -> None:
+        try:
+            room = await self.rooms.by_game(game_id)
+            if room:
+                await self.rooms.close(room.code)
+        except Exception:
+            log.exception("closing the room of game %s", game_id)
 
 
 async def rebuild(repo, game_row: dict, game_factory=None):

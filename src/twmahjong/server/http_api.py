@@ -274,19 +274,20 @@ async def open_room(body: RoomRequest, request: Request,
         except stacked.StackError as e:
             raise ApiError(422, "bad_request", str(e), "bad_stack") from None
         bots_choice = stacked.STACKED_BOT
-    server.limits.check_new_table(server, acc["id"])
-    room = server.rooms.open((acc["id"], acc["name"]), profile, body.stake, body.rounds,
-                             new_game_id(), bots=bots_choice, speed=body.speed, options=options)
+    await server.limits.check_new_table(server, acc["id"])
+    room = await server.rooms.open((acc["id"], acc["name"]), profile, body.stake,
+                                   body.rounds, new_game_id(), bots=bots_choice,
+                                   speed=body.speed, options=options)
     return _room_seat(server, room, 0, acc)
 
 
-def _find_room(request: Request, code: str, acc: dict):
+async def _find_room(request: Request, code: str, acc: dict):
     """A room by its code, counting the codes that match nothing against the client
     and the account (codes are six letters: guessing them must stay slow)."""
     server, client = server_of(request), client_address(request)
     server.limits.check_room_lookup(client, acc["id"])
     try:
-        return server.rooms.get(code[:16])
+        return await server.rooms.get(code[:16])
     except LobbyError:
         server.limits.room_missed(client, acc["id"])
         raise
@@ -295,11 +296,16 @@ def _find_room(request: Request, code: str, acc: dict):
 @router.get("/rooms/{code}")
 async def room_state(code: str, request: Request,
                      acc: Account) -> dict:
-    return {"room": _find_room(request, code, acc).public()}
+    return {"room": (await _find_room(request, code, acc)).public()}
 
 
-async def _start_room(server, room) -> None:
-    server.rooms.started(room)
+async def _start_room(server, room):
+    """Make the room's game with its seats as stored now (another worker may have
+    seated someone since ``room`` was read); the room as started."""
+    started = await server.rooms.start(room.code)
+    if started is None:             # started already (the host, or the fourth join)
+        return await server.rooms.get(room.code)
+    room = started
     try:
         names, options = None, None
         if room.bots:       # adaptive reads the host's own record
@@ -309,30 +315,31 @@ async def _start_room(server, room) -> None:
                                   rounds=room.rounds, players=list(room.players),
                                   bots=names, game_id=room.game_id, options=options)
     except Exception:
-        server.rooms.started(room, False)
+        await server.rooms.unstart(room.code)
         raise
+    return room
 
 
 @router.post("/rooms/{code}/join")
 async def join_room(code: str, request: Request, acc: Account) -> dict:
     server = server_of(request)
-    room = _find_room(request, code, acc)
+    room = await _find_room(request, code, acc)
     if room.seat_of(acc["id"]) is None and not room.started:
-        server.limits.check_new_table(server, acc["id"], spend=False)
-    room, seat = server.rooms.join(room.code, (acc["id"], acc["name"]))
+        await server.limits.check_new_table(server, acc["id"], spend=False)
+    room, seat = await server.rooms.join(room.code, (acc["id"], acc["name"]))
     if not room.started and all(room.players):
-        await _start_room(server, room)
+        room = await _start_room(server, room)
     return _room_seat(server, room, seat, acc)
 
 
 @router.post("/rooms/{code}/start")
 async def start_room(code: str, request: Request, acc: Account) -> dict:
     server = server_of(request)
-    room = _find_room(request, code, acc)
+    room = await _find_room(request, code, acc)
     if room.host[0] != acc["id"]:
         raise ApiError(403, "forbidden", "only the host can start the room")
     if not room.started:
-        await _start_room(server, room)
+        room = await _start_room(server, room)
     return {"game_id": room.game_id, "room": room.public()}
 
 
@@ -433,5 +440,6 @@ async def health(request: Request) -> dict:
         state = table_state(t)
         states[state] = states.get(state, 0) + 1
     return {"ok": True, "tables": len(tables), "table_states": states,
-            "rooms_waiting": server.rooms.waiting_count(), "aborted": server.aborted_tables,
-            "connections": server.connections, "queued": server.queue.waiting()}
+            "rooms_waiting": await server.rooms.waiting_count(), "aborted": server.aborted_tables,
+            "connections": server.connections, "queued": await server.queue.count(),
+            "process": server.cluster.process_id if server.cluster else None}

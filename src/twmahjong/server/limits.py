@@ -12,16 +12,17 @@ clock is injected, so tests move time instead of sleeping.
     >>> [lim.take("a") for _ in range(3)]
     [True, True, False]
 
-The cap on tables counts what an account sits at in this process: unfinished
-tables and private rooms that have not started. In a cluster each process keeps
-its own buckets and counts its own tables (docs/security-http.md says so).
+The cap on tables counts what an account sits at: unfinished tables of this
+process and private rooms that have not started (in a cluster, rooms are counted
+across the cluster, since any worker may be asked to join one). Each process
+keeps its own buckets and counts its own tables (docs/security-http.md says so).
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import AsyncIterator, Callable, Hashable
 from typing import Any
 
 from cachetools import TTLCache
@@ -95,10 +96,11 @@ class Limits:
     def all(self) -> dict[str, Limiter]:
         return {k: v for k, v in vars(self).items() if isinstance(v, Limiter)}
 
-    def check_new_table(self, server: Any, account_id: int, *, spend: bool = True) -> None:
+    async def check_new_table(self, server: Any, account_id: int, *,
+                              spend: bool = True) -> None:
         """Before an account is given one more table: the cap first, then (when it
         asks for a new one, ``spend``) the rate, so a refusal for the cap spends nothing."""
-        if active_seats(server, account_id) + self._making.get(account_id, 0) \
+        if await active_seats(server, account_id) + self._making.get(account_id, 0) \
                 >= self.max_active_tables:
             raise LimitError("too_many_tables",
                              f"you already sit at {self.max_active_tables} unfinished tables "
@@ -107,11 +109,11 @@ class Limits:
         if spend and not self.create.take(account_id):
             raise LimitError("rate_limited", "you are starting tables too fast; wait a moment")
 
-    @contextlib.contextmanager
-    def making_table(self, server: Any, account_id: int) -> Iterator[None]:
+    @contextlib.asynccontextmanager
+    async def making_table(self, server: Any, account_id: int) -> AsyncIterator[None]:
         """``check_new_table``, then hold the place while the table is made (it awaits
         the database), so two connections of one account cannot both pass the cap."""
-        self.check_new_table(server, account_id)
+        await self.check_new_table(server, account_id)
         self._making[account_id] = self._making.get(account_id, 0) + 1
         try:
             yield
@@ -145,10 +147,10 @@ def table_state(table: Any) -> str:
     return "playing" if table.hand_open else "waiting"
 
 
-def active_seats(server: Any, account_id: int) -> int:
+async def active_seats(server: Any, account_id: int) -> int:
     """Unfinished tables and unstarted rooms this process seats ``account_id`` at (a
     table whose actor is gone holds nobody's place)."""
     n = sum(1 for t in server.tables.all()
             if table_state(t) not in ("ended", "stopped")
             and any(s.account_id == account_id for s in t.seats))
-    return n + server.rooms.waiting_seats(account_id)
+    return n + await server.rooms.waiting_seats(account_id)

@@ -7,9 +7,11 @@ order at the table is shuffled with the OS CSPRNG.
 
 Private rooms (私人房): a six-character code to share; the host picks profile,
 stakes and match length (1-4 圈) and starts when ready (bots fill), or the room
-starts by itself when the fourth player sits down. Rooms live in this process
-and expire when nobody starts them; a room's game, once started, is stored like
-any other and survives restarts.
+starts by itself when the fourth player sits down. ``RoomBook`` is the seam:
+``Rooms`` keeps them in this process, ``redis_seams.RedisRooms`` in Redis so that
+any worker of a cluster finds and joins any room. Either way a room nobody starts
+expires ``room_idle_ttl`` after its last change; a room's game, once started, is
+stored like any other and survives restarts.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ __all__ = [
     "Player",
     "QueueKey",
     "Room",
+    "RoomBook",
     "Rooms",
     "Waiting",
 ]
@@ -58,6 +61,9 @@ class MatchQueue(Protocol):
     def join(self, key: QueueKey, player: Player) -> Waiting: ...
     def cancel(self, entry: Waiting) -> None: ...
     def waiting(self, key: QueueKey | None = None) -> int: ...
+    async def count(self) -> int:
+        """Players waiting now, in every process (what /health reports)."""
+        ...
 
 
 # start_table(key, players) -> game_id, seats in the order of ``players`` (None = bot)
@@ -100,6 +106,9 @@ class LocalMatchQueue:
         if key is not None:
             return len(self._queues.get(key, []))
         return sum(len(q) for q in self._queues.values())
+
+    async def count(self) -> int:
+        return self.waiting()
 
     def _drop_timer(self, key: QueueKey) -> None:
         t = self._timers.pop(key, None)
@@ -164,9 +173,60 @@ class Room:
                 return i
         return None
 
+    def take_seat(self, player: Player) -> int:
+        """The seat ``player`` has here, or the first free one (LobbyError if none)."""
+        seat = self.seat_of(player[0])
+        if seat is not None:
+            return seat
+        if self.started:
+            raise LobbyError("conflict", "this room's game has already started",
+                             "room_started")
+        for i, p in enumerate(self.players):
+            if p is None:
+                self.players[i] = player
+                return i
+        raise LobbyError("conflict", "this room is full", "room_full")
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "host": list(self.host), "profile": self.profile,
+                "stake": self.stake, "rounds": self.rounds, "game_id": self.game_id,
+                "players": [list(p) if p else None for p in self.players],
+                "started": self.started, "bots": self.bots, "speed": self.speed,
+                "options": self.options}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Room:
+        return cls(d["code"], tuple(d["host"]), d["profile"], d["stake"], d["rounds"],
+                   d["game_id"], [tuple(p) if p else None for p in d["players"]],
+                   d["started"], d.get("bots"), d.get("speed", "standard"),
+                   dict(d.get("options") or {}))
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+
+
+class RoomBook(Protocol):
+    """Where rooms live: this process (``Rooms``) or Redis (``RedisRooms``).
+
+    An unstarted room expires ``idle_ttl`` seconds after it was opened or last
+    joined; a started one stays until its game ends (``close``)."""
+    async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
+                   bots: str | None = None, speed: str = "standard",
+                   options: dict | None = None) -> Room: ...
+    async def get(self, code: str) -> Room: ...
+    async def by_game(self, game_id: str) -> Room | None: ...
+    async def join(self, code: str, player: Player) -> tuple[Room, int]: ...
+    async def start(self, code: str) -> Room | None: ...
+    async def unstart(self, code: str) -> None: ...
+    async def waiting_count(self) -> int: ...
+    async def waiting_seats(self, account_id: int) -> int: ...
+    async def close(self, code: str) -> None: ...
+
 
 class Rooms:
-    """Private rooms by code, and by game id for a ticket that arrives early.
+    """Private rooms of one process (``RoomBook``), by code, and by game id for a
+    ticket that arrives early.
 
     A room nobody has started expires ``idle_ttl`` seconds after it was opened or
     last joined: it is dropped on the next call that may grow the table of rooms,
@@ -193,7 +253,7 @@ class Rooms:
             code, touched = next(iter(self._idle.items()))
             if touched > cutoff:
                 break
-            self.close(code)
+            self._drop(code)
             gone += 1
         return gone
 
@@ -204,12 +264,18 @@ class Rooms:
             self._idle[room.code] = self.clock()
             self._idle.move_to_end(room.code)
 
-    def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
-             bots: str | None = None, speed: str = "standard",
-             options: dict | None = None) -> Room:
+    def _drop(self, code: str) -> None:
+        room = self._rooms.pop(code, None)
+        self._idle.pop(code, None)
+        if room is not None:
+            self._by_game.pop(room.game_id, None)
+
+    async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
+                   bots: str | None = None, speed: str = "standard",
+                   options: dict | None = None) -> Room:
         self.expire()
         while True:
-            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+            code = new_room_code()
             if code not in self._rooms:
                 break
         room = Room(code, host, profile, stake, rounds, game_id, bots=bots, speed=speed,
@@ -220,48 +286,49 @@ class Rooms:
         self._touch(room)
         return room
 
-    def get(self, code: str) -> Room:
+    async def get(self, code: str) -> Room:
         self.expire()
         room = self._rooms.get(code.strip().upper())
         if room is None:
             raise LobbyError("not_found", f"no room with code {code!r}", "room_not_found")
         return room
 
-    def by_game(self, game_id: str) -> Room | None:
+    async def by_game(self, game_id: str) -> Room | None:
         self.expire()
         return self._by_game.get(game_id)
 
-    def started(self, room: Room, started: bool = True) -> None:
-        """The room's game is being made (or, False, could not be): idle no more."""
-        room.started = started
+    async def start(self, code: str) -> Room | None:
+        """Mark the room started (its game is being made): idle no more. Returns the
+        room as it is now, seats and all, or None if it was started already, so that
+        of a host's start and a fourth player's join only one makes the game."""
+        room = await self.get(code)
+        if room.started:
+            return None
+        room.started = True
+        self._touch(room)
+        return room
+
+    async def unstart(self, code: str) -> None:
+        """Its game could not be made: the room waits again."""
+        room = await self.get(code)
+        room.started = False
         self._touch(room)
 
-    def waiting_count(self) -> int:
+    async def waiting_count(self) -> int:
         """Rooms opened and not (yet) started."""
         self.expire()
         return len(self._idle)
 
-    def waiting_seats(self, account_id: int) -> int:
+    async def waiting_seats(self, account_id: int) -> int:
         """Unstarted rooms ``account_id`` sits in (counted against the table cap)."""
         self.expire()
         return sum(1 for code in self._idle if self._rooms[code].seat_of(account_id) is not None)
 
-    def join(self, code: str, player: Player) -> tuple[Room, int]:
-        room = self.get(code)
-        seat = room.seat_of(player[0])
-        if seat is not None:
-            return room, seat
-        if room.started:
-            raise LobbyError("conflict", "this room's game has already started", "room_started")
-        for i, p in enumerate(room.players):
-            if p is None:
-                room.players[i] = player
-                self._touch(room)
-                return room, i
-        raise LobbyError("conflict", "this room is full", "room_full")
+    async def join(self, code: str, player: Player) -> tuple[Room, int]:
+        room = await self.get(code)
+        seat = room.take_seat(player)
+        self._touch(room)
+        return room, seat
 
-    def close(self, code: str) -> None:
-        room = self._rooms.pop(code, None)
-        self._idle.pop(code, None)
-        if room is not None:
-            self._by_game.pop(room.game_id, None)
+    async def close(self, code: str) -> None:
+        self._drop(code)

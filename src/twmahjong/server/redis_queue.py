@@ -157,6 +157,18 @@ class RedisMatchQueue:
             return self._counts.get(key, 0)
         return sum(self._counts.values())
 
+    async def count(self) -> int:
+        """Players waiting now in every process's queues, read from Redis itself
+        (``waiting`` is this process's last view, stale once another process pops)."""
+        keys = [k async for k in self.link.r.scan_iter(match=self.link.key("queue", "*"),
+                                                        count=200)]
+        if not keys:
+            return 0
+        async with self.link.r.pipeline(transaction=False) as pipe:
+            for k in keys:
+                pipe.llen(k)
+            return sum(int(n) for n in await pipe.execute())
+
     async def close(self) -> None:
         for eid, (text, w) in list(self._entries.items()):
             self.cancel(w)
@@ -164,15 +176,36 @@ class RedisMatchQueue:
             self._poller.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    def lost(self) -> None:
+        """Redis restarted and its queues are gone: every player of this process still
+        waiting is told to queue again (``requeue``) rather than wait for a match that
+        can no longer come."""
+        for eid, (_, w) in list(self._entries.items()):
+            self._requeue(eid, w)
+        self._counts.clear()
+
+    def _requeue(self, eid: str, entry: Waiting) -> None:
+        self._entries.pop(eid, None)
+        self._counts[entry.key] = max(0, self._counts.get(entry.key, 1) - 1)
+        if not entry.future.done():
+            entry.future.set_exception(LobbyError(
+                "requeue", "the match queue was interrupted; send quick_match again"))
+
     # -- Redis work -------------------------------------------------------------------------
     async def _push(self, eid: str, text: str, entry: Waiting) -> None:
+        from redis.exceptions import RedisError
         async with self._lock:
             if eid not in self._entries:        # cancelled before it reached Redis
                 return
-            res = await self._script("push", _PUSH)(
-                keys=self._keys(entry.key),
-                args=[text, str(entry.player[0]), self.link.key("proc", ""),
-                      self.link.key("queue", "")])
+            try:
+                res = await self._script("push", _PUSH)(
+                    keys=self._keys(entry.key),
+                    args=[text, str(entry.player[0]), self.link.key("proc", ""),
+                          self.link.key("queue", "")])
+            except (RedisError, OSError) as e:  # Redis away: the player is told, not lost
+                log.warning("queueing a player failed (%s); asking them to queue again", e)
+                self._requeue(eid, entry)
+                return
         if res[0] == -1:
             self._entries.pop(eid, None)
             self._counts[entry.key] = max(0, self._counts.get(entry.key, 1) - 1)
@@ -201,12 +234,17 @@ class RedisMatchQueue:
         """While players of this process wait: bot-fill each queue when its time comes.
 
         Any process may pop a due queue; the script lets exactly one of them have it."""
+        from redis.exceptions import RedisError
         while self._entries:
             sleep = 0.25
             for key in {w.key for _, w in self._entries.values()}:
-                async with self._lock:
-                    res = await self._script("fill", _FILL)(
-                        keys=self._keys(key), args=[int(self.fill_wait * 1000)])
+                try:
+                    async with self._lock:
+                        res = await self._script("fill", _FILL)(
+                            keys=self._keys(key), args=[int(self.fill_wait * 1000)])
+                except (RedisError, OSError):   # Redis away: try again (``lost`` if it
+                    sleep = 0.5                 # restarted empty)
+                    continue
                 if res[0] == 1:
                     self._counts[key] = 0
                     await self._form(key, res[1:])

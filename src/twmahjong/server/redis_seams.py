@@ -18,13 +18,15 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from .lobby import LobbyError, Player, Room, new_room_code
 from .settings import SettingsError
 
-__all__ = ["RedisBus", "RedisDirectory", "RedisLink", "RedisPresence"]
+__all__ = ["RedisBus", "RedisDirectory", "RedisLink", "RedisPresence", "RedisRooms"]
 
 log = logging.getLogger("twmahjong.server.redis")
 
@@ -63,6 +65,12 @@ class RedisLink:
         self._tasks: list[asyncio.Task] = []
         self._handlers: dict[str, Handler] = {}
         self._closing = False
+        # called (no arguments) each time the listener is subscribed again after it
+        # lost Redis: what was published meanwhile never arrived, so resynchronise
+        self.on_reconnect: Callable[[], Any] | None = None
+        self._dropped = False                 # writes were dropped since the last resync
+        self._resyncs: set[asyncio.Future] = set()
+        self.reconnects = 0
 
     def key(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -141,9 +149,20 @@ class RedisLink:
                     results = await pipe.execute(raise_on_error=False)
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("Redis writes failed; %d dropped", len(cmds))
+                except Exception as e:
+                    log.warning("Redis writes failed (%s); %d dropped", e, len(cmds))
                     results = [None] * len(cmds)
+                    # the pool's other connections are as stale (Redis restarted)
+                    with contextlib.suppress(Exception):
+                        await self.r.connection_pool.disconnect()
+                    self._dropped = True
+                else:
+                    if self._dropped:
+                        # writes work again: what was dropped (a message relayed to a
+                        # seat, a relayed move, an attach) is made good by seating every
+                        # relayed connection again: fresh snapshots, moves offered anew
+                        self._dropped = False
+                        self._resync_after_drop()
             it = iter(results)
             for args, then in batch:
                 res = next(it) if args else None
@@ -153,7 +172,37 @@ class RedisLink:
                     except Exception:
                         log.exception("after a Redis write")
 
+    def _resync_after_drop(self) -> None:
+        if self.on_reconnect is None:
+            return
+        log.warning("Redis writes work again after some were dropped; resynchronising")
+        try:
+            res = self.on_reconnect()
+            if asyncio.iscoroutine(res):
+                task = asyncio.ensure_future(res)
+                self._resyncs.add(task)
+                task.add_done_callback(self._resyncs.discard)
+        except Exception:
+            log.exception("resynchronising after dropped Redis writes")
+
     # -- listening -------------------------------------------------------------------------------
+    async def _resubscribe(self) -> None:
+        """A new pub/sub connection with every channel, once Redis answers again."""
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        while True:
+            try:
+                ps = self.r.pubsub(ignore_subscribe_messages=True)
+                await ps.subscribe(*self._handlers)
+                self._pubsub = ps
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                with contextlib.suppress(Exception):
+                    await ps.aclose()
+                await asyncio.sleep(0.5)
+
     async def _listener(self) -> None:
         while True:
             try:
@@ -174,8 +223,18 @@ class RedisLink:
             except Exception:
                 if self._closing:
                     return
-                log.exception("Redis listener lost its connection; retrying")
-                await asyncio.sleep(0.5)
+                log.warning("Redis listener lost its connection; subscribing again")
+                await asyncio.sleep(0.2)
+                await self._resubscribe()
+                self.reconnects += 1
+                log.warning("Redis listener subscribed again")
+                if self.on_reconnect is not None:
+                    try:
+                        res = self.on_reconnect()
+                        if asyncio.iscoroutine(res):
+                            await res
+                    except Exception:
+                        log.exception("resynchronising after Redis came back")
 
     # -- liveness -------------------------------------------------------------------------------
     async def beat(self) -> None:
@@ -222,8 +281,12 @@ class RedisPresence:
     async def sync(self) -> None:
         r = self.link.r
         await self.link.drain()
-        if self._n:
-            await r.pexpire(self._key, self.link.lease_ms)
+        if self._n:     # the whole hash each time: a Redis that restarted gets it back
+            async with r.pipeline(transaction=True) as pipe:
+                pipe.delete(self._key)
+                pipe.hset(self._key, mapping={str(a): n for a, n in self._n.items()})
+                pipe.pexpire(self._key, self.link.lease_ms)
+                await pipe.execute()
         others: set[int] = set()
         async for key in r.scan_iter(match=self.link.key("presence", "*"), count=200):
             if key != self._key:
@@ -322,3 +385,148 @@ class RedisBus:
                 fn(payload)
             except Exception:
                 log.exception("bus subscriber for %s failed", topic)
+
+
+class RedisRooms:
+    """Private rooms (``lobby.RoomBook``) in Redis, so any process finds and joins any
+    room. ``room:<code>`` holds the room as JSON and ``roomgame:<game>`` its code; a
+    change is read, made and written under WATCH, so two joins on two processes never
+    take the same seat.
+
+    An unstarted room's keys expire ``idle_ttl`` after its last change (Redis drops
+    it, every process agrees); ``roomsidle`` and ``roomseats:<account>`` are sorted
+    sets of unstarted codes by last change, trimmed by the same cutoff, so that the
+    counts (/health, the table cap) are the cluster's. A started room keeps its keys
+    ``ROOM_TTL`` while its game plays; the game itself is in the database. Redis is a
+    cache here too: after a Redis restart unstarted rooms are gone (their codes answer
+    404), started games go on."""
+
+    ROOM_TTL = 24 * 3600
+
+    def __init__(self, link: RedisLink, idle_ttl: float = 15 * 60,
+                 clock: Callable[[], float] = time.time):
+        self.link = link
+        self.idle_ttl = idle_ttl
+        self.clock = clock        # wall clock: every process reads the same scores
+
+    def _key(self, code: str) -> str:
+        return self.link.key("room", code.strip().upper())
+
+    def _ttl(self, room: Room) -> int:
+        return self.ROOM_TTL if room.started else max(1, int(self.idle_ttl))
+
+    def _index(self, pipe: Any, room: Room) -> None:
+        """Queue the writes that keep the idle indexes true for ``room`` as it is now."""
+        now = self.clock()
+        idle, players = self.link.key("roomsidle"), [p for p in room.players if p]
+        if room.started:
+            pipe.zrem(idle, room.code)
+            for p in players:
+                pipe.zrem(self.link.key("roomseats", str(p[0])), room.code)
+        else:
+            pipe.zadd(idle, {room.code: now})
+            for p in players:
+                seats = self.link.key("roomseats", str(p[0]))
+                pipe.zadd(seats, {room.code: now})
+                pipe.expire(seats, max(1, int(self.idle_ttl)))
+        pipe.set(self.link.key("roomgame", room.game_id), room.code, ex=self._ttl(room))
+
+    async def open(self, host: Player, profile: str, stake: str, rounds: int, game_id: str,
+                   bots: str | None = None, speed: str = "standard",
+                   options: dict | None = None) -> Room:
+        r = self.link.r
+        while True:
+            room = Room(new_room_code(), host, profile, stake, rounds, game_id, bots=bots,
+                        speed=speed, options=dict(options or {}))
+            room.players[0] = host
+            if await r.set(self._key(room.code), self._dump(room), nx=True,
+                           ex=self._ttl(room)):
+                async with r.pipeline(transaction=True) as pipe:
+                    self._index(pipe, room)
+                    await pipe.execute()
+                return room
+
+    def _dump(self, room: Room) -> str:
+        return json.dumps({**room.to_json(), "touched": self.clock()})
+
+    def _load(self, code: str, raw: str | None) -> Room:
+        """The stored room, or not_found for none or for an unstarted one idle past
+        ``idle_ttl`` (its keys' TTL removes it soon; the clock decides, as in ``Rooms``)."""
+        d = json.loads(raw) if raw is not None else None
+        if d is None or (not d["started"]
+                         and d.get("touched", 0.0) <= self.clock() - self.idle_ttl):
+            raise LobbyError("not_found", f"no room with code {code!r}", "room_not_found")
+        return Room.from_json(d)
+
+    async def get(self, code: str) -> Room:
+        return self._load(code, await self.link.r.get(self._key(code)))
+
+    async def by_game(self, game_id: str) -> Room | None:
+        code = await self.link.r.get(self.link.key("roomgame", game_id))
+        if code is None:
+            return None
+        try:
+            return await self.get(code)
+        except LobbyError:
+            return None
+
+    async def _change(self, code: str, fn: Callable[[Room], Any]) -> tuple[Room, Any]:
+        from redis.exceptions import WatchError
+        key = self._key(code)
+        async with self.link.r.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    room = self._load(code, await pipe.get(key))
+                    out = fn(room)
+                    pipe.multi()
+                    pipe.set(key, self._dump(room), ex=self._ttl(room))
+                    self._index(pipe, room)
+                    await pipe.execute()
+                    return room, out
+                except WatchError:
+                    continue
+
+    async def join(self, code: str, player: Player) -> tuple[Room, int]:
+        return await self._change(code, lambda room: room.take_seat(player))
+
+    async def start(self, code: str) -> Room | None:
+        def mark(room: Room) -> bool:
+            was, room.started = room.started, True
+            return not was
+        room, first = await self._change(code, mark)
+        return room if first else None
+
+    async def unstart(self, code: str) -> None:
+        await self._change(code, lambda room: setattr(room, "started", False))
+
+    async def _trimmed_count(self, key: str) -> int:
+        async with self.link.r.pipeline(transaction=True) as pipe:
+            pipe.zremrangebyscore(key, "-inf", self.clock() - self.idle_ttl)
+            pipe.zcard(key)
+            return (await pipe.execute())[1]
+
+    async def waiting_count(self) -> int:
+        return await self._trimmed_count(self.link.key("roomsidle"))
+
+    async def waiting_seats(self, account_id: int) -> int:
+        """Counted against the table cap: with Redis away the count is 0 (a table is
+        not refused for a cap that cannot be read for a moment; the cap on this
+        process's own tables still holds)."""
+        from redis.exceptions import RedisError
+        try:
+            return await self._trimmed_count(self.link.key("roomseats", str(account_id)))
+        except (RedisError, OSError) as e:
+            log.warning("counting unstarted rooms failed (%s); counting none", e)
+            return 0
+
+    async def close(self, code: str) -> None:
+        try:
+            room = await self.get(code)
+        except LobbyError:
+            return
+        room.started = True               # out of the idle indexes
+        async with self.link.r.pipeline(transaction=True) as pipe:
+            self._index(pipe, room)
+            pipe.delete(self._key(code), self.link.key("roomgame", room.game_id))
+            await pipe.execute()

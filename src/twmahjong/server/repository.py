@@ -19,12 +19,12 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .schema import accounts, game_actions, game_players, games, ledger, name_key
 
-__all__ = ["HOUSE", "NameTaken", "Repository", "SqlRepository", "WriteTurns"]
+__all__ = ["HOUSE", "Fenced", "NameTaken", "Repository", "SqlRepository", "WriteTurns"]
 
 HOUSE = "__house__"   # the platform's own account: fees and bots' coins land here
 
@@ -33,6 +33,16 @@ log = logging.getLogger("twmahjong.server.repository")
 
 class NameTaken(Exception):
     """Raised when an account name is already in use."""
+
+
+class Fenced(Exception):
+    """A write for a game carried an owner epoch older than the stored one: another
+    process has taken the game on since (cluster adoption). Nothing was written; the
+    writer must stop running the game and let its players follow it."""
+
+    def __init__(self, game_id: str, epoch: int):
+        super().__init__(f"game {game_id}: epoch {epoch} is no longer the owner's")
+        self.game_id, self.epoch = game_id, epoch
 
 
 class Repository(Protocol):
@@ -77,15 +87,19 @@ class Repository(Protocol):
     async def ledger_rows(self, account_id: int) -> list[dict]: ...
     async def create_game(self, game: dict) -> None: ...
     async def append_actions(self, game_id: str, rows: list[dict]) -> None: ...
-    def queue_actions(self, game_id: str, rows: list[dict]) -> int: ...
+    def queue_actions(self, game_id: str, rows: list[dict], *,
+                      epoch: int | None = None) -> int: ...
+    def refused(self, game_id: str, epoch: int | None) -> bool: ...
+    async def take_game(self, game_id: str) -> int | None: ...
     async def stored(self, ticket: int) -> None: ...
     async def flush(self) -> None: ...
     async def settle_hand(self, game_id: str, hand_no: int,
-                          entries: list[tuple[int, int, str]], row: dict) -> None: ...
+                          entries: list[tuple[int, int, str]], row: dict, *,
+                          epoch: int | None = None) -> None: ...
     async def finish_game(self, game_id: str, result: dict, *,
                           ratings: dict[int, float] | None = None,
                           challenge_tier: tuple[int, int] | None = None,
-                          status: str = "finished") -> bool: ...
+                          status: str = "finished", epoch: int | None = None) -> bool: ...
     async def game(self, game_id: str) -> dict | None: ...
     async def game_actions(self, game_id: str) -> list[dict]: ...
     async def games_of_seat(self, game_id: str, seat: int) -> int | None:
@@ -97,6 +111,31 @@ class Repository(Protocol):
     async def active_games(self) -> list[dict]: ...
     async def games_of(self, account_id: int, limit: int = 50) -> list[dict]: ...
     async def leaderboard(self, limit: int = 50) -> list[dict]: ...
+
+
+def _unreachable(e: BaseException) -> bool:
+    """The database could not be reached (restarting, failing over): worth a retry."""
+    if isinstance(e, OSError):
+        return True
+    return isinstance(e, DBAPIError) and (e.connection_invalidated or
+                                          not isinstance(e, IntegrityError) and
+                                          "connect" in str(e).lower())
+
+
+async def _patiently(fn):
+    """Run ``fn()`` (a transaction) until the database answers: a table waits out a
+    PostgreSQL restart instead of ending its game."""
+    warned = False
+    while True:
+        try:
+            return await fn()
+        except Exception as e:
+            if not _unreachable(e):
+                raise
+            if not warned:
+                log.warning("the database cannot be reached (%s); waiting for it", e)
+                warned = True
+            await asyncio.sleep(0.5)
 
 
 def _row(r: Any) -> dict:
@@ -176,6 +215,7 @@ class SqlRepository:
         self._waiters: list[tuple[int, int, asyncio.Future]] = []
         self._waiter_n = 0
         self._writer: asyncio.Task | None = None
+        self._refused: dict[str, int] = {}       # game -> newest epoch a write was refused
         self.on_commit: Any = None      # (seconds, rows) after each group commit (metrics)
 
     # -- accounts -----------------------------------------------------------------
@@ -307,7 +347,7 @@ class SqlRepository:
                 id=game["id"], mode=game["mode"], profile=game["profile"],
                 stake=game["stake"], rounds=game["rounds"], status="active",
                 seats=game["seats"], options=game.get("options", {}), result=None,
-                created_at=time.time(), finished_at=None))
+                created_at=time.time(), finished_at=None, epoch=game.get("epoch", 1)))
             for seat, s in enumerate(game["seats"]):
                 if s.get("account_id") is not None:
                     await conn.execute(game_players.insert().values(
@@ -318,15 +358,17 @@ class SqlRepository:
         self.queue_actions(game_id, rows)
         await self.flush()
 
-    def queue_actions(self, game_id: str, rows: list[dict]) -> int:
+    def queue_actions(self, game_id: str, rows: list[dict], *,
+                      epoch: int | None = None) -> int:
         """Queue decisions for the writer; they are stored in order within milliseconds.
 
         Returns a ticket for ``stored``: a table waits on it before it tells anyone
         of the move, so nothing a player has seen can be lost by a crash, while
-        every table's rows that gathered meanwhile share one commit."""
+        every table's rows that gathered meanwhile share one commit. With ``epoch``
+        the rows are stored only while it is still the game's epoch (``refused``)."""
         if not rows:
             return self._queued
-        self._queue.extend({"game_id": game_id, **r} for r in rows)
+        self._queue.extend({"game_id": game_id, **r, "_epoch": epoch} for r in rows)
         self._queued += len(rows)
         if self._writer is None or self._writer.done():
             self._wake = asyncio.Event()
@@ -345,7 +387,9 @@ class SqlRepository:
                     async with self._write.first():
                         began = time.perf_counter()
                         async with self.engine.begin() as conn:
-                            await conn.execute(game_actions.insert(), batch)
+                            rows = await self._fence(conn, batch)
+                            if rows:
+                                await conn.execute(game_actions.insert(), rows)
                         if self.on_commit is not None:
                             self.on_commit(time.perf_counter() - began, len(batch))
                 except Exception:
@@ -355,6 +399,55 @@ class SqlRepository:
                     continue
                 self._written += len(batch)
                 self._release()
+
+    async def _fence(self, conn: Any, batch: list[dict]) -> list[dict]:
+        """The rows of ``batch`` whose epoch is still their game's, in the writing
+        transaction: the games' rows are locked (shared) until it commits, so an
+        adoption (``take_game``) waits for it, then sees every row it let through."""
+        want = {r["game_id"]: r["_epoch"] for r in batch if r["_epoch"] is not None}
+        now: dict[str, int] = {}
+        if want:
+            q = sa.select(games.c.id, games.c.epoch).where(games.c.id.in_(sorted(want)))
+            if conn.dialect.name == "postgresql":
+                q = q.with_for_update(read=True)
+            now = {r.id: r.epoch for r in await conn.execute(q)}
+        out = []
+        for r in batch:
+            e = r["_epoch"]
+            if e is not None and now.get(r["game_id"]) != e:
+                if self._refused.get(r["game_id"], -1) < e:
+                    log.warning("game %s: a write of epoch %s refused (now %s): another "
+                                "process owns it", r["game_id"], e, now.get(r["game_id"]))
+                    self._refused[r["game_id"]] = e
+                continue
+            out.append({k: v for k, v in r.items() if k != "_epoch"})
+        return out
+
+    def refused(self, game_id: str, epoch: int | None) -> bool:
+        """True if a write of ``game_id`` at ``epoch`` was refused: the game is not ours."""
+        return epoch is not None and self._refused.get(game_id, -1) >= epoch
+
+    async def take_game(self, game_id: str) -> int | None:
+        """Take an active game on (adoption, resume): bump its owner epoch and return
+        it; every write of an older epoch is refused from now on. None: not active."""
+        async with self._write, self.engine.begin() as conn:
+            res = await conn.execute(games.update().where(
+                games.c.id == game_id, games.c.status == "active").values(
+                epoch=games.c.epoch + 1))
+            if res.rowcount != 1:
+                return None
+            return int(await conn.scalar(sa.select(games.c.epoch).where(
+                games.c.id == game_id)))
+
+    async def _check_epoch(self, conn: Any, game_id: str, epoch: int | None) -> None:
+        if epoch is None:
+            return
+        q = sa.select(games.c.epoch).where(games.c.id == game_id)
+        if conn.dialect.name == "postgresql":
+            q = q.with_for_update(read=True)
+        if await conn.scalar(q) != epoch:
+            self._refused[game_id] = max(epoch, self._refused.get(game_id, -1))
+            raise Fenced(game_id, epoch)
 
     async def flush(self) -> None:
         """Wait until every action queued so far is stored."""
@@ -382,12 +475,20 @@ class SqlRepository:
             self._writer.cancel()
 
     async def settle_hand(self, game_id: str, hand_no: int,
-                          entries: list[tuple[int, int, str]], row: dict) -> None:
+                          entries: list[tuple[int, int, str]], row: dict, *,
+                          epoch: int | None = None) -> None:
         """A hand's coin movements and its "settled" mark in one transaction, after
-        its actions: a crash can never pay a hand twice or lose its payment."""
+        its actions: a crash can never pay a hand twice or lose its payment. Raises
+        ``Fenced`` (nothing paid) if ``epoch`` is no longer the game's. Waits for a
+        database that cannot be reached."""
         await self.flush()
+        await _patiently(lambda: self._settle(game_id, hand_no, entries, row, epoch))
+
+    async def _settle(self, game_id: str, hand_no: int, entries: list[tuple[int, int, str]],
+                      row: dict, epoch: int | None) -> None:
         now = time.time()
         async with self._write, self.engine.begin() as conn:
+            await self._check_epoch(conn, game_id, epoch)
             for account_id, amount, reason in entries:
                 if amount == 0:
                     continue
@@ -401,12 +502,20 @@ class SqlRepository:
     async def finish_game(self, game_id: str, result: dict, *,
                           ratings: dict[int, float] | None = None,
                           challenge_tier: tuple[int, int] | None = None,
-                          status: str = "finished") -> bool:
+                          status: str = "finished", epoch: int | None = None) -> bool:
         """End a game once: its result, and the ratings and challenge progress it
         earned, in one transaction that only an active game passes. A crash at any
         point, and the resumed table ending the game again, apply them exactly once.
-        False when the game had already ended (nothing written)."""
+        False when the game had already ended (nothing written); ``Fenced`` when
+        ``epoch`` is no longer the game's. Waits for a database that cannot be reached."""
+        return await _patiently(lambda: self._finish(game_id, result, ratings, challenge_tier,
+                                                     status, epoch))
+
+    async def _finish(self, game_id: str, result: dict, ratings: dict[int, float] | None,
+                      challenge_tier: tuple[int, int] | None, status: str,
+                      epoch: int | None) -> bool:
         async with self._write, self.engine.begin() as conn:
+            await self._check_epoch(conn, game_id, epoch)
             res = await conn.execute(games.update().where(
                 games.c.id == game_id, games.c.status == "active").values(
                 status=status, result=result, finished_at=time.time()))

@@ -69,6 +69,9 @@ games = sa.Table(
     sa.Column("result", sa.JSON, nullable=True),      # final scores, hands summary
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
+    # the fencing token of the game's owner: bumped by each process that takes the
+    # game on; a write carrying an older epoch is refused (see repository.Fenced)
+    sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
 )
 
 game_players = sa.Table(

@@ -47,6 +47,7 @@ from typing import Any, Protocol
 from ..errors import UserError
 from . import protocol as P
 from .game import PASS_ONLY, TableGame, commitment, match_commitment, safe_default
+from .repository import Fenced
 from .timers import TurnClock
 
 __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
@@ -127,6 +128,8 @@ class TableServices:
     on_finished: Callable[[Table], Any]
     game_factory: Callable[[dict], TableGame] | None = None   # to rebuild after an error
     on_aborted: Callable[[Table, str], Any] | None = None
+    # a stored write was refused (another process owns the game now): let it go
+    on_fenced: Callable[[Table], Any] | None = None
     rng: secrets.SystemRandom = field(default_factory=secrets.SystemRandom)
     clock: Callable[[], float] = time.monotonic
     metrics: Any = None                # server/metrics.py: moves and their latency
@@ -156,6 +159,8 @@ class Table:
         self.window_end = 0.0
         self.stash: dict[int, dict] = {}   # early answers that would close a window too soon
         self.conn_epoch = 0                # bumps on every attach/detach (pause timer)
+        self.owner_epoch: int | None = None  # the fencing token every stored write carries
+        self.fenced = False                # a write was refused: this process lost the game
         self.ready_wait: set[int] = set()  # between hands: seats whose 下一局 is awaited
         self.next_deal_at: float | None = None
 
@@ -237,12 +242,25 @@ class Table:
             await self._finish()
         except asyncio.CancelledError:
             raise
+        except Fenced:
+            self._let_go()
         except _Closed as closed:
             log.warning("table %s closed by an operator: %s", self.id, closed)
             await self._abort(f"closed by the operator: {closed}")
         except Exception:
             log.exception("table %s cannot go on; ending it", self.id)
-            await self._abort("the table hit an error it could not recover from")
+            try:
+                await self._abort("the table hit an error it could not recover from")
+            except Fenced:
+                self._let_go()
+
+    def _let_go(self) -> None:
+        """Another process took the game on (its epoch is newer than ours): stop here,
+        telling nobody anything, and let the server move the seats to the new owner."""
+        log.warning("table %s: another process owns this game now; letting it go", self.id)
+        self.fenced = True
+        if self.sv.on_fenced is not None:
+            self.sv.on_fenced(self)
 
     async def _deal(self) -> None:
         seed = self.game.start_hand()
@@ -365,7 +383,7 @@ class Table:
                 await self._expire()
             elif kind == "close":
                 raise _Closed(item[1])
-        except (asyncio.CancelledError, _Closed):
+        except (asyncio.CancelledError, Fenced, _Closed):
             raise
         except Exception:
             log.exception("table %s: %s from seat %s failed; rebuilding the table",
@@ -407,6 +425,8 @@ class Table:
         try:
             if self.sv.on_aborted is not None:
                 await self.sv.on_aborted(self, reason)
+        except Fenced:
+            raise
         except Exception:
             log.exception("table %s: storing the abort failed", self.id)
         scores = list(self.game.scores())
@@ -496,7 +516,7 @@ class Table:
             return
         if self.sv.metrics is not None:
             self.sv.metrics.actions.inc(len(rows))
-        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, rows))
+        await self._store(rows)
         self._sync_pending()
         self._send_updates()
 
@@ -578,8 +598,18 @@ class Table:
 
     async def _persist(self, kind: str, seat: int | None, data: dict) -> None:
         """Store a row and wait for its commit: only then may anyone be told of it."""
-        await self.sv.repo.stored(self.sv.repo.queue_actions(self.id, [self._row(kind, seat,
-                                                                                  data)]))
+        await self._store([self._row(kind, seat, data)])
+
+    async def _store(self, rows: list[dict]) -> None:
+        """Rows stored under this owner's epoch; ``Fenced`` if another process has taken
+        the game on since (nothing of them is stored, nobody is told)."""
+        repo, epoch = self.sv.repo, self.owner_epoch
+        if epoch is None:                # unfenced (a table made without an owner epoch)
+            await repo.stored(repo.queue_actions(self.id, rows))
+            return
+        await repo.stored(repo.queue_actions(self.id, rows, epoch=epoch))
+        if repo.refused(self.id, epoch):
+            raise Fenced(self.id, epoch)
 
     def _row(self, kind: str, seat: int | None, data: dict) -> dict:
         row = {"seq": self.seq, "hand_no": self.game.hand_no, "kind": kind, "seat": seat,
@@ -612,7 +642,7 @@ class Table:
         row = {"seq": self.seq, "hand_no": hand_no, "kind": "settled", "seat": None,
                "data": {"net": list(outcome["net"]), "fee": outcome.get("fee", 0)}}
         self.seq += 1
-        await repo.settle_hand(self.id, hand_no, entries, row)
+        await repo.settle_hand(self.id, hand_no, entries, row, epoch=self.owner_epoch)
         self.hand_open = False
         self.last_hand = outcome
         coins = await self._balances()
@@ -639,7 +669,8 @@ class Table:
     # -- connections ------------------------------------------------------------------------
     def _attach(self, seat: int, conn: Outbox) -> None:
         s = self.seats[seat]
-        s.conns.append(conn)
+        if conn not in s.conns:         # seated again (a resync): one more snapshot only
+            s.conns.append(conn)
         s.epoch += 1
         self.conn_epoch += 1
         if self.paused and s.bot is None:

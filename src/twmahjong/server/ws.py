@@ -227,10 +227,10 @@ class Connection:
             raise LobbyError("already_queued", "you are already waiting for a table")
         profile = self.server.check_profile(msg.profile)
         if msg.mode == "challenge":
-            with self.server.limits.making_table(self.server, self.account["id"]):
+            async with self.server.limits.making_table(self.server, self.account["id"]):
                 await self._challenge(profile)
             return
-        self.server.limits.check_new_table(self.server, self.account["id"])
+        await self.server.limits.check_new_table(self.server, self.account["id"])
         key = (msg.mode, profile, msg.stake)
         entry = self.server.queue.join(key, (self.account["id"], self.account["name"]))
         self.waiting = entry
@@ -246,6 +246,9 @@ class Connection:
             return
         except Exception as e:
             self.waiting = self.waiter = None
+            if isinstance(e, LobbyError):      # requeue (the queue was lost), already_queued
+                self.error(e.code, str(e))
+                return
             log.exception("could not start a table")
             reason = str(e) if isinstance(e, UserError) else "please try again"
             self.error("bad_request", f"could not start the table: {reason}")
@@ -274,7 +277,7 @@ class Connection:
             raise AuthError("this ticket belongs to another player")
         table = await self.server.find_table(ticket.game_id)
         if table is None:
-            room = self.server.rooms.by_game(ticket.game_id)
+            room = await self.server.rooms.by_game(ticket.game_id)
             if room is not None and not room.started:
                 raise LobbyError("not_started", "the room's game has not started yet")
             raise LobbyError("no_table", "that game is over or does not exist")

@@ -1,0 +1,240 @@
+"""A repeatable chaos run of the cluster (issue #17).
+
+N tables of paced guests play over 2-3 ``twmj serve`` workers that share one
+PostgreSQL and a redis-server this run starts on a port of its own. Every M
+seconds a fault chosen by the seeded RNG strikes: kill -9 of a worker, SIGTERM of a
+worker (each restarted at once), or ``SHUTDOWN NOSAVE`` and a restart of Redis.
+After T minutes no new games start and no more faults come; the games in play
+finish (bounded), the workers stop, and the stored games are checked against what
+the players saw. Loopback only; it stops by itself.
+
+    .venv/bin/python bench/chaos.py --minutes 10 --every 25 --tables 6 --seed 17
+
+It prints: tables (games played), moves acknowledged, faults injected, moves lost
+(a discard someone saw that is not stored, in order: must be 0), stranded clients
+(no message for longer than lease + 5 s while their table played on: must be 0),
+moves applied twice (0), the longest stall each player saw (p50/p99/max), and the
+ledger (accounts whose coins differ from their ledger; hands whose rows do not sum
+to zero). Exit 1 if any of lost / stranded / twice / ledger is off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from twmahjong.drill import Player, RedisServer, Worker, audit, bot_policy, fresh_postgres
+
+PG = "postgresql+asyncpg://twmj:twmj@127.0.0.1:5432/twmj_test"
+
+
+def pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+class Chaos:
+    def __init__(self, a: argparse.Namespace):
+        self.a = a
+        self.rng = random.Random(a.seed)
+        self.dir = Path(a.logs or tempfile.mkdtemp(prefix="twmj-chaos-"))
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.db = fresh_postgres(a.database, a.db_name)
+        self.redis = RedisServer(log=self.dir / "redis.log").start()
+        env = {"bot_fill_wait": 4, "claim_window": 0.3, "turn_base": 20, "turn_bank": 10,
+               "hand_pause": 0.5}
+        self.workers = [Worker(self.db, self.dir / "data", redis_url=self.redis.url,
+                               lease=a.lease, log=self.dir / f"worker{i}.log", **env)
+                        for i in range(a.workers)]
+        for w in self.workers:
+            w.spawn()
+        for w in self.workers:
+            w.wait_ready()
+        self.players: list[Player] = []
+        self.faults: list[tuple[float, str]] = []
+        self.starting: set[Worker] = set()     # workers restarting after a fault
+        self.t0 = time.monotonic()
+
+    def live_ports(self) -> list[int]:
+        return [w.port for w in self.workers if w.alive and w not in self.starting] or [
+            w.port for w in self.workers if w.alive]
+
+    def log(self, text: str) -> None:
+        print(f"[{time.monotonic() - self.t0:7.1f}s] {text}", flush=True)
+
+    # -- faults ---------------------------------------------------------------------------
+    def fault(self) -> None:
+        """One fault. A worker struck is restarted in the background (a start takes a
+        while on a loaded machine); only a worker that is up is struck, and never the
+        last one up."""
+        kind = self.rng.choice(["kill9", "sigterm", "redis"])
+        up = [w for w in self.workers if w.alive and w not in self.starting]
+        if kind != "redis" and len(up) < 2:
+            kind = "redis"
+        if kind == "redis":
+            self.redis.restart()
+            what = "redis restart"
+        else:
+            w = self.rng.choice(up)
+            (w.kill9 if kind == "kill9" else w.term)()
+            self.starting.add(w)
+            threading.Thread(target=self._restart, args=(w,), daemon=True).start()
+            what = f"{kind} worker :{w.port} (restarting)"
+        self.faults.append((time.monotonic(), kind))
+        self.log(f"fault {len(self.faults)}: {what}")
+
+    def _restart(self, w: Worker) -> None:
+        try:
+            w.spawn()
+            w.wait_ready()
+            self.log(f"worker :{w.port} is back")
+        finally:
+            self.starting.discard(w)
+
+    async def faults_loop(self, until: float) -> None:
+        while time.monotonic() + self.a.every < until:
+            await asyncio.sleep(self.a.every * (0.75 + 0.5 * self.rng.random()))
+            await asyncio.to_thread(self.fault)
+
+    # -- tables ---------------------------------------------------------------------------
+    async def table_slot(self, slot: int, until: float) -> None:
+        """Four guests, spread over the workers, play game after game until ``until``."""
+        rng = random.Random(self.rng.random())
+        while time.monotonic() < until:
+            ports = self.live_ports()
+            ps = []
+            for i in range(4):
+                w = self.workers[(slot + i) % len(self.workers)]
+                token = await asyncio.to_thread(self._guest, w)
+                ps.append(Player(f"s{slot}p{i}", token, self.live_ports,
+                                 pace=(self.a.pace_min, self.a.pace_max),
+                                 rng=random.Random(rng.random()),
+                                 policy=bot_policy(self.a.bot, rng.randrange(2**31))))
+            self.players.extend(ps)
+            ports = [self.workers[(slot + i) % len(self.workers)].port for i in range(4)]
+            await asyncio.gather(*(p.play(port) for p, port in zip(ps, ports)))
+            self.log(f"slot {slot}: game {ps[0].game_id} over for "
+                     f"{sum(p.end is not None for p in ps)}/4")
+
+    def _guest(self, w: Worker) -> str:
+        while True:
+            try:
+                return (w if w.alive else next(x for x in self.workers if x.alive)).guest()
+            except Exception:
+                time.sleep(0.3)
+
+    async def run(self) -> int:
+        a = self.a
+        until = self.t0 + a.minutes * 60
+        self.log(f"{a.tables} tables over {a.workers} workers, a fault every ~{a.every}s, "
+                 f"{a.minutes} min, seed {a.seed}; logs in {self.dir}")
+        faults = asyncio.create_task(self.faults_loop(until))
+        slots = [asyncio.create_task(self.table_slot(i, until)) for i in range(a.tables)]
+        await faults
+        self.log("no more faults; the games in play finish")
+        try:
+            await asyncio.wait_for(asyncio.gather(*slots), a.finish)
+        except TimeoutError:
+            self.log("some games did not finish in time")
+        duration = time.monotonic() - self.t0
+        while self.starting:
+            await asyncio.sleep(0.2)
+        for w in self.workers:
+            w.term()
+        found = await audit(self.db, self.players)
+        return self.report(found, duration)
+
+    def report(self, found: dict, duration: float) -> int:
+        a = self.a
+        lease = a.lease
+        by_game: dict[str, list[Player]] = {}
+        for p in self.players:
+            if p.game_id:
+                by_game.setdefault(p.game_id, []).append(p)
+        stranded = 0
+        for gid, ps in by_game.items():
+            for p in ps:
+                for start, length in p.gaps():
+                    if length <= lease + 5:
+                        continue
+                    # did the table play on meanwhile? another seat heard from it
+                    lo, hi = start + lease + 5, start + length
+                    if any(lo < t < hi for q in ps if q is not p for t in q.times):
+                        stranded += 1
+                        before = [f"{k}@{t - self.t0:.1f}s" for t, k in self.faults
+                                  if start - 30 < t < hi]
+                        print(f"  stranded: {p.name} seat {p.seat} game {gid} silent "
+                              f"{length:.1f}s from {start - self.t0:.1f}s (port {p.port}, "
+                              f"{p.connections} connections); faults near: {before}")
+                        break
+        longest = [max((g for _, g in p.gaps()), default=0.0) for p in self.players
+                   if p.times]
+        acked = sum(1 for p in self.players for (_, s, _) in p.discards if s == p.seat)
+        kinds = {k: sum(1 for _, x in self.faults if x == k) for k in ("kill9", "sigterm",
+                                                                       "redis")}
+        ended = sum(1 for p in self.players if p.end is not None)
+        print("\n== chaos run ==")
+        print(f"duration            {duration / 60:.1f} min (seed {a.seed}, {a.workers} workers,"
+              f" lease {lease:g}s)")
+        print(f"tables              {a.tables} at once; {found['games']} games "
+              f"({found['finished']} finished, {found['active']} unfinished, "
+              f"{found['aborted']} aborted)")
+        print(f"players             {len(self.players)} ({ended} saw their game end, "
+              f"{sum(p.ended_by_record for p in self.players)} learnt it on reconnecting)")
+        print(f"moves acknowledged  {acked} own discards seen by their players; "
+              f"{found['stored_moves']} moves stored")
+        print(f"faults injected     {len(self.faults)} (kill -9 {kinds['kill9']}, SIGTERM "
+              f"{kinds['sigterm']}, Redis restart {kinds['redis']})")
+        print(f"moves lost          {found['lost']}")
+        print(f"stranded clients    {stranded}")
+        print(f"moves applied twice {found['twice']} (records that do not replay: "
+              f"{found['unreplayable']})")
+        print(f"longest stall       p50 {pct(longest, 0.5):.2f}s  p99 {pct(longest, 0.99):.2f}s"
+              f"  max {max(longest, default=0):.2f}s")
+        print(f"ledger              {found['ledger_off']} accounts off their ledger, "
+              f"{found['hand_sum_off']} hands not summing to 0")
+        bad = (found["lost"] or stranded or found["twice"] or found["unreplayable"]
+               or found["ledger_off"] or found["hand_sum_off"])
+        return 1 if bad else 0
+
+    def close(self) -> None:
+        for w in self.workers:
+            w.kill9()
+        self.redis.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--workers", type=int, default=3, choices=(2, 3))
+    ap.add_argument("--tables", type=int, default=6)
+    ap.add_argument("--every", type=float, default=25.0, help="seconds between faults")
+    ap.add_argument("--minutes", type=float, default=10.0)
+    ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--bot", default="speedster", help="the bot that answers for each client")
+    ap.add_argument("--lease", type=float, default=3.0)
+    ap.add_argument("--pace-min", type=float, default=0.05)
+    ap.add_argument("--pace-max", type=float, default=0.4)
+    ap.add_argument("--finish", type=float, default=300.0,
+                    help="seconds the games in play get to finish after the last fault")
+    ap.add_argument("--database", default=os.environ.get("TWMJ_TEST_POSTGRES", PG))
+    ap.add_argument("--db-name", default="twmj_chaos")
+    ap.add_argument("--logs", default=None)
+    a = ap.parse_args(argv)
+    chaos = Chaos(a)
+    try:
+        return asyncio.run(chaos.run())
+    finally:
+        chaos.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

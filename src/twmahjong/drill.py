@@ -1,0 +1,427 @@
+"""Fault drills on a real cluster: ``twmj serve`` workers, a redis-server of the
+drill's own, and players that play over WebSockets and keep what they saw.
+
+Used by the cluster fault tests (``tests/server/test_cluster_faults.py``) and by
+``bench/chaos.py``. Everything binds to loopback; every process started here is
+stopped by the object that started it. ``audit`` reads the stored games back and
+checks them against what the players saw: no discard seen and lost, no move or
+settlement applied twice, every record replays, the ledger balances.
+
+    >>> RedisServer.free_port() > 0
+    True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Player", "RedisServer", "Worker", "audit", "bot_policy", "fresh_postgres",
+           "simple_policy"]
+
+HANG = 600.0        # a guard against hanging forever, never a budget
+
+
+def simple_policy(obs: dict) -> dict:
+    """Win when offered, pass claims, throw the drawn tile."""
+    legal = obs["legal"]
+    for t in ("win", "flower_win", "pass"):
+        for a in legal:
+            if a["type"] == t:
+                return a
+    for a in legal:
+        if a["type"] == "discard" and a.get("tile") == obs.get("drawn"):
+            return a
+    return next((a for a in legal if a["type"] == "discard"), legal[0])
+
+
+def bot_policy(name: str, seed: int):
+    """A bot of this build answers for a client (over the wire, like any player), so
+    hands end in wins and a game in minutes rather than in draw after draw."""
+    from .bots import make_bot
+    bot = make_bot(name, seed)
+
+    def act(obs: dict) -> dict:
+        a = bot.act(obs)
+        return a if isinstance(a, dict) else a.to_json()
+    return act
+
+
+class RedisServer:
+    """A redis-server of our own on a free loopback port: no disk, restartable
+    (``SHUTDOWN NOSAVE``, then started again on the same port: everything is gone)."""
+
+    def __init__(self, port: int | None = None, log: Path | None = None):
+        self.port = port or self.free_port()
+        self.log = log
+        self.proc: subprocess.Popen | None = None
+
+    @staticmethod
+    def free_port() -> int:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--protected-mode", "no"], stdout=out, stderr=out)
+        deadline = time.monotonic() + HANG
+        while not self._ping():
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"redis-server on port {self.port} exited")
+            if time.monotonic() > deadline:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        return self
+
+    def _ping(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def shutdown(self) -> None:
+        """``SHUTDOWN NOSAVE``: Redis is gone, and with it every key."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
+                s.sendall(b"SHUTDOWN NOSAVE\r\n")
+                s.recv(16)
+        except OSError:
+            pass
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def restart(self, down: float = 0.0) -> None:
+        self.shutdown()
+        if down:
+            time.sleep(down)
+        self.start()
+
+    def stop(self) -> None:
+        self.shutdown()
+
+
+class Worker:
+    """``twmj serve`` in a process of its own, on a fixed port, database and Redis."""
+
+    def __init__(self, db_url: str, data_dir: Path, *, redis_url: str | None = None,
+                 prefix: str = "twmj", lease: float = 3.0, log: Path | None = None,
+                 **env: Any):
+        self.port = RedisServer.free_port()
+        self.log = log
+        self.env = {**os.environ, "TWMJ_DATABASE_URL": db_url, "TWMJ_DATA_DIR": str(data_dir),
+                    "TWMJ_SECRET_KEY": "drill", "TWMJ_PORT": str(self.port),
+                    "TWMJ_BOT_DELAY": "0", "TWMJ_CLAIM_WINDOW": "0.02",
+                    "TWMJ_BOT_FILL_WAIT": "0.2", "TWMJ_HAND_PAUSE": "0.05",
+                    "TWMJ_DISCONNECT_GRACE": "60", "TWMJ_TURN_BASE": "60",
+                    "TWMJ_PAUSE_AFTER": "3600", "TWMJ_AUTH_RATE": "1000",
+                    "TWMJ_AUTH_BURST": "1000"}
+        if redis_url:
+            self.env |= {"TWMJ_REDIS_URL": redis_url, "TWMJ_REDIS_PREFIX": prefix,
+                         "TWMJ_CLUSTER_LEASE": str(lease)}
+        self.env |= {f"TWMJ_{k.upper()}": str(v) for k, v in env.items()}
+        self.proc: subprocess.Popen | None = None
+
+    def spawn(self) -> Worker:
+        """Start the process and return at once (``wait_ready`` waits for it)."""
+        twmj = Path(sys.executable).with_name("twmj")
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen([str(twmj), "serve"], env=self.env,
+                                     stdout=out, stderr=out)
+        return self
+
+    def wait_ready(self) -> Worker:
+        import httpx
+        deadline = time.monotonic() + HANG
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"twmj serve on port {self.port} exited with "
+                                   f"{self.proc.returncode}{self._tail()}")
+            try:
+                if httpx.get(f"{self.base}/api/v1/health", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("twmj serve did not start")
+            time.sleep(0.05)
+
+    def _tail(self) -> str:
+        if self.log and self.log.exists():
+            return ":\n" + self.log.read_text(errors="replace")[-3000:]
+        return ""
+
+    def start(self) -> Worker:
+        return self.spawn().wait_ready()
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill9(self) -> None:
+        if self.alive:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    def term(self) -> None:
+        """SIGTERM: a graceful drain (tables stored and released), then the exit."""
+        if self.alive:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+    def stop(self) -> None:
+        self.term()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def guest(self) -> str:
+        import httpx
+        return httpx.post(f"{self.base}/api/v1/guests", timeout=30).json()["token"]
+
+    def health(self) -> dict:
+        import httpx
+        return httpx.get(f"{self.base}/api/v1/health", timeout=30).json()
+
+
+@dataclass
+class Player:
+    """One guest who plays a whole game, reconnecting (with its ticket) to any live
+    worker whenever its connection drops, and keeps what it saw and when."""
+
+    name: str
+    token: str
+    ports: Any                                   # () -> ports of the live workers
+    pace: tuple[float, float] = (0.0, 0.0)       # seconds to think, min and max
+    rng: random.Random = field(default_factory=random.Random)
+    seat: int | None = None
+    game_id: str | None = None
+    ticket: str | None = None
+    turn: int | None = None
+    hand: int = 0
+    discards: list[tuple[int, int, str]] = field(default_factory=list)  # (hand, seat, tile)
+    times: list[float] = field(default_factory=list)     # when each message arrived
+    snapshots: list[float] = field(default_factory=list)
+    acted: int = 0
+    end: dict | None = None
+    ended_by_record = False
+    connections = 0
+    requeued = 0                  # times the server asked it to queue again
+    on_message: Any = None        # (player, message) -> awaitable or None: test hooks
+    port: int | None = None       # the worker it is connected to now
+    policy: Any = None            # observation -> action (a bot's ``act``); simple_policy
+
+    async def play(self, first_port: int, *, mode: str = "casual",
+                   matched: asyncio.Event | None = None) -> Player:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import WebSocketException
+        port = first_port
+        while self.end is None:
+            try:
+                async with connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22,
+                                   open_timeout=30) as ws:
+                    self.port = port
+                    self.connections += 1
+                    if self.ticket is None:
+                        await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                        await ws.send(json.dumps({"type": "quick_match", "mode": mode}))
+                    else:
+                        # a ticket sits down only the account whose session says hello
+                        await ws.send(json.dumps({"type": "hello", "token": self.token,
+                                                  "ticket": self.ticket}))
+                    await self._session(ws, matched, mode)
+            except (OSError, WebSocketException, TimeoutError):
+                pass
+            except _GameOver:
+                self.ended_by_record = True
+                return self
+            if self.end is None:
+                await asyncio.sleep(0.1 + self.rng.random() * 0.2)
+                live = list(self.ports()) or [port]
+                port = self.rng.choice(live)
+        return self
+
+    async def _session(self, ws, matched: asyncio.Event | None, mode: str) -> None:
+        while self.end is None:
+            m = json.loads(await asyncio.wait_for(ws.recv(), HANG))
+            now = time.monotonic()
+            self.times.append(now)
+            t = m.get("type")
+            if t == "error":
+                if m.get("code") in ("no_table",):
+                    raise _GameOver
+                if m.get("code") in ("auth", "bad_message"):    # refused: a harness bug
+                    raise RuntimeError(f"{self.name}: the server refused us: {m}")
+                if self.game_id is None and (m.get("code") == "requeue" or m.get(
+                        "message", "").startswith("could not start the table")):
+                    self.requeued += 1          # the queue lost us (a fault): queue again
+                    await ws.send(json.dumps({"type": "quick_match", "mode": mode}))
+                continue            # not_your_turn, stale, illegal_action, rate_limited...
+            if t == "matched":
+                self.seat, self.game_id, self.ticket = m["seat"], m["game_id"], m["ticket"]
+                if matched is not None:
+                    matched.set()
+            if t == "snapshot":
+                self.snapshots.append(now)
+                self.ticket = m.get("ticket") or self.ticket
+                if m.get("hand"):
+                    self.hand = m["hand"]["hand_no"]
+            if t == "hand_start":
+                self.hand = m["hand_no"]
+            if t == "update":
+                for ev in m.get("events", []):
+                    if ev.get("type") == "discard":
+                        self.discards.append((self.hand, ev["seat"], ev["tile"]))
+            if t == "game_end":
+                self.end = m
+                return
+            if self.on_message is not None:
+                res = self.on_message(self, m)
+                if asyncio.iscoroutine(res):
+                    await res
+            obs = m.get("observation") if t in ("snapshot", "update") else None
+            if obs and obs.get("legal"):
+                self.turn = m["turn"]
+                lo, hi = self.pace
+                if hi > 0:
+                    await asyncio.sleep(lo + (hi - lo) * self.rng.random())
+                await ws.send(json.dumps({"type": "action", "turn": m["turn"],
+                                          "action": (self.policy or simple_policy)(obs)}))
+                self.acted += 1
+
+    def gaps(self) -> list[tuple[float, float]]:
+        """(start, length) of the silences between the messages it received."""
+        return [(a, b - a) for a, b in zip(self.times, self.times[1:])]
+
+
+class _GameOver(Exception):
+    pass
+
+
+def _subsequence_missing(seen: list, stored: list) -> int:
+    """How many of ``seen`` cannot be matched, in order, within ``stored``."""
+    it, missing = 0, 0
+    for x in seen:
+        j = it
+        while j < len(stored) and stored[j] != x:
+            j += 1
+        if j == len(stored):
+            missing += 1
+        else:
+            it = j + 1
+    return missing
+
+
+async def audit(db_url: str, players: list[Player]) -> dict:
+    """What the database holds, checked against what the players saw."""
+    from .server.core import rebuild
+    from .server.db import create_engine
+    from .server.repository import SqlRepository
+    engine = create_engine(db_url)
+    repo = SqlRepository(engine)
+    out = {"games": 0, "finished": 0, "active": 0, "aborted": 0, "lost": 0, "twice": 0,
+           "unreplayable": 0, "ledger_off": 0, "hand_sum_off": 0, "stored_moves": 0}
+    try:
+        by_game: dict[str, list[Player]] = {}
+        for p in players:
+            if p.game_id:
+                by_game.setdefault(p.game_id, []).append(p)
+        for gid, ps in by_game.items():
+            row = await repo.game(gid)
+            out["games"] += 1
+            out[row["status"] if row["status"] in ("finished", "active", "aborted")
+                else "active"] += 1
+            rows = await repo.game_actions(gid)
+            out["stored_moves"] += sum(1 for r in rows if r["kind"] == "action")
+            # seqs run 0..n-1, one "hand" and at most one "settled" per hand
+            if [r["seq"] for r in rows] != list(range(len(rows))):
+                out["twice"] += 1
+            hands = [r["hand_no"] for r in rows if r["kind"] == "hand"]
+            settled = [r["hand_no"] for r in rows if r["kind"] == "settled"]
+            out["twice"] += (len(hands) - len(set(hands))) + (len(settled) - len(set(settled)))
+            try:
+                await rebuild(repo, row)
+            except Exception:
+                out["unreplayable"] += 1
+            hand = 0
+            stored: list[tuple[int, int, str]] = []
+            for r in rows:
+                if r["kind"] == "hand":
+                    hand = r["hand_no"]
+                a = r["data"].get("action") if r["kind"] == "action" else None
+                if a and a.get("type") == "discard":
+                    stored.append((hand, r["seat"], a["tile"]))
+            for p in ps:
+                out["lost"] += _subsequence_missing(p.discards, stored)
+        async with engine.connect() as conn:
+            import sqlalchemy as sa
+            off = await conn.execute(sa.text(
+                "SELECT count(*) FROM accounts a WHERE a.coins <> "
+                "(SELECT coalesce(sum(amount), 0) FROM ledger l WHERE l.account_id = a.id)"))
+            out["ledger_off"] = int(off.scalar())
+            ids = sorted(by_game)
+            if ids:
+                res = await conn.execute(sa.text(
+                    "SELECT game_id, hand_no, account_id, reason, count(*) AS n FROM ledger "
+                    "WHERE game_id IN :ids AND reason = 'hand' "
+                    "GROUP BY game_id, hand_no, account_id, reason HAVING count(*) > 1"
+                ).bindparams(sa.bindparam("ids", expanding=True)), {"ids": ids})
+                out["twice"] += len(res.fetchall())
+                res = await conn.execute(sa.text(
+                    "SELECT game_id, hand_no, sum(amount) FROM ledger WHERE game_id IN :ids "
+                    "GROUP BY game_id, hand_no HAVING sum(amount) <> 0"
+                ).bindparams(sa.bindparam("ids", expanding=True)), {"ids": ids})
+                out["hand_sum_off"] = len(res.fetchall())
+    finally:
+        await engine.dispose()
+    return out
+
+
+def fresh_postgres(url: str, name: str) -> str:
+    """An empty database ``name`` on the PostgreSQL of ``url`` (created if missing)."""
+    import asyncpg
+    plain = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    base = plain.rpartition("/")[0]
+
+    async def prepare() -> None:
+        conn = await asyncpg.connect(plain)
+        try:
+            if not await conn.fetchval("SELECT 1 FROM pg_database WHERE datname=$1", name):
+                await conn.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await conn.close()
+        conn = await asyncpg.connect(f"{base}/{name}")
+        try:
+            await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
+        finally:
+            await conn.close()
+
+    asyncio.run(prepare())
+    return url.rpartition("/")[0] + "/" + name
