@@ -53,34 +53,9 @@ class Repository(Protocol):
     async def house_id(self) -> int: ...
     async def move_coins(self, entries: Iterable[tuple[int, int, str]], *,
                          game_id: str | None = None, hand_no: int | None = None) -> None: ...
-    async def take_coins(self, account_id: int, amount: int, reason: str) -> bool:
-        """Take ``amount`` through the ledger only if the balance covers it (one
-        transaction: a hand settled meanwhile cannot push it below zero)."""
-        now = time.time()
-        async with self._write, self.engine.begin() as conn:
-            res = await conn.execute(accounts.update().where(
-                accounts.c.id == account_id, accounts.c.coins >= amount)
-                .values(coins=accounts.c.coins - amount))
-            if res.rowcount != 1:
-                return False
-            await conn.execute(ledger.insert().values(
-                account_id=account_id, amount=-amount, reason=reason, created_at=now))
-        return True
-
-    async def set_ban(self, account_id: int, reason: str | None, *, banned: bool) -> None:
-        async with self._write, self.engine.begin() as conn:
-            await conn.execute(accounts.update().where(accounts.c.id == account_id).values(
-                banned_at=time.time() if banned else None, ban_reason=reason if banned else None))
-
-    async def find_accounts(self, name: str | None = None, limit: int = 50) -> list[dict]:
-        """Accounts whose name contains ``name`` (all without one), newest first."""
-        q = sa.select(accounts).where(~accounts.c.name.startswith("__", autoescape=True))
-        if name:
-            q = q.where(accounts.c.name_key.contains(name_key(name), autoescape=True))
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(q.order_by(accounts.c.id.desc()).limit(limit))
-        return [_row(r) for r in rows]
-
+    async def take_coins(self, account_id: int, amount: int, reason: str) -> bool: ...
+    async def set_ban(self, account_id: int, reason: str | None, *, banned: bool) -> None: ...
+    async def find_accounts(self, name: str | None = None, limit: int = 50) -> list[dict]: ...
     async def ledger_sum(self, account_id: int) -> int: ...
     async def claim_once(self, account_id: int, amount: int, reason: str, since: float,
                          blockers: tuple[str, ...] = ()) -> bool: ...
@@ -102,12 +77,7 @@ class Repository(Protocol):
                           status: str = "finished", epoch: int | None = None) -> bool: ...
     async def game(self, game_id: str) -> dict | None: ...
     async def game_actions(self, game_id: str) -> list[dict]: ...
-    async def games_of_seat(self, game_id: str, seat: int) -> int | None:
-        """The account sitting at ``seat`` of a game (None: a bot)."""
-        async with self.engine.connect() as conn:
-            return await conn.scalar(sa.select(game_players.c.account_id).where(
-                game_players.c.game_id == game_id, game_players.c.seat == seat))
-
+    async def games_of_seat(self, game_id: str, seat: int) -> int | None: ...
     async def active_games(self) -> list[dict]: ...
     async def games_of(self, account_id: int, limit: int = 50) -> list[dict]: ...
     async def leaderboard(self, limit: int = 50) -> list[dict]: ...
