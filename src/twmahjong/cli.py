@@ -36,7 +36,9 @@ def _register() -> None:
 def main(argv: list[str] | None = None) -> None:
     _register()
     from .commands import serve
-    serve.HAND_OFF = True          # `twmj serve` becomes the lean server process (exec)
+    # `twmj serve` from the real command line becomes the lean server process (exec);
+    # a caller handing ``argv`` in (a test, a program) keeps its own process
+    serve.HAND_OFF = argv is None
     try:
         app(args=argv, standalone_mode=True)
     except UserError as e:

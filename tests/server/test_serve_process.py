@@ -40,9 +40,25 @@ def test_twmj_serve_becomes_the_server_process_with_its_options(tmp_path):
         proc.wait(HANG)
 
 
+def test_a_command_line_in_process_never_replaces_its_caller(monkeypatch, tmp_path):
+    """A program (or a test) calling ``cli.main([...])`` keeps its process: only the
+    real command line hands off. (A worker of the test run once became a server.)"""
+    from twmahjong.cli import main
+    from twmahjong.commands import serve
+    with __import__("pytest").raises(SystemExit):
+        main(["profiles"])
+    assert serve.HAND_OFF is False
+    calls = []
+    monkeypatch.setattr(serve, "_hand_off", lambda chosen: calls.append(chosen))
+    monkeypatch.setattr(serve, "_Server", lambda config, settings: type("S", (), {"run": lambda self: None})())
+    monkeypatch.setattr(serve, "_check_port", lambda host, port: None)
+    serve.serve_command(data_dir=tmp_path)
+    assert calls == []
+
+
 def test_a_bad_option_is_still_one_line_before_any_hand_off(tmp_path):
     twmj = Path(sys.executable).with_name("twmj")
-    r = subprocess.run([str(twmj), "serve", "--redis", "redis://127.0.0.1:1/0"],
+    r = subprocess.run([str(twmj), "serve", "--port", str(_free_port()), "--redis", "redis://127.0.0.1:1/0"],
                        capture_output=True, text=True, cwd=tmp_path, timeout=HANG)
     assert r.returncode == 2
     assert r.stderr.strip().count("\n") == 0 and "cannot reach Redis" in r.stderr
