@@ -56,22 +56,15 @@ import httpx
 import orjson
 from websockets.asyncio.client import connect
 
+from twmahjong.drill import simple_policy
+
 MAX_CLIENTS = 20_000
 MAX_SECONDS = 1800
 
 
-def choose(obs: dict) -> dict:
-    """A legal action as a plain player picks it: win when offered, pass claims,
-    throw the drawn tile (bench/attack.py plays with this policy too)."""
-    legal = obs["legal"]
-    for t in ("win", "flower_win", "pass"):
-        for a in legal:
-            if a["type"] == t:
-                return a
-    for a in legal:
-        if a["type"] == "discard" and a.get("tile") == obs.get("drawn"):
-            return a
-    return next((a for a in legal if a["type"] == "discard"), legal[0])
+# A legal action as a plain player picks it: win when offered, pass claims, throw the
+# drawn tile (bench/attack.py plays with this policy too); the drill's, shared.
+choose = simple_policy
 
 
 @dataclasses.dataclass

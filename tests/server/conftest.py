@@ -4,7 +4,6 @@ WebSocket clients, and the database URL — SQLite always, PostgreSQL as well wh
 
 from __future__ import annotations
 
-import asyncio
 import os
 
 import pytest
@@ -22,29 +21,10 @@ FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "claim_windo
 
 def _pg_database(url: str) -> str:
     """A database of our own per xdist worker, emptied for each test."""
-    import asyncpg
+    from twmahjong.drill import fresh_postgres
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     # TWMJ_TEST_TAG keeps two checkouts' runs on one PostgreSQL out of each other's way
-    name = f"twmj_test_{os.environ.get('TWMJ_TEST_TAG', '')}{worker}"
-    plain = url.replace("postgresql+asyncpg://", "postgresql://", 1)
-    base, _, _db = plain.rpartition("/")
-
-    async def prepare() -> None:
-        conn = await asyncpg.connect(plain)
-        try:
-            exists = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname=$1", name)
-            if not exists:
-                await conn.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await conn.close()
-        conn = await asyncpg.connect(f"{base}/{name}")
-        try:
-            await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
-        finally:
-            await conn.close()
-
-    asyncio.run(prepare())
-    return url.rpartition("/")[0] + "/" + name
+    return fresh_postgres(url, f"twmj_test_{os.environ.get('TWMJ_TEST_TAG', '')}{worker}")
 
 
 @pytest.fixture(params=["sqlite"] + (["postgres"] if PG else []))

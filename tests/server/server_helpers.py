@@ -12,6 +12,7 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import connect
 
+from twmahjong.drill import simple_policy  # noqa: F401  (tests import it from here)
 from twmahjong.server.app import create_app, uvicorn_config
 from twmahjong.server.core import Server
 from twmahjong.server.settings import Settings
@@ -181,18 +182,5 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
-
-
-def simple_policy(obs: dict) -> dict:
-    """Win when offered, pass claims, throw the drawn tile."""
-    legal = obs["legal"]
-    for t in ("win", "flower_win", "pass"):
-        for a in legal:
-            if a["type"] == t:
-                return a
-    for a in legal:
-        if a["type"] == "discard" and a.get("tile") == obs.get("drawn"):
-            return a
-    return next((a for a in legal if a["type"] == "discard"), legal[0])
 
 
