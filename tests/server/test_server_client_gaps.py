@@ -118,6 +118,21 @@ def test_adaptive_starts_a_new_player_at_L2_and_steps_down_after_few_wins():
     assert opts["level"] == 2
 
 
+def test_adaptive_seats_a_struggling_player_at_the_practice_table_and_reads_it_back():
+    # docs/bots.md: 2 wins in 24 at L1 -> 3/28 = 0.11 < 0.19 -> one down, to the
+    # practice table: a tier-1 personality and two bots that play at random
+    g = {"id": "p", "options": {"level": 1, "opponent": "newbie"},
+         "wins": [True] * 2 + [False] * 22}
+    names, opts = run(opponents.choose_bots(FakeRepo([g]), 7, "adaptive"))
+    assert opts["level"] == 0
+    assert names[0] in {p.id for p in by_tier(1)} and names[1:] == ["random", "random"]
+    # a stored practice game (level 0) counts: 12 wins in 24 -> 13/28 = 0.46 -> two up
+    practice = {"id": "q", "options": {"level": 0, "opponent": names[0]},
+                "wins": [True, False] * 12}
+    names, opts = run(opponents.choose_bots(FakeRepo([practice, g]), 7, "adaptive"))
+    assert opts["level"] == 2 and opts["hands"] == 24
+
+
 # -- a whole game: hands revealed at the end, hidden before, replay afterwards ----------------
 async def play_game(c: Client, timeout=HANG) -> dict:
     """Answer every decision until the game ends; the ``game_end``."""

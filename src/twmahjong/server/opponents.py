@@ -19,12 +19,12 @@ from __future__ import annotations
 from ..errors import UserError
 
 __all__ = ["ADAPTIVE", "LEVELS", "BadOpponent", "catalogue", "check_choice", "choose_bots",
-           "history", "level_of"]
+           "history", "level_of", "seats_for"]
 
 ADAPTIVE = "adaptive"
 LEVELS = ("L1", "L2", "L3", "L4", "L5")
 START_LEVEL = 2          # a new player meets L2 (efficiency, careless claims) first, then adapts
-_HISTORY_GAMES = 20      # newest games looked at; recommend() uses at most 24 hands
+_HISTORY_GAMES = 20      # newest games looked at; recommend() uses at most 32 hands
 
 
 class BadOpponent(UserError):
@@ -77,12 +77,27 @@ def catalogue() -> dict:
             "adaptive": True}
 
 
+def seats_for(level: int, personality: str) -> list[str]:
+    """The three chairs for ``adaptive`` at ``level``: the recommended personality,
+    the others of its tier, then plain bots of the level. At the practice table
+    (level 0, below L1) the other two chairs play at random: a beginner who never
+    defends won 17% of hands against three L1 bots, 22% with one random chair and
+    24% with two (400 hands each, bench/adaptive.py's beginner)."""
+    from ..bots.adaptive import PRACTICE
+    from ..bots.personalities import by_tier
+    known = set(_names())
+    if level == PRACTICE:
+        return [personality, "random", "random"]
+    tier = [p.id for p in by_tier(level) if p.id in known and p.id != personality]
+    return ([personality] + tier + [f"L{level}"] * 3)[:3]
+
+
 async def history(repo, account_id: int):
     """The player's hands against levelled bots, oldest first, and the level of
     the newest such game (``START_LEVEL`` for a player who has none)."""
     from ..bots.adaptive import Outcome
     games = [g for g in await repo.games_of(account_id, limit=_HISTORY_GAMES)
-             if (g.get("options") or {}).get("level")]
+             if (g.get("options") or {}).get("level") is not None]    # 0 is the practice table
     outcomes: list[Outcome] = []
     for g in reversed(games):                       # games_of is newest first
         opts = g["options"]
@@ -104,11 +119,8 @@ async def choose_bots(repo, account_id: int, choice: str) -> tuple[list[str], di
         opts = {"bots": choice} | ({"level": level, "opponent": choice} if level else {})
         return [choice] * 3, opts
     from ..bots.adaptive import recommend
-    from ..bots.personalities import by_tier
     past, current = await history(repo, account_id)
     pick = recommend(past, current)
-    known = set(_names())
-    tier = [p.id for p in by_tier(pick.level) if p.id in known and p.id != pick.personality]
-    seats = ([pick.personality] + tier + [f"L{pick.level}"] * 3)[:3]
+    seats = seats_for(pick.level, pick.personality)
     return seats, {"bots": ADAPTIVE, "level": pick.level, "opponent": pick.personality,
                    "win_share": round(pick.win_share, 3), "hands": pick.hands}
