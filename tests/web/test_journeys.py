@@ -66,6 +66,11 @@ def _controls_fit(page):
             assert _inside(c.bounding_box(), panel), "a choice crosses its panel"
 
 
+def _overlap(a, b) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
 def _throw(page, tile):
     """On the player's turn, tap a tile to lift it and tap again to throw it."""
     page.wait_for_selector(f'.hand.my-turn .hand-tile[data-tile="{tile}"]:not(.blocked)',
@@ -158,6 +163,10 @@ def test_choose_among_several_chi(player, server_url, size, lang):
                                                                        "4m5m6m"]
     p.shot("chi-choices")
     _controls_fit(page)
+    if size == "desktop":       # room beside it: the panel leaves the player's own badge in view
+        panel = page.locator(".choices").bounding_box()
+        badge = page.locator('.badge[data-seat="0"]').bounding_box()
+        assert not _overlap(panel, badge), (panel, badge)
     choices.nth(1).click()
     meld = page.locator('.band.pos-self .meld[data-type="chi"]')
     meld.wait_for(timeout=EVENT_WAIT_MS)
