@@ -216,11 +216,14 @@ async def seat_player(srv: Server, mode: str = "casual") -> tuple[Player, str]:
 
 
 async def fuzz(srv: Server, frames: int, seed: int) -> dict:
+    """Hostile frames between the player's own moves: the player also plays what it
+    is offered (so the table moves on, as a hostile client that wants to win
+    would), and when its game ends it is seated at the next one. At the end the
+    table it sits at must still play a hand to its end; ``/health`` must show no
+    aborted table."""
     rng = random.Random(seed)
     p, token = await seat_player(srv)
-    unanswered = 0
-    internal = 0
-    silent_run = 0
+    unanswered = internal = silent_run = games = 0
     for _ in range(frames):
         if silent_run >= 10:         # its actions go unanswered: the table is dead
             break
@@ -230,11 +233,16 @@ async def fuzz(srv: Server, frames: int, seed: int) -> dict:
         try:
             while True:             # updates may come first; the reply is an error
                 m = await p.recv(3.0)
-                if m["type"] == "error":
+                if m["type"] == "game_end":
+                    games += 1
+                    await p.ws.send(json.dumps({"type": "quick_match", "mode": "casual"}))
+                elif m["type"] == "error":
                     internal += m["code"] in ("internal_error", "table_error")
                     if is_action:
                         silent_run = 0
                     break
+                else:
+                    await p.answer(m)
         except (TimeoutError, asyncio.TimeoutError):
             unanswered += 1
             silent_run += is_action
@@ -246,13 +254,15 @@ async def fuzz(srv: Server, frames: int, seed: int) -> dict:
         await asyncio.sleep(0.11)    # under the flood limit (10/s): test answers, not limits
     try:
         await p.play_until(lambda m: m["type"] in ("hand_end", "game_end"))
-        dead = 0
+        stuck = 0
     except (TimeoutError, asyncio.TimeoutError):
-        dead = 1
+        stuck = 1
     health = httpx.get(srv.base + "/api/v1/health", timeout=HTTP).json()
     await p.ws.close()
+    aborted = int(health.get("aborted", 0))
     return {"frames": frames, "unanswered": unanswered, "internal_errors": internal,
-            "dead_tables": dead + int(health.get("aborted", 0))}
+            "games_played_through": games, "aborted_tables": aborted,
+            "dead_tables": stuck + aborted}
 
 
 async def leaks(srv: Server, hands: int) -> dict:
