@@ -58,3 +58,14 @@ def test_notation_tables_write_what_tiles_writes():
     for _ in range(200):
         kinds = [rng.randrange(42) for _ in range(rng.randrange(0, 18))]
         assert fmt_tiles(kinds) == format_tiles(kinds)
+
+
+def test_may_chi_is_whether_chi_choices_has_any():
+    from twmahjong.engine.legal import chi_choices, may_chi
+    rng = random.Random(5)
+    for _ in range(3000):
+        c = [0] * 34
+        for k in rng.sample(range(136), 16):
+            c[k // 4] += 1
+        k = rng.randrange(34)
+        assert may_chi(c, k) == bool(chi_choices(c, k))

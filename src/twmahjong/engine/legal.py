@@ -16,7 +16,7 @@ from .seat import other_end
 if TYPE_CHECKING:
     from .state import TableState
 
-__all__ = ["chi_choices", "claim_options", "turn_options"]
+__all__ = ["chi_choices", "claim_options", "may_chi", "turn_options"]
 
 _DISCARDS = tuple(A.discard(k) for k in range(34))
 _SUITS = ((0, 9), (9, 9), (18, 9), (27, 7))
@@ -137,6 +137,22 @@ def chi_choices(c: list[int], k: int) -> list[tuple[int, int]]:
     if r <= 6 and c[k + 1] and c[k + 2]:
         out.append((k + 1, k + 2))
     return out
+
+
+# kind -> the pairs of kinds that make a run with it (empty for honors)
+_CHI_PAIRS = tuple(
+    tuple(p for p, ok in (((k - 2, k - 1), k % 9 >= 2), ((k - 1, k + 1), 1 <= k % 9 <= 7),
+                          ((k + 1, k + 2), k % 9 <= 6)) if ok) if k < 27 else ()
+    for k in range(34))
+
+
+def may_chi(c: list[int], k: int) -> bool:
+    """Whether the hand ``c`` holds two tiles that make a run with ``k`` — whether
+    ``chi_choices(c, k)`` has any, without building them (asked at every discard)."""
+    for a, b in _CHI_PAIRS[k]:
+        if c[a] and c[b]:
+            return True
+    return False
 
 
 def claim_options(h: TableState, s: int, d: int, k: int) -> list[Action]:

@@ -38,7 +38,7 @@ from . import actions as A
 from .actions import Action, IllegalAction
 from .claims import ClaimResolution
 from .conditions import WinConditions
-from .legal import claim_options, turn_options
+from .legal import claim_options, may_chi, turn_options
 from .notation import TILE_TEXT, fmt_tiles, tile_text
 from .rules import TableRules
 from .seat import SeatState, TableMeld
@@ -491,8 +491,10 @@ class HandState(ClaimResolution, WinConditions):
         nxt = (d + 1) % 4
         for s in (nxt, (d + 2) % 4, (d + 3) % 4):
             o = seats[s]
+            c = o._counts
             # most seats can do nothing with most tiles: skip them before building a list
-            if k in o.waits or o._counts[k] >= 2 or (s == nxt and k < 27):
+            # (a win, a pair for 碰, and for the next seat two tiles of a run for 吃)
+            if k in o.waits or c[k] >= 2 or (s == nxt and k < 27 and may_chi(c, k)):
                 opts = claim_options(self, s, d, k)
                 if opts:
                     pend[s] = opts
