@@ -69,3 +69,34 @@ def test_may_chi_is_whether_chi_choices_has_any():
             c[k // 4] += 1
         k = rng.randrange(34)
         assert may_chi(c, k) == bool(chi_choices(c, k))
+
+
+def test_a_win_is_always_listed_first():
+    """RandomBot reads only the first action to find a win: every legal list the
+    engine offers puts 胡/花胡 ahead of anything else."""
+    seen = 0
+    for pid in ("standard", "classic", "casual"):
+        prof = load_profile(pid)
+        bots = make_bots(["efficiency", "random", "L2", "random"], 11)
+        for i in range(60):
+            h = HandState(prof, dealer=i % 4, seed=900 + i, open_windows=bool(i % 2))
+            while not h.over:
+                for s, acts in h.pending().items():
+                    kinds = [a.type for a in acts]
+                    wins = [j for j, t in enumerate(kinds) if t in ("win", "flower_win")]
+                    assert wins == list(range(len(wins))), kinds
+                    seen += bool(wins)
+                    h.act(s, bots[s].act(LazyObservation(h, s, actions=acts)))
+    assert seen > 50
+
+
+def test_the_wall_shuffle_is_random_shuffle():
+    from twmahjong.engine.wall import shuffle
+    for seed in range(300):
+        a, b = list(range(144)), list(range(144))
+        random.Random(seed).shuffle(a)
+        shuffle(random.Random(seed), b)
+        assert a == b
+    r1, r2 = random.Random(3), random.Random(3)
+    for n in range(1, 200):
+        assert r1.randrange(n) == r2._randbelow(n)      # what RandomBot relies on

@@ -190,13 +190,11 @@ class HandState(ClaimResolution, WinConditions):
 
     def _deal(self) -> None:
         """配牌: four tiles a turn from the dealer on, four rounds, then the 門牌."""
+        dealt = self.wall.deal_front(65)    # four rounds of four from the dealer on, then one
         got: list[list[int]] = [[] for _ in range(4)]
-        for _ in range(4):
-            for i in range(4):
-                s = (self.dealer + i) % 4
-                for _ in range(4):
-                    got[s].append(self.wall.draw_front())
-        got[self.dealer].append(self.wall.draw_front())
+        for i in range(4):
+            got[(self.dealer + i) % 4] = [dealt[16 * r + 4 * i + j] for r in range(4) for j in range(4)]
+        got[self.dealer].append(dealt[64])
         self._emit({"type": "deal", "hand_no": self.hand_no, "dealer": self.dealer,
                     "dealer_streak": self.dealer_streak, "round_wind": WIND[self.round_wind],
                     "seat_winds": [WIND[w] for w in self.seat_winds],
