@@ -22,6 +22,7 @@ _DISCARDS = tuple(A.discard(k) for k in range(34))
 _SUITS = ((0, 9), (9, 9), (18, 9), (27, 7))
 # per suit: its key -> (its discard actions, the kinds held four times)
 _SUIT_FACTS: tuple[dict[int, tuple[tuple[Action, ...], tuple[int, ...]]], ...] = ({}, {}, {}, {})
+_F0, _F1, _F2, _F3 = _SUIT_FACTS
 
 
 def _suit_facts(g: int, key: int) -> tuple[tuple[Action, ...], tuple[int, ...]]:
@@ -74,24 +75,26 @@ def _flower_win_ok(h: TableState, seat: int) -> bool:
 def turn_options(h: TableState, seat: int) -> list[Action]:
     """Everything ``seat`` may do holding 3k+2 tiles: 打牌, 暗槓, 加槓, 自摸, 花胡, 聽."""
     st = h.seats[seat]
-    out: list[Action] = []
+    drawn = h.drawn
     # the common turn, a plain draw that completes nothing, is decided without a call
-    if (h.turn_src != "draw" or h.drawn in st.waits) and _self_win_ok(h, seat):
-        out.append(A.win(h.drawn))
-    if st.flowers and len(st.flowers) >= 7 and _flower_win_ok(h, seat):
+    if (h.turn_src != "draw" or drawn in st.waits) and _self_win_ok(h, seat):
+        out: list[Action] = [A.win(drawn)]
+    else:
+        out = []
+    if len(st.flowers) >= 7 and _flower_win_ok(h, seat):
         out.append(A.FLOWER_WIN)
     km, kp, ks, kz = st.key
-    f0 = _SUIT_FACTS[0].get(km) or _suit_facts(0, km)
-    f1 = _SUIT_FACTS[1].get(kp) or _suit_facts(1, kp)
-    f2 = _SUIT_FACTS[2].get(ks) or _suit_facts(2, ks)
-    f3 = _SUIT_FACTS[3].get(kz) or _suit_facts(3, kz)
+    f0 = _F0.get(km) or _suit_facts(0, km)
+    f1 = _F1.get(kp) or _suit_facts(1, kp)
+    f2 = _F2.get(ks) or _suit_facts(2, ks)
+    f3 = _F3.get(kz) or _suit_facts(3, kz)
     if st.declared is not None and h.rules.declared_hand == "locked":
         # 報聽後不可再換牌 (rules/003): the declared hand keeps its tiles and puts out what
         # it drew. Where the hand may change (rules/000-001), changing voids the declaration.
-        k = h.drawn
-        out.append(A.discard(k) if k is not None else (f0[0] + f1[0] + f2[0] + f3[0])[0])
+        out.append(A.discard(drawn) if drawn is not None else (f0[0] + f1[0] + f2[0] + f3[0])[0])
         return out
-    if not h.no_kong and h.drawable() >= 1:                  # 禁制 1; a kong needs a replacement
+    # 禁制 1; a kong needs a replacement (asked only of a hand with four of a kind or a pon)
+    if not h.no_kong and (f0[1] or f1[1] or f2[1] or f3[1] or st.melds) and h.drawable() >= 1:
         if not h.no_concealed_kong:                          # 禁制 3 (rules/001)
             for k in f0[1] + f1[1] + f2[1] + f3[1]:
                 out.append(A.concealed_kong(k))
@@ -99,16 +102,21 @@ def turn_options(h: TableState, seat: int) -> list[Action]:
         for m in st.melds:
             if m.type == "pon" and c[m.kinds[0]]:
                 out.append(A.added_kong(m.kinds[0]))
-    discards = f0[0] + f1[0] + f2[0] + f3[0]
     forb = h.forbidden
     if forb:
-        discards = tuple(a for a in discards if a.tile not in forb)
-    out.extend(discards)
+        discards: tuple[Action, ...] = tuple(
+            a for a in f0[0] + f1[0] + f2[0] + f3[0] if a.tile not in forb)
+        out += discards
+    else:
+        out += f0[0]
+        out += f1[0]
+        out += f2[0]
+        out += f3[0]
     if st.declared is None and (st.n_discards == 0 or h.rules.declare_ready == "any_time") \
             and _may_declare(h, seat):
         ready = st.ready_discards(h.rules.lilgu)
         if ready:
-            for a in discards:
+            for a in (discards if forb else f0[0] + f1[0] + f2[0] + f3[0]):
                 if a.tile in ready:
                     out.append(A.declare(a.tile))
     return out

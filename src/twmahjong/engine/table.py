@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = ["HandState"]
 
 WIND = "ESWN"
+_NONE: frozenset[int] = frozenset()
 tile_str = tile_text
 
 
@@ -289,8 +290,8 @@ class HandState(ClaimResolution, WinConditions):
         self.no_self_win = False        # 禁制 2/4: 碰槓補牌, claimed turns
         self.no_kong = False            # 禁制 1: after 吃/碰
         self.no_concealed_kong = False  # 禁制 3: after 碰槓
-        self.forbidden: frozenset[int] = frozenset()   # 禁制 6
-        self.forfeit_kinds: frozenset[int] = frozenset()  # casual: discarding these forfeits the win
+        self.forbidden: frozenset[int] = _NONE   # 禁制 6
+        self.forfeit_kinds: frozenset[int] = _NONE  # casual: discarding these forfeits the win
         self.turn_flower = False
         self.kong_replacement = False
         self.kong_made = False
@@ -456,7 +457,11 @@ class HandState(ClaimResolution, WinConditions):
             st.passed_pon.clear()
         if k in self.forfeit_kinds:
             st.cannot_win = True
-        st.waits = st.wait_kinds(True) if self.rules.lilgu else frozenset(waits_key(st.key))
+        if self.rules.lilgu:
+            st.waits = st.wait_kinds(True)
+        else:
+            w = waits_key(st.key)
+            st.waits = frozenset(w) if w else _NONE
         st.last_discard = k
         for o in self.seats:
             o.since.add(k)
