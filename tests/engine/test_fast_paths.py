@@ -97,6 +97,20 @@ def test_the_wall_shuffle_is_random_shuffle():
         random.Random(seed).shuffle(a)
         shuffle(random.Random(seed), b)
         assert a == b
-    r1, r2 = random.Random(3), random.Random(3)
-    for n in range(1, 200):
-        assert r1.randrange(n) == r2._randbelow(n)      # what RandomBot relies on
+
+
+def test_the_random_bot_draws_as_randrange():
+    """RandomBot draws its index as randrange does; the same seed, the same choices."""
+    from twmahjong.bots.random_bot import RandomBot
+
+    class Obs(dict):
+        actions = None
+    rng = random.Random(3)
+    bot = RandomBot(seed=9)
+    ref = random.Random(9)
+    from twmahjong.engine import actions as A
+    for _ in range(5000):
+        n = rng.randrange(1, 80)
+        obs = Obs()
+        obs.actions = [A.discard(k % 34) for k in range(n)]
+        assert bot.act(obs) is obs.actions[ref.randrange(n)]   # _randbelow(n) is randrange(n)
