@@ -114,3 +114,24 @@ def test_the_random_bot_draws_as_randrange():
         obs = Obs()
         obs.actions = [A.discard(k % 34) for k in range(n)]
         assert bot.act(obs) is obs.actions[ref.randrange(n)]   # _randbelow(n) is randrange(n)
+
+
+def test_leaves_discard_counts_what_is_left_outside_the_forbidden_kinds():
+    from twmahjong.engine.legal import _leaves_discard, chi_choices
+    from twmahjong.engine.seat import other_end
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(4000):
+        c = [0] * 34
+        for t in rng.sample(range(136), rng.choice([4, 7, 10, 16])):
+            c[t // 4] += 1
+        k = rng.randrange(27)
+        for a, b in chi_choices(c, k):
+            suji = other_end(k, a, b)
+            bad = {k} if suji is None else {k, suji}
+            rest = list(c)
+            rest[a] -= 1
+            rest[b] -= 1
+            assert _leaves_discard(c, a, b, bad) == any(rest[x] for x in range(34) if x not in bad)
+            checked += 1
+    assert checked > 500

@@ -205,10 +205,14 @@ _NOTHING: list[Action] = []
 
 
 def _leaves_discard(c: list[int], a: int, b: int, bad: set[int]) -> bool:
+    """Whether, once ``a`` and ``b`` go into the run, a tile outside ``bad`` is left."""
     c[a] -= 1
     c[b] -= 1
     try:
-        return any(c[x] for x in range(34) if x not in bad)
+        left = sum(c)
+        for x in bad:
+            left -= c[x]
+        return left > 0
     finally:
         c[a] += 1
         c[b] += 1
