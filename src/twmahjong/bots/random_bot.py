@@ -44,7 +44,7 @@ class RandomBot:
             if first == "draw":                          # [draw, pass]: 海底
                 return acts[0] if self.rng.random() < DRAW_LAST_TILE else acts[-1]
             # randrange(n) is _randbelow(n) for n > 0 (the same draw), one call fewer
-            return acts[self.rng._randbelow(len(acts))]
+            return acts[self.rng._randbelow(len(acts))]  # type: ignore[attr-defined]
         legal: list[ActionJSON] = observation.get("legal") or [{"type": "pass"}]
         for a in legal:
             if a["type"] in _WINS:
