@@ -54,6 +54,7 @@ __all__ = ["HandState"]
 
 WIND = "ESWN"
 _NONE: frozenset[int] = frozenset()
+_AFTER = tuple(((d + 1) % 4, (d + 2) % 4, (d + 3) % 4) for d in range(4))   # the seats after d
 tile_str = tile_text
 
 
@@ -491,8 +492,9 @@ class HandState(ClaimResolution, WinConditions):
         self.claim_ctx = (d, k)
         pend: dict[int, list[Action]] = {}
         seats = self.seats
-        nxt = (d + 1) % 4
-        for s in (nxt, (d + 2) % 4, (d + 3) % 4):
+        open_windows = self.open_windows
+        nxt, s2, s3 = _AFTER[d]
+        for s in (nxt, s2, s3):
             o = seats[s]
             c = o._counts
             # most seats can do nothing with most tiles: skip them before building a list
@@ -501,7 +503,7 @@ class HandState(ClaimResolution, WinConditions):
                 opts = claim_options(self, s, d, k)
                 if opts:
                     pend[s] = opts
-            if self.open_windows and s not in pend:
+            if open_windows and s not in pend:
                 pend[s] = [A.PASS]
         if pend:
             self.phase = "claim"
