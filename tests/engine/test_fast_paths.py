@@ -135,3 +135,26 @@ def test_leaves_discard_counts_what_is_left_outside_the_forbidden_kinds():
             assert _leaves_discard(c, a, b, bad) == any(rest[x] for x in range(34) if x not in bad)
             checked += 1
     assert checked > 500
+
+
+def test_a_lazy_observation_writes_as_the_full_one_however_it_was_read():
+    """json.dumps of an unread LazyObservation (a pipe bot's request) is the whole
+    observation, keys in the order they always had: seat, legal, then the rest."""
+    import json
+    prof = load_profile("standard")
+    bots = make_bots(["L2"] * 4, 3)
+    h = HandState(prof, dealer=1, seed=77)
+    n = 0
+    while not h.over and n < 80:
+        for s, acts in h.pending().items():
+            full = h.observation(s)
+            want = {"seat": s, "legal": full["legal"], **full}
+            for read in (None, "legal", "seat", "hand"):
+                lazy = LazyObservation(h, s, actions=acts)
+                if read:
+                    lazy.get(read)
+                assert json.dumps(lazy) == json.dumps(want)
+            given = LazyObservation(h, s, legal_json(acts))
+            assert list(given.keys()) == ["legal", "seat"] + [k for k in full if k not in ("legal", "seat")]
+            h.act(s, bots[s].act(LazyObservation(h, s, actions=acts)))
+            n += 1

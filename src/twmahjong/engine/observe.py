@@ -137,10 +137,13 @@ class _LazyObservation(dict[str, Any]):
 
     def __init__(self, h: TableState, seat: int, legal: list[ActionJSON] | None = None, *,
                  actions: Sequence[Action] | None = None):
-        # built for every decision of an in-process table: nothing but the references
-        # (the dict itself starts empty, or with ``legal``; "seat" comes with the rest)
+        # built for every decision of an in-process table: one key and the references.
+        # Never empty (json's encoder writes an empty dict as {} without asking for
+        # its items); keys in the order they always had: seat, legal, the rest, or
+        # legal first when given.
         if legal is not None:
             dict.__setitem__(self, "legal", legal)
+        dict.__setitem__(self, "seat", seat)
         self._h = h
         self._seat = seat
         self.actions = actions
@@ -150,7 +153,7 @@ class _LazyObservation(dict[str, Any]):
             dict.__setitem__(self, "legal", legal_json(self.actions or ()))
 
     def _fill(self) -> None:
-        if not dict.__contains__(self, "seat"):          # the full observation has a seat
+        if not dict.__contains__(self, "dealer"):        # a full observation has a dealer
             self._legal()
             full = observation(self._h, self._seat)
             full["legal"] = dict.__getitem__(self, "legal")
