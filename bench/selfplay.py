@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import time
@@ -88,7 +89,8 @@ def main() -> None:
             cpu, wall, s = run(profile, args.hands, args.seed)
             cpus.append(cpu)
             print(f"{args.hands} hands ({s['drawn_hands']} drawn) profile {name}: "
-                  f"{cpu:.0f} hands/s CPU, {wall:.0f} hands/s wall (target >= {TARGET})", flush=True)
+                  f"{cpu:.0f} hands/s CPU, {wall:.0f} hands/s wall (target >= {TARGET}), "
+                  f"load {os.getloadavg()[0]:.2f}", flush=True)
             if args.riichienv:
                 refs.append(run_riichienv(args.riichienv, args.hands, args.seed))
                 print(f"{args.hands} kyoku riichienv RandomAgent loop: {refs[-1]:.0f} hands/s CPU", flush=True)
@@ -97,8 +99,10 @@ def main() -> None:
                   f"{args.repeat} runs (min {min(cpus):.0f}, max {max(cpus):.0f})", flush=True)
         if refs:
             ours, theirs = statistics.median(cpus), statistics.median(refs)
+            ratios = [a / b for a, b in zip(cpus, refs)]
             print(f"profile {name}: {ours:.0f} vs riichienv {theirs:.0f} hands/s = "
-                  f"{ours / theirs:.2f}x (target >= 2x)", flush=True)
+                  f"{ours / theirs:.2f}x (target >= 2x); run by run {min(ratios):.2f}-"
+                  f"{max(ratios):.2f}x, load {os.getloadavg()[0]:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -37,9 +37,11 @@ def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
 def play_hand(h: HandState, bots: Sequence[Bot],
               on_step: Callable[[HandState], object] | None = None) -> HandResult:
     """Run one hand to its end with ``bots[seat]`` deciding for each seat."""
-    while not h.over:
+    act = h.act
+    decide = [b.act for b in bots]
+    while h.phase != "over":
         for s, acts in h.pending().items():
-            h.act(s, bots[s].act(LazyObservation(h, s, actions=acts)))
+            act(s, decide[s](LazyObservation(h, s, actions=acts)))
         if on_step:
             on_step(h)
     assert h.result is not None

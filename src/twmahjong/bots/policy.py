@@ -43,7 +43,7 @@ from .value import estimate_tai, shape_of, valued_honors
 from .view import View
 
 if TYPE_CHECKING:                       # types only: importing the bots loads no engine
-    from ..engine.actions import ActionJSON
+    from ..engine.actions import Action, ActionJSON
     from ..engine.observe import Observation
 
 __all__ = ["LEVELS", "LEVEL_SUMMARY", "ParamChanges", "Params", "PolicyBot", "default_action",
@@ -163,12 +163,18 @@ class PolicyBot:
 
     # ---- the Bot protocol -------------------------------------------------------------
 
-    def act(self, observation: Observation) -> ActionJSON:
-        legal = observation.get("legal") or []
-        if not legal:
-            return {"type": "pass"}
-        if len(legal) == 1:
-            return legal[0].copy()
+    def act(self, observation: Observation) -> ActionJSON | Action:
+        acts: Sequence[Action] | None = getattr(observation, "actions", None)
+        if acts is not None:
+            # in process: the engine's own actions, read and answered without JSON
+            if len(acts) <= 1:
+                return acts[0] if acts else {"type": "pass"}
+        else:
+            legal = observation.get("legal") or []
+            if not legal:
+                return {"type": "pass"}
+            if len(legal) == 1:
+                return legal[0].copy()
         v = View.from_observation(observation)
         types = v.legal_types()
         if "flower_win" in types:
@@ -187,7 +193,7 @@ class PolicyBot:
 
     # ---- winning ----------------------------------------------------------------------
 
-    def _decide_win(self, v: View) -> ActionJSON | None:
+    def _decide_win(self, v: View) -> ActionJSON | Action | None:
         win = v.find("win")
         p = self.params
         if p.min_tai_discard_win and v.drawn is None and v.wall_remaining > 40 \
@@ -197,7 +203,7 @@ class PolicyBot:
 
     # ---- own turn: kongs, discard, declaration ----------------------------------------
 
-    def _own_turn(self, v: View) -> ActionJSON:
+    def _own_turn(self, v: View) -> ActionJSON | Action:
         p = self.params
         counts = v.counts
         # a discard always names its tile
@@ -224,7 +230,7 @@ class PolicyBot:
             return decl
         return _offered(v.find("discard", choice))
 
-    def _own_kong(self, v: View, best_s: int) -> ActionJSON | None:
+    def _own_kong(self, v: View, best_s: int) -> ActionJSON | Action | None:
         """暗槓 / 加槓 when it costs no speed: a kong is a free extra draw and, for a
         concealed kong, keeps 門清."""
         for t, tile, _tiles, js in v.legal:
@@ -237,7 +243,7 @@ class PolicyBot:
             if shanten(c) <= best_s:
                 if t == "added_kong" and self.params.defence and max_threat(v) > 0.7:
                     continue            # 搶槓: adding to a pung hands a ready player a tile
-                return js.copy()
+                return _offered(js)
         return None
 
     def _score_discards(self, v: View, table: list[DiscardInfo], best_s: int) -> dict[int, float]:
@@ -346,7 +352,7 @@ class PolicyBot:
                 out[k] += 12.0 * p.flush_bias * (_flush_odds(after) - _flush_odds(reach))
         return out
 
-    def _declare(self, v: View, choice: int, table: list[DiscardInfo]) -> ActionJSON | None:
+    def _declare(self, v: View, choice: int, table: list[DiscardInfo]) -> ActionJSON | Action | None:
         """天聽 / 地聽 carry many 台 and are taken whenever offered; 報聽 (one 台,
         and the hand is locked) only with enough winning tiles left."""
         decls = [a for a in v.legal if a[0] == "declare"]
@@ -354,27 +360,27 @@ class PolicyBot:
             return None
         for t, tile, _tiles, js in decls:
             if tile is None:
-                return js.copy()                      # 天聽 before the first discard
+                return _offered(js)                      # 天聽 before the first discard
         for t, tile, _tiles, js in decls:
             if tile != choice:
                 continue
             if not v.discards[v.seat]:
-                return js.copy()                      # 地聽 with the first discard
+                return _offered(js)                      # 地聽 with the first discard
             info = next((d for d in table if d.kind == choice), None)
             if info and info.shanten == 0 and info.useful >= self.params.declare_waits:
-                return js.copy()
+                return _offered(js)
         return None
 
     # ---- claims -----------------------------------------------------------------------
 
-    def _claim(self, v: View) -> ActionJSON:
+    def _claim(self, v: View) -> ActionJSON | Action:
         """吃 碰 槓 or pass: compare the hand after the best claim with the hand as it is."""
         p = self.params
         counts = v.counts
         s_now = shanten(counts)
         u_now = useful_tiles(counts, v.unseen, s_now)[0] if p.useful else 0
         base = self._claim_outlook(v, s_now, u_now, 0.0)
-        best: tuple[float, ActionJSON | None] = (base, v.find("pass"))
+        best: tuple[float, ActionJSON | Action | None] = (base, v.find("pass"))
         for t, tile, tiles, js in v.legal:
             if t not in ("chi", "pon", "kong") or tile is None:
                 continue
@@ -386,8 +392,8 @@ class PolicyBot:
             if score > best[0] + self._claim_margin():
                 best = (score, js)
         if best[1] is None:
-            return default_action({"legal": [a[3] for a in v.legal]})
-        return best[1].copy()
+            return default_action({"legal": [_as_json(a[3]) for a in v.legal]})
+        return _offered(best[1])
 
     def _claim_margin(self) -> float:
         """How much better a claim must look than passing (claim_bias lowers it)."""
@@ -507,9 +513,16 @@ def _flush_odds(reach: float) -> float:
     return x * x
 
 
-def _offered(action: ActionJSON | None) -> ActionJSON:
-    """A fresh copy of an action ``View.find`` found: the caller knows it is offered."""
-    return cast("ActionJSON", action).copy()
+def _offered(action: ActionJSON | Action | None) -> ActionJSON | Action:
+    """An action ``View.find`` found (the caller knows it is offered): a fresh copy of
+    its JSON, or in process the engine's own ``Action`` itself (frozen, shared)."""
+    if isinstance(action, dict):
+        return action.copy()
+    return cast("Action", action)
+
+
+def _as_json(action: ActionJSON | Action) -> ActionJSON:
+    return action if isinstance(action, dict) else action.to_json()
 
 
 def level_params(level: int, **changes: Unpack[ParamChanges]) -> Params:

@@ -35,13 +35,16 @@ class RandomBot:
     def act(self, observation: Observation) -> ActionJSON | Action:
         acts: Sequence[Action] | None = getattr(observation, "actions", None)
         if acts:
-            # in process: the engine's own objects, chosen exactly as their JSON would be
-            for x in acts:
-                if x.type in _WINS:
-                    return x
-            if acts[0].type == "draw":                   # [draw, pass]: 海底
+            # in process: the engine's own objects, chosen exactly as their JSON would be.
+            # The engine lists a win (胡, 花胡) first, so the first action tells
+            # (tests/engine/test_fast_paths.py holds it to that).
+            first = acts[0].type
+            if first in _WINS:
+                return acts[0]
+            if first == "draw":                          # [draw, pass]: 海底
                 return acts[0] if self.rng.random() < DRAW_LAST_TILE else acts[-1]
-            return acts[self.rng.randrange(len(acts))]
+            # randrange(n) is _randbelow(n) for n > 0 (the same draw), one call fewer
+            return acts[self.rng._randbelow(len(acts))]  # type: ignore[attr-defined]
         legal: list[ActionJSON] = observation.get("legal") or [{"type": "pass"}]
         for a in legal:
             if a["type"] in _WINS:

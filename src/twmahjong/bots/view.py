@@ -12,19 +12,20 @@ and how many copies of each kind are still unseen (未見張數) from this seat.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..tiles import KINDS, WIND_LETTERS, parse_tile, parse_tiles
 
 if TYPE_CHECKING:                       # types only: importing the bots loads no engine
-    from ..engine.actions import ActionJSON
+    from ..engine.actions import Action, ActionJSON
 
 __all__ = ["LegalMove", "Meld", "View", "parse_legal"]
 
-# A legal action read: (type, tile kind or None, the tiles from hand, the action's JSON)
-LegalMove: TypeAlias = "tuple[str, int | None, tuple[int, ...], ActionJSON]"
+# A legal action read: (type, tile kind or None, the tiles from hand, the action as
+# offered: its JSON, or in process the engine's own ``Action``)
+LegalMove: TypeAlias = "tuple[str, int | None, tuple[int, ...], ActionJSON | Action]"
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,15 @@ class Meld:
     claimed: int | None = None  # the kind taken from that seat's river (the observation's ``claimed``)
 
 
+def legal_of_actions(actions: Iterable[Action]) -> list[LegalMove]:
+    """The engine's own legal actions as ``parse_legal`` reads their JSON, the
+    actions themselves standing for the JSON (nothing written, nothing parsed)."""
+    return [(a.type, a.tile, a.tiles, a) for a in actions]
+
+
 def parse_legal(legal: Iterable[ActionJSON]) -> list[LegalMove]:
     """Legal actions as (type, tile kind, hand tiles, the original JSON)."""
-    out = []
+    out: list[LegalMove] = []
     for a in legal:
         tile = a.get("tile")
         tiles = a.get("tiles")
@@ -81,7 +88,9 @@ class View:
     @classmethod
     def from_observation(cls, obs: Mapping[str, Any]) -> View:
         """Read an observation; a key it lacks (a host of an older protocol, a test's
-        partial one) takes a neutral default."""
+        partial one) takes a neutral default. An in-process observation with the
+        engine's ``actions`` is read from those, not from its ``legal`` JSON."""
+        acts: Sequence[Action] | None = getattr(obs, "actions", None)
         seat = int(obs.get("seat", 0))
         counts = [0] * KINDS
         for k in parse_tiles(obs.get("hand") or ""):
@@ -105,7 +114,7 @@ class View:
             dealer=int(obs.get("dealer", 0)), dealer_streak=int(obs.get("dealer_streak", 0)),
             seat_winds=winds, round_wind=WIND_LETTERS.index(obs.get("round_wind") or "E"),
             last_discard=(int(ld["seat"]), parse_tile(ld["tile"])) if ld else None,
-            legal=parse_legal(obs.get("legal") or []),
+            legal=legal_of_actions(acts) if acts is not None else parse_legal(obs.get("legal") or []),
         )
         v._count_visible()
         return v
@@ -159,7 +168,7 @@ class View:
         return {a[0] for a in self.legal}
 
     def find(self, type_: str, tile: int | None = None,
-             tiles: tuple[int, ...] | None = None) -> ActionJSON | None:
+             tiles: tuple[int, ...] | None = None) -> ActionJSON | Action | None:
         for a in self.legal:
             if a[0] == type_ and (tile is None or a[1] == tile) and \
                     (tiles is None or tuple(sorted(a[2])) == tuple(sorted(tiles))):

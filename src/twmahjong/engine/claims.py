@@ -83,19 +83,23 @@ class ClaimResolution:
         # (discarder, discard), set by the discard; no cast: this runs at every claim window
         d, k = self.claim_ctx  # type: ignore[misc]
         self._mark_passes(pend, choices)
-        ws = self._winners_in_order(d, choices)
-        if ws:
-            self._finish([self._ron_info(w, d, k) for w in ws])
-            return
+        meld = chow = None                   # the first seat to 碰/槓, the first to 吃
         for s, c in choices.items():
-            if c.type in ("pon", "kong"):
-                self._claim_set(s, d, k, c)
+            t = c.type
+            if t == "win":
+                self._finish([self._ron_info(w, d, k) for w in self._winners_in_order(d, choices)])
                 return
-        for s, c in choices.items():
-            if c.type == "chi":
-                self._claim_set(s, d, k, c)
-                return
-        self._next_draw(d)
+            if t == "pon" or t == "kong":
+                if meld is None:
+                    meld = s
+            elif t == "chi" and chow is None:
+                chow = s
+        if meld is not None:
+            self._claim_set(meld, d, k, choices[meld])
+        elif chow is not None:
+            self._claim_set(chow, d, k, choices[chow])
+        else:
+            self._next_draw(d)
 
     def _claim_set(self, s: int, d: int, k: int, c: Action) -> None:
         st = self.seats[s]

@@ -16,12 +16,13 @@ from .seat import other_end
 if TYPE_CHECKING:
     from .state import TableState
 
-__all__ = ["chi_choices", "claim_options", "turn_options"]
+__all__ = ["chi_choices", "claim_options", "may_chi", "turn_options"]
 
 _DISCARDS = tuple(A.discard(k) for k in range(34))
 _SUITS = ((0, 9), (9, 9), (18, 9), (27, 7))
 # per suit: its key -> (its discard actions, the kinds held four times)
 _SUIT_FACTS: tuple[dict[int, tuple[tuple[Action, ...], tuple[int, ...]]], ...] = ({}, {}, {}, {})
+_F0, _F1, _F2, _F3 = _SUIT_FACTS
 
 
 def _suit_facts(g: int, key: int) -> tuple[tuple[Action, ...], tuple[int, ...]]:
@@ -74,24 +75,26 @@ def _flower_win_ok(h: TableState, seat: int) -> bool:
 def turn_options(h: TableState, seat: int) -> list[Action]:
     """Everything ``seat`` may do holding 3k+2 tiles: 打牌, 暗槓, 加槓, 自摸, 花胡, 聽."""
     st = h.seats[seat]
-    out: list[Action] = []
+    drawn = h.drawn
     # the common turn, a plain draw that completes nothing, is decided without a call
-    if (h.turn_src != "draw" or h.drawn in st.waits) and _self_win_ok(h, seat):
-        out.append(A.win(h.drawn))
-    if st.flowers and len(st.flowers) >= 7 and _flower_win_ok(h, seat):
+    if (h.turn_src != "draw" or drawn in st.waits) and _self_win_ok(h, seat):
+        out: list[Action] = [A.win(drawn)]
+    else:
+        out = []
+    if len(st.flowers) >= 7 and _flower_win_ok(h, seat):
         out.append(A.FLOWER_WIN)
     km, kp, ks, kz = st.key
-    f0 = _SUIT_FACTS[0].get(km) or _suit_facts(0, km)
-    f1 = _SUIT_FACTS[1].get(kp) or _suit_facts(1, kp)
-    f2 = _SUIT_FACTS[2].get(ks) or _suit_facts(2, ks)
-    f3 = _SUIT_FACTS[3].get(kz) or _suit_facts(3, kz)
+    f0 = _F0.get(km) or _suit_facts(0, km)
+    f1 = _F1.get(kp) or _suit_facts(1, kp)
+    f2 = _F2.get(ks) or _suit_facts(2, ks)
+    f3 = _F3.get(kz) or _suit_facts(3, kz)
     if st.declared is not None and h.rules.declared_hand == "locked":
         # 報聽後不可再換牌 (rules/003): the declared hand keeps its tiles and puts out what
         # it drew. Where the hand may change (rules/000-001), changing voids the declaration.
-        k = h.drawn
-        out.append(A.discard(k) if k is not None else (f0[0] + f1[0] + f2[0] + f3[0])[0])
+        out.append(A.discard(drawn) if drawn is not None else (f0[0] + f1[0] + f2[0] + f3[0])[0])
         return out
-    if not h.no_kong and h.drawable() >= 1:                  # 禁制 1; a kong needs a replacement
+    # 禁制 1; a kong needs a replacement (asked only of a hand with four of a kind or a pon)
+    if not h.no_kong and (f0[1] or f1[1] or f2[1] or f3[1] or st.melds) and h.drawable() >= 1:
         if not h.no_concealed_kong:                          # 禁制 3 (rules/001)
             for k in f0[1] + f1[1] + f2[1] + f3[1]:
                 out.append(A.concealed_kong(k))
@@ -99,16 +102,21 @@ def turn_options(h: TableState, seat: int) -> list[Action]:
         for m in st.melds:
             if m.type == "pon" and c[m.kinds[0]]:
                 out.append(A.added_kong(m.kinds[0]))
-    discards = f0[0] + f1[0] + f2[0] + f3[0]
     forb = h.forbidden
     if forb:
-        discards = tuple(a for a in discards if a.tile not in forb)
-    out.extend(discards)
+        discards: tuple[Action, ...] = tuple(
+            a for a in f0[0] + f1[0] + f2[0] + f3[0] if a.tile not in forb)
+        out += discards
+    else:
+        out += f0[0]
+        out += f1[0]
+        out += f2[0]
+        out += f3[0]
     if st.declared is None and (st.n_discards == 0 or h.rules.declare_ready == "any_time") \
             and _may_declare(h, seat):
         ready = st.ready_discards(h.rules.lilgu)
         if ready:
-            for a in discards:
+            for a in (discards if forb else f0[0] + f1[0] + f2[0] + f3[0]):
                 if a.tile in ready:
                     out.append(A.declare(a.tile))
     return out
@@ -137,6 +145,22 @@ def chi_choices(c: list[int], k: int) -> list[tuple[int, int]]:
     if r <= 6 and c[k + 1] and c[k + 2]:
         out.append((k + 1, k + 2))
     return out
+
+
+# kind -> the pairs of kinds that make a run with it (empty for honors)
+_CHI_PAIRS = tuple(
+    tuple(p for p, ok in (((k - 2, k - 1), k % 9 >= 2), ((k - 1, k + 1), 1 <= k % 9 <= 7),
+                          ((k + 1, k + 2), k % 9 <= 6)) if ok) if k < 27 else ()
+    for k in range(34))
+
+
+def may_chi(c: list[int], k: int) -> bool:
+    """Whether the hand ``c`` holds two tiles that make a run with ``k`` — whether
+    ``chi_choices(c, k)`` has any, without building them (asked at every discard)."""
+    for a, b in _CHI_PAIRS[k]:
+        if c[a] and c[b]:
+            return True
+    return False
 
 
 def claim_options(h: TableState, s: int, d: int, k: int) -> list[Action]:
@@ -181,10 +205,14 @@ _NOTHING: list[Action] = []
 
 
 def _leaves_discard(c: list[int], a: int, b: int, bad: set[int]) -> bool:
+    """Whether, once ``a`` and ``b`` go into the run, a tile outside ``bad`` is left."""
     c[a] -= 1
     c[b] -= 1
     try:
-        return any(c[x] for x in range(34) if x not in bad)
+        left = sum(c)
+        for x in bad:
+            left -= c[x]
+        return left > 0
     finally:
         c[a] += 1
         c[b] += 1

@@ -14,9 +14,10 @@ from collections.abc import Iterable
 
 from ..tiles import rank_of, suit_of, tile_str
 
-__all__ = ["fmt_tiles", "tile_text"]
+__all__ = ["TILE_TEXT", "fmt_tiles", "tile_text"]
 
 _TEXT = tuple(tile_str(k) for k in range(42))
+TILE_TEXT = _TEXT                   # kind -> text, indexed where a call would cost
 _DIGIT = tuple(str(rank_of(k)) for k in range(42))
 _SUIT = tuple(suit_of(k) for k in range(42))
 

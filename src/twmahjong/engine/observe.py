@@ -133,17 +133,19 @@ class _LazyObservation(dict[str, Any]):
     picks from ``observation.actions`` and answers with one of them, and a hand
     played that way never writes or parses an action's JSON."""
 
-    __slots__ = ("_full", "_h", "_seat", "actions")
+    __slots__ = ("_h", "_seat", "actions")
 
     def __init__(self, h: TableState, seat: int, legal: list[ActionJSON] | None = None, *,
                  actions: Sequence[Action] | None = None):
-        if legal is None:
-            super().__init__(seat=seat)
-        else:
-            super().__init__(legal=legal, seat=seat)
+        # built for every decision of an in-process table: one key and the references.
+        # Never empty (json's encoder writes an empty dict as {} without asking for
+        # its items); keys in the order they always had: seat, legal, the rest, or
+        # legal first when given.
+        if legal is not None:
+            dict.__setitem__(self, "legal", legal)
+        dict.__setitem__(self, "seat", seat)
         self._h = h
         self._seat = seat
-        self._full = False
         self.actions = actions
 
     def _legal(self) -> None:
@@ -151,8 +153,7 @@ class _LazyObservation(dict[str, Any]):
             dict.__setitem__(self, "legal", legal_json(self.actions or ()))
 
     def _fill(self) -> None:
-        if not self._full:
-            self._full = True
+        if not dict.__contains__(self, "dealer"):        # a full observation has a dealer
             self._legal()
             full = observation(self._h, self._seat)
             full["legal"] = dict.__getitem__(self, "legal")

@@ -221,7 +221,8 @@ def rollout(h: HandState, policies: Sequence[Policy] | Callable[[int], Policy], 
             w.act(seat if seat is not None else next(iter(w.pending())), first)
         while not w.over:
             for s, acts in w.pending().items():
-                w.act(s, pick(s).act(LazyObservation(w, s, A.legal_json(acts))))
+                # the engine's own actions: an in-process policy answers with one of them
+                w.act(s, pick(s).act(LazyObservation(w, s, actions=acts)))
         assert w.result is not None
         out.append(w.result)
     return out

@@ -33,12 +33,13 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, cast
 
+from ..hand import KEY_STEP, waits_key
 from . import actions as A
 from .actions import Action, IllegalAction
 from .claims import ClaimResolution
 from .conditions import WinConditions
-from .legal import claim_options, turn_options
-from .notation import fmt_tiles, tile_text
+from .legal import claim_options, may_chi, turn_options
+from .notation import TILE_TEXT, fmt_tiles, tile_text
 from .rules import TableRules
 from .seat import SeatState, TableMeld
 from .state import Event, WinInfo
@@ -52,6 +53,8 @@ if TYPE_CHECKING:
 __all__ = ["HandState"]
 
 WIND = "ESWN"
+_NONE: frozenset[int] = frozenset()
+_AFTER = tuple(((d + 1) % 4, (d + 2) % 4, (d + 3) % 4) for d in range(4))   # the seats after d
 tile_str = tile_text
 
 
@@ -126,14 +129,16 @@ class HandState(ClaimResolution, WinConditions):
         """Record ``seat``'s choice; resolve once every pending seat has chosen."""
         if not isinstance(action, Action):
             action = Action.from_json(action)
-        if self.phase == "over":
-            raise IllegalAction("the hand is over; no more actions")
-        if seat not in self._pending:
+        pend = self._pending
+        legal = pend.get(seat)
+        choices = self._choices
+        if legal is None:
+            if self.phase == "over":
+                raise IllegalAction("the hand is over; no more actions")
             raise IllegalAction(f"seat {seat} has nothing to decide now; waiting for seat(s) "
                                 f"{', '.join(str(s) for s in self.pending())}")
-        if seat in self._choices:
-            raise IllegalAction(f"seat {seat} has already chosen {self._choices[seat].describe()}")
-        legal = self._pending[seat]
+        if seat in choices:
+            raise IllegalAction(f"seat {seat} has already chosen {choices[seat].describe()}")
         for x in legal:
             if x is action:
                 break
@@ -142,25 +147,31 @@ class HandState(ClaimResolution, WinConditions):
                 action = legal[legal.index(action)]
             else:
                 raise IllegalAction(self._why_illegal(seat, action))
-        self._choices[seat] = action
-        if len(self._choices) == len(self._pending):
-            choices = self._choices
-            pend = self._pending
-            phase = self.phase
+        if len(pend) == 1:
+            # one seat decides (every turn): no choices to collect
             self._pending = {}
-            self._choices = {}
+            phase = self.phase
             if phase == "turn":
-                self._do_turn(seat, choices[seat])
-            elif phase == "claim":
-                self._resolve_claims(choices, pend)
-            elif phase == "rob_kong":
-                self._resolve_rob_kong(choices, pend)
-            elif phase == "rob_flower":
-                self._resolve_rob_flower(choices)
-            elif phase == "declare":
-                self._resolve_declare(choices)
-            elif phase == "last_tile":
-                self._resolve_last_tile(seat, choices[seat])
+                self._do_turn(seat, action)
+                return
+            choices = {seat: action}
+        else:
+            choices[seat] = action
+            if len(choices) != len(pend):
+                return
+            self._choices = {}
+            self._pending = {}
+            phase = self.phase
+        if phase == "claim":
+            self._resolve_claims(choices, pend)
+        elif phase == "rob_kong":
+            self._resolve_rob_kong(choices, pend)
+        elif phase == "rob_flower":
+            self._resolve_rob_flower(choices)
+        elif phase == "declare":
+            self._resolve_declare(choices)
+        elif phase == "last_tile":
+            self._resolve_last_tile(seat, choices[seat])
 
     def _why_illegal(self, seat: int, action: Action) -> str:
         """The refusal's message. Explaining must never be what stops a table: an
@@ -181,13 +192,11 @@ class HandState(ClaimResolution, WinConditions):
 
     def _deal(self) -> None:
         """配牌: four tiles a turn from the dealer on, four rounds, then the 門牌."""
+        dealt = self.wall.deal_front(65)    # four rounds of four from the dealer on, then one
         got: list[list[int]] = [[] for _ in range(4)]
-        for _ in range(4):
-            for i in range(4):
-                s = (self.dealer + i) % 4
-                for _ in range(4):
-                    got[s].append(self.wall.draw_front())
-        got[self.dealer].append(self.wall.draw_front())
+        for i in range(4):
+            got[(self.dealer + i) % 4] = [dealt[16 * r + 4 * i + j] for r in range(4) for j in range(4)]
+        got[self.dealer].append(dealt[64])
         self._emit({"type": "deal", "hand_no": self.hand_no, "dealer": self.dealer,
                     "dealer_streak": self.dealer_streak, "round_wind": WIND[self.round_wind],
                     "seat_winds": [WIND[w] for w in self.seat_winds],
@@ -282,8 +291,8 @@ class HandState(ClaimResolution, WinConditions):
         self.no_self_win = False        # 禁制 2/4: 碰槓補牌, claimed turns
         self.no_kong = False            # 禁制 1: after 吃/碰
         self.no_concealed_kong = False  # 禁制 3: after 碰槓
-        self.forbidden: frozenset[int] = frozenset()   # 禁制 6
-        self.forfeit_kinds: frozenset[int] = frozenset()  # casual: discarding these forfeits the win
+        self.forbidden: frozenset[int] = _NONE   # 禁制 6
+        self.forfeit_kinds: frozenset[int] = _NONE  # casual: discarding these forfeits the win
         self.turn_flower = False
         self.kong_replacement = False
         self.kong_made = False
@@ -316,9 +325,11 @@ class HandState(ClaimResolution, WinConditions):
                 self._draw_game("wall_exhausted")
                 return
             k = wall.draw_back() if back else wall.draw_front()
-            self.events.append({"type": "draw", "seat": seat, "tile": tile_str(k), "replacement": back})
+            self.events.append({"type": "draw", "seat": seat, "tile": TILE_TEXT[k], "replacement": back})
             if k < 34:
-                st.add(k)
+                st._counts[k] += 1               # st.add(k), on the hot path
+                g, step = KEY_STEP[k]
+                st.key[g] += step
                 self.drawn = k
                 self.kong_replacement = back
                 self._start_turn(seat, "replacement" if back else "draw")
@@ -342,7 +353,7 @@ class HandState(ClaimResolution, WinConditions):
         # told to the checker without a cast, which would be a call on every turn
         k: int = a.tile  # type: ignore[assignment]
         if t == "discard":
-            if k != self.drawn and self.drawn is not None:
+            if st.declared is not None and k != self.drawn and self.drawn is not None:
                 self._hand_changed(seat)         # 換牌: kept the drawn tile, threw another
             self._discard(seat, k)
         elif t == "declare":
@@ -433,7 +444,9 @@ class HandState(ClaimResolution, WinConditions):
 
     def _discard(self, seat: int, k: int) -> None:
         st = self.seats[seat]
-        st.take(k)
+        st._counts[k] -= 1                   # st.take(k), on the hot path
+        g, step = KEY_STEP[k]
+        st.key[g] -= step
         st.discards.append(k)
         st.claimed.append(False)
         st.n_discards += 1
@@ -445,13 +458,17 @@ class HandState(ClaimResolution, WinConditions):
             st.passed_pon.clear()
         if k in self.forfeit_kinds:
             st.cannot_win = True
-        st.waits = st.wait_kinds(self.rules.lilgu)
+        if self.rules.lilgu:
+            st.waits = st.wait_kinds(True)
+        else:
+            w = waits_key(st.key)
+            st.waits = frozenset(w) if w else _NONE
         st.last_discard = k
         for o in self.seats:
             o.since.add(k)
         st.since = {k}
         self.drawn = None
-        self.events.append({"type": "discard", "seat": seat, "tile": tile_str(k)})
+        self.events.append({"type": "discard", "seat": seat, "tile": TILE_TEXT[k]})
         self._open_claims(seat, k)
 
     def _put_out(self, st: SeatState, k: int) -> None:
@@ -475,15 +492,18 @@ class HandState(ClaimResolution, WinConditions):
         self.claim_ctx = (d, k)
         pend: dict[int, list[Action]] = {}
         seats = self.seats
-        nxt = (d + 1) % 4
-        for s in (nxt, (d + 2) % 4, (d + 3) % 4):
+        open_windows = self.open_windows
+        nxt, s2, s3 = _AFTER[d]
+        for s in (nxt, s2, s3):
             o = seats[s]
+            c = o._counts
             # most seats can do nothing with most tiles: skip them before building a list
-            if k in o.waits or o.counts[k] >= 2 or (s == nxt and k < 27):
+            # (a win, a pair for 碰, and for the next seat two tiles of a run for 吃)
+            if k in o.waits or c[k] >= 2 or (s == nxt and k < 27 and may_chi(c, k)):
                 opts = claim_options(self, s, d, k)
                 if opts:
                     pend[s] = opts
-            if self.open_windows and s not in pend:
+            if open_windows and s not in pend:
                 pend[s] = [A.PASS]
         if pend:
             self.phase = "claim"
@@ -492,7 +512,7 @@ class HandState(ClaimResolution, WinConditions):
         self._next_draw(d)
 
     def _next_draw(self, d: int) -> None:
-        left = self.drawable()
+        left = self.wall.left - self._dead         # drawable(), on the hot path
         if left <= 0:
             self._draw_game("wall_exhausted")
             return

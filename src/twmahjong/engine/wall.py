@@ -62,6 +62,25 @@ def hand_seed(match_seed: int, hand_no: int) -> int:
     return int.from_bytes(digest[:16], "big")
 
 
+_BITS = tuple(n.bit_length() for n in range(145))
+
+
+def shuffle(rng: random.Random, tiles: list[int]) -> None:
+    """洗牌: ``rng.shuffle(tiles)`` written out — the same Fisher–Yates with the same
+    draws (``getrandbits`` of the bound's bit length, drawn again while too large),
+    so a seed stands the same wall; without a call per tile. Tested against
+    ``random.shuffle``, which it must match for every record's seed to replay."""
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(len(tiles) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+
+
 def roll_dice(rng: random.Random, n: int = 3) -> tuple[int, ...]:
     return tuple(rng.randint(1, 6) for _ in range(n))
 
@@ -151,17 +170,19 @@ class Wall:
         the stack the dice total names, counted from its right end. Drawing goes
         clockwise — on to the wall of the seat before it (s-1)."""
         tiles = list(range(144))
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)
         dice = roll_dice(rng)
         total = sum(dice)
         side = count_seat(breaker, total)
-        stacks = [(tiles[2 * i], tiles[2 * i + 1]) for i in range(72)]   # side s: stacks 18s..18s+17
+        # side s stands tiles[36s:36s+36], its 18 stacks of two (top, bottom) in turn;
         # clockwise from the counted wall: its stacks, then walls side-1, side-2, side-3
-        circle = [st for step in range(4)
-                  for st in stacks[((side - step) % 4) * STACKS_PER_SIDE:((side - step) % 4 + 1) * STACKS_PER_SIDE]]
+        side_tiles = 2 * STACKS_PER_SIDE
+        circle: list[int] = []
+        for step in range(4):
+            w = (side - step) % 4
+            circle += tiles[w * side_tiles:(w + 1) * side_tiles]
         n = total                      # open after the total-th stack from the right (3..18)
-        order = [t for st in circle[n:] + circle[:n] for t in st]
-        return cls(order, dice, side, n)
+        return cls(circle[2 * n:] + circle[:2 * n], dice, side, n)
 
     @classmethod
     def stacked(cls, front: Sequence[int | None], back: Sequence[int] = ()) -> Wall:
@@ -201,6 +222,13 @@ class Wall:
 
     def drawable(self, dead: int) -> int:
         return self.remaining - dead
+
+    def deal_front(self, n: int) -> list[int]:
+        """The next ``n`` kinds from the live end at once (配牌), as ``n`` draw_front()."""
+        out = self.kinds[self.front:self.front + n]
+        self.front += n
+        self.left -= n
+        return out
 
     def draw_front(self) -> int:
         k = self.kinds[self.front]
