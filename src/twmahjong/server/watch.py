@@ -95,7 +95,7 @@ class WatchDesk:
 
     def add(self, conn: Any, account_id: int) -> None:
         self.watchers[conn] = account_id
-        self.ev_seen = self.table.game.event_count()
+        self._catch_up()
         conn.push(P.message("watching", game_id=self.table.id, table=self._table(),
                             delay=self.delay))
         if self.table.hand_open:
@@ -113,16 +113,21 @@ class WatchDesk:
     def moved(self) -> None:
         """The game changed (after every seat was sent its update): record a frame
         and send those now ``delay`` discards old."""
+        events = self._catch_up()
         if not self.watchers:
-            self.ev_seen = self.table.game.event_count()
             return
         game = self.table.game
-        events = game.events_for(0, self.ev_seen)
-        self.ev_seen += len(events)
-        self.discards += sum(1 for e in events if e.get("type") == "discard")
         if game.hand_no > 0 and self.table.hand_open and not game.hand_over():
             self._record(public_events(events))
         self._release(self.discards - self.delay)
+
+    def _catch_up(self) -> list[dict]:
+        """The game's new events; the discards among them are counted, watched or
+        not (a frame's ``turn`` is the table's count of discards, 0 at the start)."""
+        events = self.table.game.events_for(0, self.ev_seen)
+        self.ev_seen += len(events)
+        self.discards += sum(1 for e in events if e.get("type") == "discard")
+        return events
 
     def _record(self, events: list[dict]) -> None:
         obs = self.table.game.observation(0)
@@ -137,7 +142,7 @@ class WatchDesk:
     def hand_ended(self, hand_end: str) -> None:
         """Everything is turned up now: the hand's frames, then its result."""
         self._release(float("inf"))      # type: ignore[arg-type]
-        self.ev_seen = self.table.game.event_count()
+        self._catch_up()
         self._send(hand_end)
 
     def ended(self, text: str) -> None:
