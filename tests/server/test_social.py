@@ -7,7 +7,7 @@ import asyncio
 
 from server_helpers import Client
 
-from twmahjong.server.social import BOT_LINES, EMOTES, PHRASES, PLAIN_LINES
+from twmahjong.server.social.talk import BOT_LINES, EMOTES, PHRASES, PLAIN_LINES
 
 
 def run(coro):

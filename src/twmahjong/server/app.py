@@ -22,7 +22,7 @@ from ..errors import UserError
 from .core import Server
 from .admin_api import router as admin_router
 from .http_api import error_response, router
-from .social_api import router as social_router
+from .social.api import router as social_router
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .settings import Settings
 from .ws import Connection

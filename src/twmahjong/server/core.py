@@ -69,10 +69,10 @@ class Server:
             self.tables = LocalDirectory()
             self.bus = LocalBus()
             self.queue = LocalMatchQueue(settings.bot_fill_wait, self._start_from_queue)
-        # the social layer (server/friends.py, server/social.py): friends and where they
+        # the social layer (server/social/): friends and where they
         # are, invitations, notices to an account on any worker, the talk limit
-        from .friends import FriendStore, Invitations, Notices, Whereabouts
-        from .social import TalkGate
+        from .social.friends import FriendStore, Invitations, Notices, Whereabouts
+        from .social.talk import TalkGate
         link = self.cluster.link if self.cluster is not None else None
         self.friends = FriendStore(self.engine, self.repo)
         self.where = Whereabouts(self, link)

@@ -118,7 +118,7 @@ class AutoPlay(_In):
 
 class Talk(_In):
     """A 快捷語 (``phrase``) or a 表情 (``emote``) by its catalogue id — never free
-    text (server/social.py); exactly one of the two."""
+    text (server/social/talk.py); exactly one of the two."""
     type: Literal["talk"]
     phrase: str | None = Field(None, max_length=32)
     emote: str | None = Field(None, max_length=32)
@@ -321,7 +321,7 @@ class Watching(_Out):
 
 
 class WatchFrame(_Out):
-    """One delayed public frame of a watched table (server/watch.py)."""
+    """One delayed public frame of a watched table (server/social/watch.py)."""
     type: Literal["watch"] = "watch"
     hand_no: int
     turn: int

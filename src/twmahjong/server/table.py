@@ -163,8 +163,8 @@ class Table:
         self.fenced = False                # a write was refused: this process lost the game
         self.ready_wait: set[int] = set()  # between hands: seats whose 下一局 is awaited
         self.next_deal_at: float | None = None
-        from .social import TableSocial
-        self.social = TableSocial(self)    # talk, bots' lines, watchers (server/social.py)
+        from .social.hooks import TableSocial
+        self.social = TableSocial(self)    # talk, bots' lines, watchers (server/social/talk.py)
 
     @property
     def state(self) -> str:
@@ -191,7 +191,7 @@ class Table:
         self.inbox.put_nowait(("action", seat, msg, conn, time.perf_counter()))
 
     def watch(self, conn: Outbox, account_id: int) -> None:
-        """觀戰: ``conn`` gets the public view, behind the delay (server/watch.py)."""
+        """觀戰: ``conn`` gets the public view, behind the delay (server/social/watch.py)."""
         self.inbox.put_nowait(("watch", conn, account_id))
 
     def unwatch(self, conn: Outbox) -> None:

@@ -7,7 +7,7 @@ voice and one file per call::
     voices/
       cmn/            普通話 (Mandarin)
         chi.mp3  pon.mp3  kong.mp3  win.mp3  self_draw.mp3  declare.mp3  flower_win.mp3
-        phrase_hello.mp3  phrase_hurry.mp3  …   (one a 快捷語: server/social.py)
+        phrase_hello.mp3  phrase_hurry.mp3  …   (one a 快捷語: server/social/talk.py)
       nan/            台語 (Taiwanese Hokkien)
         pon.ogg  win.ogg  …
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .social import PHRASES
+from .social.talk import PHRASES
 
 __all__ = ["CALLS", "CLIPS", "PHRASE_CALLS", "FORMATS", "MAX_BYTES", "VOICES", "clip_path", "scan"]
 
@@ -34,7 +34,7 @@ log = logging.getLogger("twmahjong.server.voices")
 
 VOICES = {"cmn": "普通話 (Mandarin)", "nan": "台語 (Taiwanese Hokkien)"}
 CALLS = ("chi", "pon", "kong", "win", "self_draw", "declare", "flower_win")
-# 快捷語 (server/social.py): one clip a phrase, ``phrase_<id>`` (phrase_hurry.mp3, …)
+# 快捷語 (server/social/talk.py): one clip a phrase, ``phrase_<id>`` (phrase_hurry.mp3, …)
 PHRASE_CALLS = tuple(f"phrase_{p}" for p in PHRASES)
 CLIPS = CALLS + PHRASE_CALLS
 FORMATS = {"mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav"}

@@ -346,11 +346,11 @@ class Connection:
         table.attach(ticket.seat, self)
         self.server.where.update(self.account["id"])
 
-    # -- table talk and 觀戰 (server/social.py, server/watch.py) ----------------------------
+    # -- table talk and 觀戰 (server/social/) -----------------------------------------------------
     def _talk(self, msg: P.Talk) -> None:
         """A phrase or emote for the table: seated players only, from the catalogue,
         within the talk limit; anything else is one error and changes nothing."""
-        from .social import EMOTES, PHRASES
+        from .social.talk import EMOTES, PHRASES
         if self.watching is not None:
             raise P.ProtocolError("watcher_silent", "watchers cannot talk to the table "
                                                     "(外插不得以聲音影響行牌)")
@@ -374,7 +374,7 @@ class Connection:
         self.table.submit(self.seat, msg, self)
 
     async def _watch(self, game_id: str) -> None:
-        """觀戰 a friend's table: public view, behind the delay (server/watch.py)."""
+        """觀戰 a friend's table: public view, behind the delay (server/social/watch.py)."""
         me = self.account["id"]
         if self.account.get("is_guest"):
             raise P.ProtocolError("guest", "register to have friends and watch their tables")

@@ -12,8 +12,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import social
-from .http_api import Account, ApiError, _room_seat, _start_room, server_of
+from ..http_api import Account, ApiError, _room_seat, _start_room, server_of
+from . import talk
+from .friends import public_invite
 
 __all__ = ["router"]
 
@@ -41,7 +42,7 @@ async def _other(server, name: str) -> dict:
 @router.get("/talk")
 async def talk_catalogue() -> dict:
     """The 快捷語 and 表情 a table may carry (nothing else: no free text)."""
-    return social.catalogue()
+    return talk.catalogue()
 
 
 @router.get("/friends")
@@ -144,9 +145,6 @@ async def invite_friend(code: str, body: Name, request: Request, acc: Account) -
     return {"invite": public_invite(inv)}
 
 
-def public_invite(inv: dict) -> dict:
-    from .friends import public_invite as pub
-    return pub(inv)
 
 
 @router.get("/invites")
