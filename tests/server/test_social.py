@@ -318,3 +318,64 @@ def test_an_invitation_expires(make_live):
     r = live.http("POST", f"/api/v1/invites/{inv['id']}/accept", tb)
     assert r.status_code == 410 and r.json()["error"]["reason"] == "invite_expired"
     assert live.http("GET", f"/api/v1/rooms/{room['code']}", ta).json()["room"]["players"][1] is None
+
+
+def test_social_messages_are_the_models_output_byte_for_byte():
+    from twmahjong.server import protocol as P
+    from twmahjong.server.social.talk import talk_message
+    assert talk_message(2, phrase="hurry") == P.out(P.TalkOut(seat=2, phrase="hurry", emote=None))
+    assert talk_message(1, emote="tea", bot=True) == \
+        P.out(P.TalkOut(seat=1, phrase=None, emote="tea", bot=True))
+    assert P.message("watchers", count=3) == P.out(P.Watchers(count=3))
+    assert P.message("watching", game_id="g", table={"seats": []}, delay=4) == \
+        P.out(P.Watching(game_id="g", table={"seats": []}, delay=4))
+    frame = {"hand_no": 1, "turn": 4, "view": {"phase": "turn"}, "events": [], "scores": [0] * 4}
+    assert P.message("watch", **frame) == P.out(P.WatchFrame(**frame))
+
+
+def test_bad_social_messages_get_one_error_each_and_change_nothing(make_live):
+    live = make_live()
+    token = live.register("亂送的人")
+    guest = live.guest()
+
+    async def go():
+        c = await Client.open(live, token)
+        g = await Client.open(live, guest)
+        for bad, code in (
+                ({"type": "talk", "phrase": "hello"}, "not_seated"),         # in the lobby
+                ({"type": "talk", "phrase": "x" * 33}, "bad_message"),
+                ({"type": "talk", "phrase": 7}, "bad_message"),
+                ({"type": "mute", "seats": [4]}, "bad_message"),
+                ({"type": "mute", "seats": [0, 1, 2, 3, 0]}, "bad_message"),
+                ({"type": "mute"}, "bad_message"),
+                ({"type": "watch"}, "bad_message"),
+                ({"type": "watch", "game_id": "g_nothing"}, "no_table"),
+                ({"type": "watch", "game_id": "g" * 65}, "bad_message"),
+                ({"type": "unwatch", "game_id": "g"}, "bad_message")):
+            await c.send(bad)
+            err = await c.expect("error")
+            assert err["code"] == code, (bad, err)
+        await g.send({"type": "watch", "game_id": "g_nothing"})
+        assert (await g.expect("error"))["code"] == "guest"
+        await c.send({"type": "unwatch"})              # watching nothing: nothing to do
+        await c.send({"type": "ping"})
+        assert (await c.expect("pong"))["type"] == "pong"
+        assert not [m for m in c.seen if m["type"] not in ("welcome", "error", "pong")]
+        await c.close()
+        await g.close()
+    run(go())
+    # HTTP: bodies out of shape are 422, unknown names 404, every answer one error object
+    for method, path, body, status in (
+            ("POST", "/api/v1/friends", {"name": ""}, 422),
+            ("POST", "/api/v1/friends", {"name": "x" * 41}, 422),
+            ("POST", "/api/v1/friends", {"who": "a"}, 422),
+            ("POST", "/api/v1/friends/nobody-here/accept", None, 404),
+            ("DELETE", "/api/v1/friends/nobody-here", None, 404),
+            ("DELETE", "/api/v1/blocks/nobody-here", None, 404),
+            ("POST", "/api/v1/rooms/NOROOM/invite", {"name": "x"}, 404),
+            ("POST", "/api/v1/invites/nope/accept", None, 410),
+            ("POST", "/api/v1/invites/nope/decline", None, 410)):
+        r = live.http(method, path, token, **({"json": body} if body is not None else {}))
+        assert r.status_code == status, (path, r.text)
+        assert set(r.json()) == {"error"} and r.json()["error"]["code"]
+    assert live.http("GET", "/api/v1/friends").status_code == 401

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..http_api import Account, ApiError, _room_seat, _start_room, server_of
+from ..http_api import Account, ApiError, _find_room, _room_seat, _start_room, server_of
 from . import talk
 from .friends import public_invite
 
@@ -131,7 +131,7 @@ async def invite_friend(code: str, body: Name, request: Request, acc: Account) -
     with a join button; it expires after ``invite_ttl`` s, and they may decline."""
     _registered(acc)
     server = server_of(request)
-    room = await server.rooms.get(code[:16])
+    room = await _find_room(request, code, acc)        # misses count: codes stay unguessable
     if room.seat_of(acc["id"]) is None:
         raise ApiError(403, "forbidden", "you are not in this room", "not_in_room")
     if room.started:
