@@ -379,3 +379,32 @@ def test_bad_social_messages_get_one_error_each_and_change_nothing(make_live):
         assert r.status_code == status, (path, r.text)
         assert set(r.json()) == {"error"} and r.json()["error"]["code"]
     assert live.http("GET", "/api/v1/friends").status_code == 401
+
+
+def test_bots_speak_sparingly_never_twice_within_the_gap():
+    import random
+
+    from twmahjong.server.social.talk import BotTalk
+    now = [0.0]
+    talk = BotTalk(chance=0.3, gap=8.0, rng=random.Random(7), clock=lambda: now[0])
+    said = []
+    for step in range(2000):          # a moment every second
+        now[0] = float(step)
+        line = talk.line("shark", "win")
+        if line is not None:
+            said.append((step, line))
+    gaps = [b[0] - a[0] for a, b in zip(said, said[1:])]
+    assert gaps and min(gaps) >= 8                      # never within the gap
+    assert 2000 / 8 * 0.2 < len(said) < 2000 / 8       # and not at every chance
+    assert {line for _, line in said} <= set(BOT_LINES["shark"]["win"])
+    assert BotTalk(0.0, 0.0, random.Random(1), lambda: 0.0).line("shark", "win") is None
+
+
+def test_a_voice_pack_may_carry_a_clip_for_each_phrase(tmp_path):
+    from twmahjong.server.voices import scan
+    (tmp_path / "nan").mkdir()
+    (tmp_path / "nan" / "phrase_hurry.ogg").write_bytes(b"OggS" + b"\x00" * 64)
+    (tmp_path / "nan" / "phrase_free_text.ogg").write_bytes(b"OggS" + b"\x00" * 64)
+    packs, problems = scan(tmp_path)
+    assert packs == {"nan": {"phrase_hurry": "phrase_hurry.ogg"}}
+    assert "phrase_free_text.ogg: not a call clip" in "\n".join(problems)

@@ -171,6 +171,11 @@ class RemoteTable:
                 local.attach(seat, conn)
             else:
                 self._send({"op": "attach", "seat": seat, "conn": cid})
+        for cid, (account_id, conn) in list(self.watchers.items()):     # 觀戰 follows too
+            if local is not None:
+                local.watch(conn, account_id)
+            else:
+                self._send({"op": "watch", "seat": -1, "conn": cid, "account": account_id})
 
     def seen(self, text: str, cid: str | None = None) -> None:
         if '"type":"snapshot"' in text and cid is not None:
@@ -513,6 +518,9 @@ class Cluster:
             return
         key = (m["via"], m["conn"])
         if op == "watch":
+            old = self._relays.get(key)
+            if old is not None and old.game_id == table.id:
+                table.unwatch(old)            # watched again (a resync): one desk entry
             relay = self._relays[key] = Relay(self, m["via"], m["conn"], table.id, -1)
             table.watch(relay, int(m["account"]))
         else:

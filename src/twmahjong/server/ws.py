@@ -151,7 +151,7 @@ class Connection:
             self._leave()
             if self.account:
                 self.server.presence.disconnected(self.account["id"])
-                self.server.where.update(self.account["id"])
+                self.server.where.untrack(self)
             if self.writer is not None:
                 self.writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -269,7 +269,7 @@ class Connection:
         self.account = acc
         self.server.presence.connected(acc["id"])
         await self._load_blocks()
-        self.server.where.update(acc["id"])
+        self.server.where.track(self)
         self.push(P.out(P.Welcome(account=public_account(acc))))
         if msg.ticket:
             await self._join(msg.ticket)

@@ -175,7 +175,26 @@ class Whereabouts:
     def __init__(self, server: Any, link: Any = None):
         self.server, self.link = server, link
         self._mine: dict[int, str] = {}          # account -> "lobby" | "table:<game>" …
+        self._conns: dict[int, set] = {}         # account -> its connections here
         self._task: asyncio.Task | None = None
+
+    def track(self, conn: Any) -> None:
+        """A connection said hello as its account."""
+        self._conns.setdefault(conn.account["id"], set()).add(conn)
+        self.update(conn.account["id"])
+
+    def untrack(self, conn: Any) -> None:
+        account_id = conn.account["id"]
+        conns = self._conns.get(account_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self._conns[account_id]
+        self.update(account_id)
+
+    def conns_of(self, account_id: int) -> list:
+        """This process's open connections of ``account_id``."""
+        return [c for c in self._conns.get(account_id, ()) if not c.closed]
 
     def _key(self, process: str | None = None) -> str:
         return self.link.key("where", process or self.link.process_id)
@@ -183,9 +202,7 @@ class Whereabouts:
     def update(self, account_id: int) -> None:
         """Recompute one account's place from this process's connections."""
         best, rank = None, 0
-        for c in list(self.server.conns):
-            if not c.account or c.account["id"] != account_id or c.closed:
-                continue
+        for c in self.conns_of(account_id):
             if c.table is not None and not c.table.finished:
                 place = f"table:{c.table.id}"
             elif c.watching is not None:
@@ -333,8 +350,7 @@ class Notices:
     def deliver(self, msg: dict) -> None:
         """On every process: push to this account's connections here. ``blocks`` is
         for the server itself: the account's block list changed (re-read it)."""
-        to = msg.get("to")
-        conns = [c for c in list(self.server.conns) if c.account and c.account["id"] == to]
+        conns = self.server.where.conns_of(msg.get("to"))
         if msg.get("kind") == "blocks":
             for c in conns:
                 c.reload_blocks()

@@ -113,17 +113,18 @@ class WatchDesk:
     def moved(self) -> None:
         """The game changed (after every seat was sent its update): record a frame
         and send those now ``delay`` discards old."""
-        events = self._catch_up()
         if not self.watchers:
-            return
+            return                    # unwatched: nothing to do (counted on the next add)
+        events = self._catch_up()
         game = self.table.game
         if game.hand_no > 0 and self.table.hand_open and not game.hand_over():
             self._record(public_events(events))
         self._release(self.discards - self.delay)
 
     def _catch_up(self) -> list[dict]:
-        """The game's new events; the discards among them are counted, watched or
-        not (a frame's ``turn`` is the table's count of discards, 0 at the start)."""
+        """The game's events since last looked at, their discards counted (a frame's
+        ``turn`` is the table's count of discards, 0 at the start). Unwatched, a table
+        does not look: the first watcher's arrival counts everything since."""
         events = self.table.game.events_for(0, self.ev_seen)
         self.ev_seen += len(events)
         self.discards += sum(1 for e in events if e.get("type") == "discard")
@@ -141,9 +142,10 @@ class WatchDesk:
 
     def hand_ended(self, hand_end: str) -> None:
         """Everything is turned up now: the hand's frames, then its result."""
-        self._release(float("inf"))      # type: ignore[arg-type]
-        self._catch_up()
-        self._send(hand_end)
+        if self.watchers:
+            self._release(float("inf"))      # type: ignore[arg-type]
+            self._catch_up()
+            self._send(hand_end)
 
     def ended(self, text: str) -> None:
         self._release(float("inf"))      # type: ignore[arg-type]
