@@ -80,7 +80,7 @@ def _picker_clear_of_hand_and_calls(page):
 
 
 @pytest.mark.parametrize("a_size,a_lang,b_size,b_lang", [
-    ("phone", "zh-TW", "desktop", "en"),
+    ("phone", "en", "desktop", "zh-TW"),
     ("desktop", "en", "phone", "zh-TW"),
 ])
 def test_friends_invite_talk_mute_and_watch(player, server_url, a_size, a_lang, b_size, b_lang):

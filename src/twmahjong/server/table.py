@@ -187,7 +187,8 @@ class Table:
     def detach(self, seat: int, conn: Outbox) -> None:
         self.inbox.put_nowait(("detach", seat, conn))
 
-    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay, conn: Outbox) -> None:
+    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay | P.Talk,
+               conn: Outbox) -> None:
         self.inbox.put_nowait(("action", seat, msg, conn, time.perf_counter()))
 
     def watch(self, conn: Outbox, account_id: int) -> None:

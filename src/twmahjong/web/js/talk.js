@@ -78,7 +78,10 @@ export class TalkBar {
   }
 
   paint() {
-    this.button.textContent = t("talk.open");
+    // a speech bubble, and the word beside it where the bar has room (phone: the icon)
+    this.button.innerHTML = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 4h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2h-8l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z" fill="currentColor"/></svg><span class="talk-label"></span>';
+    this.button.querySelector(".talk-label").textContent = t("talk.open");
+    this.button.setAttribute("aria-label", t("talk.title"));
     this.button.hidden = !catalogue;
     if (!this.panel.hidden) this.paintPanel();
   }
