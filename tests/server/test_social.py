@@ -192,8 +192,9 @@ def test_a_host_may_forbid_watching(make_live):
 
 
 def test_bots_speak_their_own_lines_at_their_moments(make_live):
-    """With bot_talk 1 every moment gets a line; each is one of that bot's own."""
-    live = make_live(bot_talk=1.0, bot_talk_gap=0.0, turn_base=0.3, turn_bank=0.2,
+    """With bot_talk 1 every moment gets a line; each is one of that bot's own: a long
+    wait on the person's turn, then each bot's win and each bot's deal-in."""
+    live = make_live(bot_talk=1.0, bot_talk_gap=0.0, turn_base=0.3, turn_bank=600.0,
                      hand_pause=0.05)
     token = live.register("聽牌人")
 
@@ -206,18 +207,34 @@ def test_bots_speak_their_own_lines_at_their_moments(make_live):
         snap = await c.expect("snapshot")
         personas = {i: s["persona"]["id"] for i, s in enumerate(snap["table"]["seats"])
                     if s.get("persona")}
-        assert personas
-        # the person never answers: each of their turns runs past its base (a long wait)
-        said = await c.expect("talk")
+        assert len(personas) == 3
+        # the person does not answer: their turn runs past its base (a long wait)
         while True:
-            assert said["bot"] is True and said["seat"] in personas
-            own = BOT_LINES[personas[said["seat"]]]
-            assert said["phrase"] in {p for lines in own.values() for p in lines}
-            if said["phrase"] in own["long_wait"]:
-                break
             said = await c.expect("talk")
-        await c.close()
-    run(go())
+            own = BOT_LINES[personas[said["seat"]]]
+            assert said["bot"] is True
+            assert said["phrase"] in {p for lines in own.values() for p in lines}
+            if said["phrase"] in own["long_wait"] and c.my_decision():
+                break
+        # 託管 plays on to the end: after each hand, its bots' own win / deal-in lines
+        await c.send({"type": "auto", "on": True})
+        await c.expect("game_end")
+        return personas, c.seen
+    personas, seen = run(go())
+    checked = 0
+    for k, m in enumerate(seen):
+        if m["type"] != "hand_end" or m["result"]["type"] != "win":
+            continue
+        res = m["result"]
+        after = [t for t in seen[k + 1:k + 6] if t["type"] == "talk"]
+        moments = [(w, "win") for w in res["winners"] if w in personas]
+        if res.get("payer") in personas and not res.get("self_drawn"):
+            moments.append((res["payer"], "deal_in"))
+        for who, moment in moments:
+            assert any(t["seat"] == who and t["phrase"] in BOT_LINES[personas[who]][moment]
+                       for t in after), (moment, who, after)
+            checked += 1
+    assert checked, "no bot won or dealt in over a whole game"
     assert all(p in PHRASES for lines in PLAIN_LINES.values() for p in lines)
     assert "thumbs" in EMOTES
 
