@@ -100,7 +100,7 @@ def test_a_phrase_and_an_emote_reach_every_seat_and_bad_talk_changes_nothing(mak
 
 
 def test_a_blocked_player_s_phrases_never_arrive_and_mute_is_kept_by_the_server(make_live):
-    live = make_live(talk_rate=0.01, talk_burst=20)
+    live = make_live(talk_rate=0.01, talk_burst=400)
     ta, tb = live.register("擋人甲"), live.register("擋人乙")
 
     async def go():
