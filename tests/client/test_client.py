@@ -158,3 +158,29 @@ async def test_credentials_are_kept_per_server_owner_only(config_home):
     assert Credentials("http://a:1").ticket is None and Credentials("http://a:1").token == "tok"
     c.path.write_text("{not json")
     assert Credentials("http://a:1").token is None      # a damaged file is "not logged in"
+
+
+async def test_a_phrase_said_through_the_client_reaches_the_other_seat(live):
+    host, guest = Api(live.base), Api(live.base)
+    await host.register("talker-1", "secret-pw")
+    await guest.register("listener-1", "secret-pw")
+    room = await host.open_room(profile="standard", rounds=1, bots="L1")
+    joined = await guest.join_room(room["code"])
+    await host.start_room(room["code"])
+    links = []
+    for api, seat in ((host, room), (guest, joined)):
+        link = GameLink(live.base, api.token)
+        await link.connect()
+        await link.join(seat["ticket"])
+        links.append(link)
+    await links[0].talk(phrase="hello")
+    while (m := await links[1].recv())["type"] != "talk":
+        pass
+    assert (m["seat"], m["phrase"], m["emote"]) == (room["seat"], "hello", None)
+    await links[1].mute([room["seat"]])
+    await links[1].talk(emote="tea")
+    while (m := await links[1].recv())["type"] != "talk":
+        pass
+    assert (m["seat"], m["emote"]) == (joined["seat"], "tea")
+    for lk in links:
+        await lk.close()

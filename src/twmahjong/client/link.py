@@ -177,3 +177,19 @@ class GameLink:
 
     async def ping(self) -> None:
         await self.send({"type": "ping"})
+
+    # -- table talk and 觀戰 (docs/social.md) -------------------------------------------------
+    async def talk(self, *, phrase: str | None = None, emote: str | None = None) -> None:
+        """A 快捷語 or 表情 by its catalogue id (``GET /api/v1/talk``); never free text."""
+        await self.send({"type": "talk", **({"phrase": phrase} if phrase else {"emote": emote})})
+
+    async def mute(self, seats: list[int]) -> None:
+        """The seats whose talk this link no longer wants (``[]``: hear everyone)."""
+        await self.send({"type": "mute", "seats": list(seats)})
+
+    async def watch(self, game_id: str) -> None:
+        """觀戰 a friend's table: ``watching``, then delayed public ``watch`` frames."""
+        await self.send({"type": "watch", "game_id": game_id})
+
+    async def unwatch(self) -> None:
+        await self.send({"type": "unwatch"})

@@ -22,6 +22,7 @@ from ..errors import UserError
 from .core import Server
 from .admin_api import router as admin_router
 from .http_api import error_response, router
+from .social.api import router as social_router
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .settings import Settings
 from .ws import Connection
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
                                        "message": f"{where}: {err['msg']}"}}, status_code=422)
 
     app.include_router(router)
+    app.include_router(social_router)
     app.include_router(admin_router)
     app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
 

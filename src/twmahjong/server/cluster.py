@@ -103,6 +103,7 @@ class RemoteTable:
         # attaches sent and not yet answered by a snapshot (conn id -> when sent): one
         # lost on the way (dropped, or reaching an owner still adopting) is sent again
         self.unacked: dict[str, float] = {}
+        self.watchers: dict[str, tuple[int, Any]] = {}     # 觀戰: conn id -> (account, conn)
 
     @property
     def finished(self) -> bool:
@@ -133,6 +134,25 @@ class RemoteTable:
             self._send({"op": "action", "seat": seat, "conn": self.cluster.conn_key(conn),
                         "msg": msg.model_dump(mode="json", exclude_none=True)})
 
+    def watch(self, conn: Any, account_id: int) -> None:
+        """觀戰 from this process: the owner sends the watcher's frames back here."""
+        cid = self.cluster.register_conn(conn, self)
+        self.watchers[cid] = (account_id, conn)
+        if self.local is not None:
+            self.local.watch(conn, account_id)
+        else:
+            self._send({"op": "watch", "seat": -1, "conn": cid, "account": account_id})
+
+    def unwatch(self, conn: Any) -> None:
+        cid = self.cluster.conn_key(conn)
+        if self.watchers.pop(cid, None) is None:
+            return
+        self.cluster.forget_conn(cid, self)
+        if self.local is not None:
+            self.local.unwatch(conn)
+        else:
+            self._send({"op": "unwatch", "seat": -1, "conn": cid})
+
     def _send(self, msg: dict) -> None:
         if self.owner is not None:      # no owner: wait for table_moved, then re-attach
             if msg["op"] == "attach":
@@ -151,6 +171,11 @@ class RemoteTable:
                 local.attach(seat, conn)
             else:
                 self._send({"op": "attach", "seat": seat, "conn": cid})
+        for cid, (account_id, conn) in list(self.watchers.items()):     # 觀戰 follows too
+            if local is not None:
+                local.watch(conn, account_id)
+            else:
+                self._send({"op": "watch", "seat": -1, "conn": cid, "account": account_id})
 
     def seen(self, text: str, cid: str | None = None) -> None:
         if '"type":"snapshot"' in text and cid is not None:
@@ -453,13 +478,16 @@ class Cluster:
     def forget_conn(self, cid: str, proxy: RemoteTable) -> None:
         if cid in self._conns and self._conns[cid][1] is proxy:
             del self._conns[cid]
-        if not proxy.attached and self._remote.get(proxy.id) is proxy:
+        if (not proxy.attached and not proxy.watchers
+                and self._remote.get(proxy.id) is proxy):
             del self._remote[proxy.id]
 
     def drop_relay(self, relay: Relay) -> None:
         self._relays.pop((relay.via, relay.conn), None)
         table = self.directory.get(relay.game_id)
-        if table is not None:
+        if table is not None and relay.seat < 0:
+            table.unwatch(relay)             # a relayed watcher (觀戰)
+        elif table is not None:
             table.detach(relay.seat, relay)
 
     def _inbox(self, m: dict) -> None:
@@ -474,12 +502,31 @@ class Cluster:
                 proxy.seen(m["text"], m["conn"])
         elif op in ("attach", "detach", "action"):
             self._for_owner(op, m)
+        elif op in ("watch", "unwatch"):
+            self._for_watch(op, m)
 
     async def _after_adoption(self, op: str, m: dict) -> None:
         while m["game"] in self._adopting:
             await asyncio.sleep(0.05)
         if self.directory.get(m["game"]) is not None:
             self._for_owner(op, m)
+
+    def _for_watch(self, op: str, m: dict) -> None:
+        """A watcher on another process (觀戰): its frames go back through a Relay."""
+        table = self.directory.get(m["game"])
+        if table is None:
+            return
+        key = (m["via"], m["conn"])
+        if op == "watch":
+            old = self._relays.get(key)
+            if old is not None and old.game_id == table.id:
+                table.unwatch(old)            # watched again (a resync): one desk entry
+            relay = self._relays[key] = Relay(self, m["via"], m["conn"], table.id, -1)
+            table.watch(relay, int(m["account"]))
+        else:
+            relay = self._relays.pop(key, None)
+            if relay is not None:
+                table.unwatch(relay)
 
     def _for_owner(self, op: str, m: dict) -> None:
         table = self.directory.get(m["game"])

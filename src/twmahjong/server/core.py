@@ -69,6 +69,17 @@ class Server:
             self.tables = LocalDirectory()
             self.bus = LocalBus()
             self.queue = LocalMatchQueue(settings.bot_fill_wait, self._start_from_queue)
+        # the social layer (server/social/): friends and where they
+        # are, invitations, notices to an account on any worker, the talk limit
+        from .social.friends import FriendStore, Invitations, Notices, Whereabouts
+        from .social.talk import TalkGate
+        link = self.cluster.link if self.cluster is not None else None
+        self.friends = FriendStore(self.engine, self.repo)
+        self.where = Whereabouts(self, link)
+        self.invites = Invitations(settings.invite_ttl, link)
+        self.notices = Notices(self, link)
+        self.talk_gate = TalkGate(settings.talk_rate, settings.talk_burst,
+                                  settings.limiter_keys)
         if settings.test_mode:           # stacked walls' rote bots (server/stacked.py)
             from .stacked import register_bot
             register_bot()
@@ -95,6 +106,7 @@ class Server:
             await self.cluster.start()       # adopts the games no live process runs
         else:
             await self.resume_all()
+        self.where.start()
         self.started = True
 
     async def stop(self) -> None:
@@ -103,6 +115,7 @@ class Server:
         if self.cluster is not None:
             await self.repo.flush()          # stored before another process adopts them
             await self.cluster.release_all()
+        await self.where.stop()
         await self.repo.close()
         await self.engine.dispose()
         if self.cluster is not None:

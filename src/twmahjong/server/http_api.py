@@ -74,6 +74,8 @@ class RoomRequest(BaseModel):
     bots: str | None = Field(None, max_length=40)
     # table speed (快 / 標準 / 慢): multiplies the turn clock (settings.TABLE_SPEEDS)
     speed: Literal["fast", "standard", "slow"] = "standard"
+    # 觀戰: may friends watch the game? (the host may forbid it)
+    watch: bool = True
     # test mode only (server/stacked.py): deal the first hand from these tiles
     wall: StackedWall | None = None
 
@@ -263,7 +265,7 @@ async def open_room(body: RoomRequest, request: Request,
     server = server_of(request)
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
-    options = {}
+    options = {} if body.watch else {"watch": False}
     if body.wall is not None:
         if not server.settings.test_mode:
             raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "

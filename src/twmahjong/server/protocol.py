@@ -25,6 +25,7 @@ __all__ = [
     "AutoPlay",
     "CancelMatch",
     "ClientMessage",
+    "Mute",
     "Hello",
     "Join",
     "Ping",
@@ -33,6 +34,9 @@ __all__ = [
     "Ready",
     "ReadyState",
     "SeatMessage",
+    "Talk",
+    "Unwatch",
+    "Watch",
     "message",
     "out",
     "parse_client",
@@ -112,11 +116,36 @@ class AutoPlay(_In):
     on: bool
 
 
+class Talk(_In):
+    """A 快捷語 (``phrase``) or a 表情 (``emote``) by its catalogue id — never free
+    text (server/social/talk.py); exactly one of the two."""
+    type: Literal["talk"]
+    phrase: str | None = Field(None, max_length=32)
+    emote: str | None = Field(None, max_length=32)
+
+
+class Watch(_In):
+    """觀戰: watch a friend's table (public view, behind a delay)."""
+    type: Literal["watch"]
+    game_id: str = Field(max_length=64)
+
+
+class Unwatch(_In):
+    type: Literal["unwatch"]
+
+
+class Mute(_In):
+    """The seats (0-3) whose talk this connection no longer wants, bots included;
+    the whole list each time (``[]`` hears everyone again)."""
+    type: Literal["mute"]
+    seats: list[Annotated[int, Field(ge=0, le=3)]] = Field(max_length=4)
+
+
 ClientMessage = Annotated[Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping | Ready
-                          | AutoPlay, Field(discriminator="type")]
+                          | AutoPlay | Talk | Watch | Unwatch | Mute, Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 # what a seated player sends to their table (relayed as is between cluster processes)
-SeatMessage = Annotated[ActionMsg | Ready | AutoPlay, Field(discriminator="type")]
+SeatMessage = Annotated[ActionMsg | Ready | AutoPlay | Talk, Field(discriminator="type")]
 seat_message = TypeAdapter(SeatMessage)
 
 
@@ -266,6 +295,46 @@ class Error(_Out):
 
 class Pong(_Out):
     type: Literal["pong"] = "pong"
+
+
+class TalkOut(_Out):
+    """A phrase or emote said at ``seat`` (``bot``: a bot's line)."""
+    type: Literal["talk"] = "talk"
+    seat: int
+    phrase: str | None
+    emote: str | None
+    bot: bool = False
+
+
+class Watchers(_Out):
+    """How many watch this table (to the seated players)."""
+    type: Literal["watchers"] = "watchers"
+    count: int
+
+
+class Watching(_Out):
+    """觀戰 begins: the table's public info and the delay in turns."""
+    type: Literal["watching"] = "watching"
+    game_id: str
+    table: dict[str, Any]
+    delay: int
+
+
+class WatchFrame(_Out):
+    """One delayed public frame of a watched table (server/social/watch.py)."""
+    type: Literal["watch"] = "watch"
+    hand_no: int
+    turn: int
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+    scores: list[int]
+
+
+class Notice(_Out):
+    """Something for this account from elsewhere: a friend request, an invitation…"""
+    type: Literal["notice"] = "notice"
+    kind: str
+    data: dict[str, Any]
 
 
 def out(msg: _Out) -> str:

@@ -92,3 +92,15 @@ game_actions = sa.Table(
     sa.Column("seat", sa.Integer, nullable=True),
     sa.Column("data", sa.JSON, nullable=False),
 )
+
+# Friends (好友), one row per direction: (me, other, state). "friend" on both sides;
+# a request is "sent" on the asker's side and "received" on the other's; "blocked"
+# is one-sided (the blocked player is not told, and their phrases never arrive).
+friends = sa.Table(
+    "friends", metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("other_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("state", sa.String(16), nullable=False),   # friend | sent | received | blocked
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("ix_friends_other", "other_id"),
+)

@@ -71,6 +71,15 @@ class Settings(BaseModel):
     claim_window: float = Field(0.8, ge=0)
     pause_after: float = Field(60.0, ge=0)    # no person connected this long: the table waits
 
+    # table talk (server/social/talk.py): phrases/emotes per account a second, and the burst
+    talk_rate: float = Field(1 / 3, gt=0)
+    talk_burst: int = Field(3, ge=1)
+    bot_talk: float = Field(0.3, ge=0, le=1)   # chance a bot speaks at one of its moments
+    bot_talk_gap: float = Field(8.0, ge=0)     # s between two bot lines at one table
+    # 觀戰 (server/social/watch.py): watchers see the table this many discards late (一巡 = 4)
+    watch_delay: int = Field(4, ge=1, le=64)
+    invite_ttl: float = Field(120.0, gt=0)     # s an invitation to a room stays open
+
     # recorded calls (語音包, server/voices.py): <voice_dir>/<cmn|nan>/<call>.<mp3|ogg|wav>
     voice_dir: Path | None = None
     # test-only features (stacked walls, server/stacked.py): refused unless this is on

@@ -163,6 +163,8 @@ class Table:
         self.fenced = False                # a write was refused: this process lost the game
         self.ready_wait: set[int] = set()  # between hands: seats whose 下一局 is awaited
         self.next_deal_at: float | None = None
+        from .social.hooks import TableSocial
+        self.social = TableSocial(self)    # talk, bots' lines, watchers (server/social/talk.py)
 
     @property
     def state(self) -> str:
@@ -185,8 +187,16 @@ class Table:
     def detach(self, seat: int, conn: Outbox) -> None:
         self.inbox.put_nowait(("detach", seat, conn))
 
-    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay, conn: Outbox) -> None:
+    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay | P.Talk,
+               conn: Outbox) -> None:
         self.inbox.put_nowait(("action", seat, msg, conn, time.perf_counter()))
+
+    def watch(self, conn: Outbox, account_id: int) -> None:
+        """觀戰: ``conn`` gets the public view, behind the delay (server/social/watch.py)."""
+        self.inbox.put_nowait(("watch", conn, account_id))
+
+    def unwatch(self, conn: Outbox) -> None:
+        self.inbox.put_nowait(("unwatch", conn))
 
     def close(self, reason: str) -> None:
         """An operator ends the table (``twmj admin close``): through the inbox like
@@ -367,6 +377,8 @@ class Table:
                     self._ready(item[1])
                 elif isinstance(msg, P.AutoPlay):
                     self._set_auto(item[1], msg.on)
+                elif isinstance(msg, P.Talk):
+                    self.social.say(item[1], msg)
                 else:
                     applied = await self._human_action(item[1], msg, item[3])
                     if applied and len(item) > 4 and self.sv.metrics is not None:
@@ -383,6 +395,12 @@ class Table:
                 await self._expire()
             elif kind == "close":
                 raise _Closed(item[1])
+            elif kind == "watch":
+                self.social.watch(item[1], item[2])
+            elif kind == "unwatch":
+                self.social.unwatch(item[1])
+            elif kind == "long_wait":
+                self.social.long_wait(item[1], item[2])
         except (asyncio.CancelledError, Fenced, _Closed):
             raise
         except Exception:
@@ -431,8 +449,10 @@ class Table:
             log.exception("table %s: storing the abort failed", self.id)
         scores = list(self.game.scores())
         self._broadcast(P.out(P.Error(code="table_closed", message=reason)))
-        self._broadcast(P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=_ranks(scores),
-                                        aborted=True)))
+        end = P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=_ranks(scores),
+                              aborted=True))
+        self._broadcast(end)
+        self.social.desk.ended(end)
 
     # -- decisions --------------------------------------------------------------------------
     @staticmethod
@@ -474,6 +494,8 @@ class Table:
                     if not s.clock.running:
                         s.clock.start(now)
                         s.public_decision = _is_turn(self.pending[i])
+                        if s.public_decision:
+                            self.social.turn_started(i, s.decision_turn)
                 elif s.bot_scheduled != s.decision_turn:
                     s.bot_scheduled = s.decision_turn
                     delay = (max(0.0, self.window_end - now) if self.window is not None
@@ -650,21 +672,24 @@ class Table:
         last = self.game.match_over()
         if not last:
             self._open_result()
-        self._broadcast(P.out(P.HandEnd(hand_no=hand_no, result=outcome["result"], coins=coins,
-                                        seed=str(seed), commitment=commitment(seed),
-                                        next_in=None if last else self._next_in(),
-                                        waiting=None if last else sorted(self.ready_wait))))
+        end = P.out(P.HandEnd(hand_no=hand_no, result=outcome["result"], coins=coins,
+                              seed=str(seed), commitment=commitment(seed),
+                              next_in=None if last else self._next_in(),
+                              waiting=None if last else sorted(self.ready_wait)))
+        self._broadcast(end)
         self._send_updates()
+        self.social.hand_ended(outcome["result"], end)
 
     async def _finish(self) -> None:
         scores = list(self.game.scores())
         ranks = _ranks(scores)
         extra = await self.sv.on_finished(self, scores, ranks)
         self.finished = True
-        self._broadcast(P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks,
-                                        rating=extra.get("rating"),
-                                        challenge=extra.get("challenge"),
-                                        seed=str(self.meta["options"].get("seed")))))
+        end = P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks,
+                              rating=extra.get("rating"), challenge=extra.get("challenge"),
+                              seed=str(self.meta["options"].get("seed"))))
+        self._broadcast(end)
+        self.social.desk.ended(end)
 
     # -- connections ------------------------------------------------------------------------
     def _attach(self, seat: int, conn: Outbox) -> None:
@@ -745,7 +770,8 @@ class Table:
                               "bank": self.seats[0].clock.bank_size},
                 **({"next_hand": {"in": self._next_in(), "waiting": sorted(self.ready_wait)}}
                    if self.next_deal_at is not None else {}),
-                "commitment": None if seed is None else match_commitment(int(seed))}
+                "commitment": None if seed is None else match_commitment(int(seed)),
+                "watchers": len(self.social.desk), "watchable": self.social.watchable}
 
     def snapshot(self, seat: int) -> str:
         """Everything one seat needs to draw the table from nothing (reconnect)."""
@@ -801,6 +827,7 @@ class Table:
                              clocks=self.clocks(i, now))
             for c in s.conns:
                 c.push(text)
+        self.social.desk.moved()         # watchers: the public frame, sent turns later
 
     def _broadcast(self, text: str) -> None:
         for s in self.seats:

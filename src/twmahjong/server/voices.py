@@ -7,6 +7,7 @@ voice and one file per call::
     voices/
       cmn/            普通話 (Mandarin)
         chi.mp3  pon.mp3  kong.mp3  win.mp3  self_draw.mp3  declare.mp3  flower_win.mp3
+        phrase_hello.mp3  phrase_hurry.mp3  …   (one a 快捷語: server/social/talk.py)
       nan/            台語 (Taiwanese Hokkien)
         pon.ogg  win.ogg  …
 
@@ -25,12 +26,17 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-__all__ = ["CALLS", "FORMATS", "MAX_BYTES", "VOICES", "clip_path", "scan"]
+from .social.talk import PHRASES
+
+__all__ = ["CALLS", "CLIPS", "PHRASE_CALLS", "FORMATS", "MAX_BYTES", "VOICES", "clip_path", "scan"]
 
 log = logging.getLogger("twmahjong.server.voices")
 
 VOICES = {"cmn": "普通話 (Mandarin)", "nan": "台語 (Taiwanese Hokkien)"}
 CALLS = ("chi", "pon", "kong", "win", "self_draw", "declare", "flower_win")
+# 快捷語 (server/social/talk.py): one clip a phrase, ``phrase_<id>`` (phrase_hurry.mp3, …)
+PHRASE_CALLS = tuple(f"phrase_{p}" for p in PHRASES)
+CLIPS = CALLS + PHRASE_CALLS
 FORMATS = {"mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav"}
 MAX_BYTES = 512 * 1024
 
@@ -59,9 +65,9 @@ def scan(folder: Path | None) -> tuple[dict[str, dict[str, str]], list[str]]:
         for f in sorted(entry.iterdir()):
             call, _, ext = f.name.partition(".")
             why = None
-            if not f.is_file() or call not in CALLS or ext not in FORMATS:
+            if not f.is_file() or call not in CLIPS or ext not in FORMATS:
                 why = (f"not a call clip: name it <call>.<{'|'.join(FORMATS)}> with a call of "
-                       f"{', '.join(CALLS)}")
+                       f"{', '.join(CALLS)}, or phrase_<id> of a 快捷語")
             elif f.stat().st_size > MAX_BYTES:
                 why = f"{f.stat().st_size} bytes, over the {MAX_BYTES}-byte limit"
             elif call in packs.get(entry.name, {}):

@@ -15,6 +15,8 @@ import contextlib
 import logging
 import time
 
+import orjson
+
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import UserError
@@ -26,6 +28,8 @@ from .lobby import LobbyError
 from .timers import TokenBucket
 
 __all__ = ["Connection"]
+
+_TALK = '{"v":1,"type":"talk"'          # social.talk_message's text begins so
 
 log = logging.getLogger("twmahjong.server.ws")
 
@@ -46,13 +50,19 @@ class Connection:
         self.closed = False
         self.dropped = False
         self.task: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task] = set()
         self.writer: asyncio.Task | None = None
         self._last_limited = 0.0
+        self.watching = None             # the table this connection watches (觀戰)
+        self.blocked: set[int] = set()   # accounts whose table talk never reaches us
+        self.muted: set[int] = set()     # seats of this table whose talk we do not want
 
     # -- Outbox protocol (used by tables) ------------------------------------------------------
     def push(self, text: str) -> None:
         if self.closed:
             return
+        if text.startswith(_TALK) and (self.blocked or self.muted) and self._unwanted(text):
+            return                       # a blocked or muted player's phrase never arrives
         if self.outbox.qsize() >= self.server.settings.send_queue:
             log.warning("dropping a client that does not read its messages (%s)", self._who())
             self.server.metrics.slow_dropped.inc()
@@ -71,6 +81,31 @@ class Connection:
             self.writer.cancel()
         if self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
+
+    def _unwanted(self, text: str) -> bool:
+        table = self.table
+        if table is None:
+            return False
+        seat = orjson.loads(text).get("seat")
+        if seat in self.muted:
+            return True
+        try:
+            return table.seats[seat].account_id in self.blocked
+        except (IndexError, TypeError):
+            return False
+
+    def reload_blocks(self) -> None:
+        """The account's block list changed (on any worker): read it again."""
+        if self.account is not None:
+            task = asyncio.ensure_future(self._load_blocks())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _load_blocks(self) -> None:
+        try:
+            self.blocked = await self.server.friends.blocked_by(self.account["id"])
+        except Exception:
+            log.exception("reading the block list of %s", self._who())
 
     def error(self, code: str, message: str) -> None:
         self.server.metrics.errors.labels(code).inc()
@@ -116,6 +151,7 @@ class Connection:
             self._leave()
             if self.account:
                 self.server.presence.disconnected(self.account["id"])
+                self.server.where.untrack(self)
             if self.writer is not None:
                 self.writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -134,6 +170,9 @@ class Connection:
             await self.ws.close(code=1013)
 
     def _leave(self) -> None:
+        if self.watching is not None:
+            self.watching.unwatch(self)
+            self.watching = None
         if self.waiting is not None:
             self.server.queue.cancel(self.waiting)
             self.waiting = None
@@ -196,6 +235,17 @@ class Connection:
                 self.waiting = None
         elif isinstance(msg, P.Join):
             await self._join(msg.ticket)
+        elif isinstance(msg, P.Talk):
+            self._talk(msg)
+        elif isinstance(msg, P.Watch):
+            await self._watch(msg.game_id)
+        elif isinstance(msg, P.Mute):
+            self.muted = set(msg.seats)
+        elif isinstance(msg, P.Unwatch):
+            if self.watching is not None:
+                self.watching.unwatch(self)
+                self.watching = None
+                self.server.where.update(self.account["id"])
         elif isinstance(msg, (P.ActionMsg, P.Ready, P.AutoPlay)):
             if self.table is None:
                 raise P.ProtocolError("not_seated", "you are not seated at a table")
@@ -218,6 +268,8 @@ class Connection:
         check_not_banned(acc)
         self.account = acc
         self.server.presence.connected(acc["id"])
+        await self._load_blocks()
+        self.server.where.track(self)
         self.push(P.out(P.Welcome(account=public_account(acc))))
         if msg.ticket:
             await self._join(msg.ticket)
@@ -285,5 +337,63 @@ class Connection:
             raise AuthError("this ticket does not match the seat")
         if self.table is not None:
             self.table.detach(self.seat, self)
+        if self.watching is not None:       # sitting down ends watching
+            self.watching.unwatch(self)
+            self.watching = None
+        if self.table is not table:
+            self.muted = set()               # mutes are per table
         self.table, self.seat = table, ticket.seat
         table.attach(ticket.seat, self)
+        self.server.where.update(self.account["id"])
+
+    # -- table talk and 觀戰 (server/social/) -----------------------------------------------------
+    def _talk(self, msg: P.Talk) -> None:
+        """A phrase or emote for the table: seated players only, from the catalogue,
+        within the talk limit; anything else is one error and changes nothing."""
+        from .social.talk import EMOTES, PHRASES
+        if self.watching is not None:
+            raise P.ProtocolError("watcher_silent", "watchers cannot talk to the table "
+                                                    "(外插不得以聲音影響行牌)")
+        if self.table is None:
+            raise P.ProtocolError("not_seated", "you are not seated at a table")
+        if self.table.finished:
+            raise LobbyError("no_table", "this game is over")
+        if (msg.phrase is None) == (msg.emote is None):
+            raise P.ProtocolError("bad_message", "talk: give a phrase or an emote, one of them")
+        if msg.phrase is not None and msg.phrase not in PHRASES:
+            raise P.ProtocolError("unknown_phrase", f"no phrase {msg.phrase[:32]!r}; "
+                                                    "see GET /api/v1/talk")
+        if msg.emote is not None and msg.emote not in EMOTES:
+            raise P.ProtocolError("unknown_emote", f"no emote {msg.emote[:32]!r}; "
+                                                   "see GET /api/v1/talk")
+        if not self.server.talk_gate.allow(self.account["id"]):
+            st = self.server.settings
+            raise P.ProtocolError("talk_too_fast", f"one phrase or emote every "
+                                  f"{1 / st.talk_rate:g} s (at most {st.talk_burst} at "
+                                  "once); wait a moment")
+        self.table.submit(self.seat, msg, self)
+
+    async def _watch(self, game_id: str) -> None:
+        """觀戰 a friend's table: public view, behind the delay (server/social/watch.py)."""
+        me = self.account["id"]
+        if self.account.get("is_guest"):
+            raise P.ProtocolError("guest", "register to have friends and watch their tables")
+        if self.table is not None and not self.table.finished:
+            raise P.ProtocolError("seated", "you are seated at a table; leave it to watch")
+        table = await self.server.find_table(game_id)
+        if table is None or table.finished:
+            raise LobbyError("no_table", "that game is over or does not exist")
+        if not hasattr(table, "watch"):
+            raise P.ProtocolError("watch_elsewhere", "that table runs on another server "
+                                  "process; watching it is not possible from here yet")
+        seated = [s.account_id for s in table.seats if s.account_id is not None]
+        if me in seated:
+            raise P.ProtocolError("seated", "you play at that table")
+        friends = await self.server.friends.listing(me)
+        if not {f["id"] for f in friends["friend"]} & set(seated):
+            raise P.ProtocolError("not_friends", "you can watch a friend's table only")
+        if self.watching is not None:
+            self.watching.unwatch(self)
+        self.watching = table
+        table.watch(self, me)
+        self.server.where.update(me)

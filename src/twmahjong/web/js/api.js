@@ -85,3 +85,16 @@ export const gameReplay = (id, handNo, seat) =>
 export const leaderboard = () => api("/leaderboard");
 export const daily = () => api("/me/daily", { method: "POST" });
 export const challenge = () => api("/challenge");
+// friends (好友), invitations and the talk catalogue (docs/protocol.md, "Friends")
+const who = (name) => encodeURIComponent(name);
+export const friends = () => api("/friends");
+export const addFriend = (name) => api("/friends", { method: "POST", body: { name } });
+export const acceptFriend = (name) => api(`/friends/${who(name)}/accept`, { method: "POST" });
+export const declineFriend = (name) => api(`/friends/${who(name)}/decline`, { method: "POST" });
+export const removeFriend = (name) => api(`/friends/${who(name)}`, { method: "DELETE" });
+export const blockPlayer = (name) => api(`/friends/${who(name)}/block`, { method: "POST" });
+export const unblockPlayer = (name) => api(`/blocks/${who(name)}`, { method: "DELETE" });
+export const invite = (code, name) => api(`/rooms/${encodeURIComponent(code)}/invite`, { method: "POST", body: { name } });
+export const invites = () => api("/invites");
+export const acceptInvite = (id) => api(`/invites/${encodeURIComponent(id)}/accept`, { method: "POST" });
+export const declineInvite = (id) => api(`/invites/${encodeURIComponent(id)}/decline`, { method: "POST" });

@@ -18,8 +18,12 @@ import { renderReplay } from "./replay.js";
 import { applyTileSize, openSettings } from "./settings.js";
 import { loadVoicePacks } from "./speech.js";
 import { getChoice, onPrefChange, setChoice } from "./prefs.js";
+import { loadTalk } from "./talk.js";
+import { noticeStack } from "./friends.js";
+import { WatchView } from "./watch.js";
 
 const TICKET_KEY = "twmj.ticket";
+const FRIENDS_EVERY_MS = 5000;
 const screen = document.getElementById("screen");
 const toastEl = document.getElementById("toast");
 
@@ -37,7 +41,13 @@ const state = {
   // what the player typed: kept across re-renders and failed requests
   form: { name: "", password: "", code: "" },
   gift: null,         // {kind: "welcome" | "daily", amount}: shown once in the lobby
+  friends: null,      // GET /friends: friends and where they are, requests, 最近同桌
+  invites: [],        // invitations to a room, each {id, from, code, until}
 };
+let watchView = null;
+const noticeEl = document.createElement("div");
+noticeEl.className = "notice-layer";
+document.body.append(noticeEl);
 let dailyAsked = false;
 let socket = null;
 let game = null;
@@ -107,16 +117,26 @@ function onMessage(msg) {
       if (!game) enterTable();
       game.handle(msg);
       break;
-    case "game_end":
-      saveTicket(null);
-      game?.handle(msg);
-      break;
     case "error":
       if (msg.code === "not_started") return;
       if (game) game.handle(msg);
       else fail(new api.ApiError(0, msg.code, msg.message, msg.reason || null));
       break;
     case "pong":
+      break;
+    case "notice":
+      onNotice(msg);
+      break;
+    case "watching":
+    case "watch":
+      if (msg.type === "watching") enterWatch();
+      watchView?.handle(msg);
+      break;
+    case "hand_end":
+    case "game_end":
+      if (watchView && !game) watchView.handle(msg);
+      else game?.handle(msg);
+      if (msg.type === "game_end" && !watchView) saveTicket(null);
       break;
     default:
       game?.handle(msg);
@@ -139,6 +159,58 @@ function enterTable() {
   }
   if (location.hash !== "#/table") location.hash = "#/table";
   else render();
+}
+
+// ---- friends, notices, 觀戰 ------------------------------------------------------
+
+/** A notice from the server (any worker): an invitation, a friend request, … */
+function onNotice(msg) {
+  const d = msg.data || {};
+  if (msg.kind === "invite") {
+    state.invites = [...state.invites.filter((i) => i.id !== d.id), { ...d, until: Date.now() + d.expires_in * 1000 }];
+    paintNotices();
+    setTimeout(paintNotices, d.expires_in * 1000 + 50);     // gone when it expires
+  } else if (["friend_request", "friend_accepted", "invite_declined"].includes(msg.kind)) {
+    toast(t(`notice.${msg.kind}`, { from: d.from || "" }));
+  }
+  if (msg.kind !== "invite_declined") refreshFriends();
+}
+
+/** Invitations stay over every screen (the lobby and a table alike), counting down. */
+function paintNotices() {
+  state.invites = state.invites.filter((i) => i.until > Date.now());
+  const stack = noticeStack(state, actions);
+  noticeEl.replaceChildren(...(stack ? [stack] : []));
+  clearTimeout(paintNotices.timer);
+  if (state.invites.length) paintNotices.timer = setTimeout(paintNotices, 1000);
+}
+
+async function refreshFriends() {
+  if (!api.getToken() || !state.account || state.account.guest) return;
+  try {
+    state.friends = await api.friends();
+  } catch {
+    return;
+  }
+  if ((location.hash || "#/") === "#/") render();
+}
+
+function enterWatch() {
+  if (!watchView) {
+    const root = document.createElement("main");
+    root.className = "table-screen";
+    watchView = new WatchView(root, { onLeave: leaveWatch });
+    watchView.root = root;
+  }
+  if (location.hash !== "#/watch") location.hash = "#/watch";
+  else render();
+}
+
+function leaveWatch() {
+  socket?.send({ type: "unwatch" });
+  watchView = null;
+  location.hash = "#/";
+  refreshLobby();
 }
 
 function leaveTable() {
@@ -208,8 +280,9 @@ function pollRoom(seat) {
 
 /** The room request: the lobby's options, `bots` only when the player chose one. */
 function roomOptions() {
-  const { bots, ...rest } = state.options;
-  return bots ? { ...rest, bots } : rest;
+  const { bots, watch, ...rest } = state.options;
+  const out = bots ? { ...rest, bots } : rest;
+  return watch === false ? { ...out, watch: false } : out;    // 觀戰: the host may forbid it
 }
 
 const actions = {
@@ -262,6 +335,7 @@ const actions = {
       state.room = seat.room;
       render();
       pollRoom(seat);
+      refreshFriends();          // who can be invited now (邀請)
       actions.startRoom = async () => {
         try {
           await api.startRoom(seat.code);
@@ -288,6 +362,40 @@ const actions = {
     }
   },
   startRoom: async () => {},
+  addFriend: (name) => friendCall(() => api.addFriend(name), (r) => t(r.state === "friends" ? "friends.now" : "friends.sent", { name: r.name })),
+  acceptFriend: (name) => friendCall(() => api.acceptFriend(name), () => t("friends.now", { name })),
+  declineFriend: (name) => friendCall(() => api.declineFriend(name)),
+  removeFriend: (name) => friendCall(() => api.removeFriend(name)),
+  blockPlayer: (name) => friendCall(() => api.blockPlayer(name)),
+  unblockPlayer: (name) => friendCall(() => api.unblockPlayer(name)),
+  inviteFriend: (name) => friendCall(() => api.invite(state.room.code, name), () => t("notice.invited", { name })),
+  watch: (gameId) => ensureSocket().send({ type: "watch", game_id: gameId }),
+  joinInvite: async (inv) => {
+    state.invites = state.invites.filter((i) => i.id !== inv.id);
+    paintNotices();
+    if (game) return toast(t("err.code.seated"));
+    try {
+      const seat = await api.acceptInvite(inv.id);
+      if (seat.room.started) await sitDown(seat);
+      else {
+        state.room = seat.room;
+        location.hash = "#/";
+        render();
+        pollRoom(seat);
+      }
+    } catch (e) {
+      fail(e);
+    }
+  },
+  declineInvite: async (inv) => {
+    state.invites = state.invites.filter((i) => i.id !== inv.id);
+    paintNotices();
+    try {
+      await api.declineInvite(inv.id);
+    } catch {
+      /* expired meanwhile: nothing to decline */
+    }
+  },
   form: (key, value) => {
     state.form[key] = value;
   },
@@ -306,6 +414,17 @@ const actions = {
     else ensureSocket();
   },
 };
+
+/** A friends request; a toast says what happened; the list is read again. */
+async function friendCall(fn, said = null) {
+  try {
+    const r = await fn();
+    if (said) toast(said(r));
+  } catch (e) {
+    fail(e);
+  }
+  await refreshFriends();
+}
 
 // The account as soon as it is known: a replay opened by a link waits for it to pick
 // the player's own seat, instead of being drawn again (and reset) when it arrives.
@@ -336,6 +455,9 @@ async function refreshLobby() {
     jobs.push(me);
     jobs.push(api.games().then((g) => (state.games = g.games)));
     jobs.push(api.challenge().then((c) => (state.challenge = c)).catch(() => {}));
+    // friends, and the game channel open in the lobby too: invitations reach the player
+    jobs.push(me.then((a) => (a.guest ? null : api.friends().then((f) => (state.friends = f)))).catch(() => {}));
+    ensureSocket();
   }
   const results = await Promise.allSettled(jobs);
   if (!api.getToken()) state.account = null;
@@ -355,11 +477,14 @@ function isReadingRoute() {
 
 function render() {
   const hash = location.hash || "#/";
-  document.body.classList.toggle("in-game", hash.startsWith("#/table"));
+  document.body.classList.toggle("in-game", hash.startsWith("#/table") || hash.startsWith("#/watch"));
   for (const a of document.querySelectorAll(".app-nav a")) {
     a.setAttribute("aria-current", a.getAttribute("href") === hash ? "page" : "false");
   }
-  if (hash.startsWith("#/table")) {
+  if (hash.startsWith("#/watch")) {
+    if (watchView) screen.replaceChildren(watchView.root);
+    else location.hash = "#/";
+  } else if (hash.startsWith("#/table")) {
     if (game) screen.replaceChildren(game.root);
     else if (savedTicket()) ensureSocket();
     else location.hash = "#/";
@@ -389,13 +514,17 @@ document.querySelector(".app-lang").addEventListener("click", () => toggleLang()
 document.querySelector(".app-settings").addEventListener("click", () => openSettings());
 applyTileSize();
 loadVoicePacks();
+loadTalk();
 onPrefChange((name, value) => {
   if (name === "speed") {
     state.options.speed = value;     // the tables one makes from now on
     if ((location.hash || "#/") === "#/") render();
   }
 });
-onLangChange(() => render());
+onLangChange(() => {
+  render();
+  paintNotices();
+});
 window.addEventListener("hashchange", () => {
   render();
   // back in the lobby (the back button too): show the games in progress as they are now
@@ -408,6 +537,10 @@ if (savedTicket() && api.getToken()) {
   ensureSocket();
 }
 refreshLobby();
+// where friends are changes without a notice: read it again now and then in the lobby
+setInterval(() => {
+  if ((location.hash || "#/") === "#/" && !document.hidden) refreshFriends();
+}, FRIENDS_EVERY_MS);
 
 
 // Installable (加到主畫面): the service worker keeps a copy of the client and shows a

@@ -6,6 +6,8 @@
 // turns the hand's `win` / `settlement` events into the end-of-hand panel.
 
 import { TableView } from "./table.js";
+import { TalkBar } from "./talk.js";
+import { onLangChange } from "./i18n.js";
 import { splitTiles } from "./tiles.js";
 
 /** Transfers as [from, to, amount]; the fee (payee null) is shown apart. */
@@ -68,6 +70,13 @@ export class GameController {
       onAuto: (on) => this.socket.send({ type: "auto", on }),
       onQuit: () => this.onQuit(),
     });
+    // 快捷語 / 表情 and who watches (talk.js); only where a server listens
+    this.talk = new TalkBar(root, {
+      send: (m) => this.socket.send(m),
+      me: () => this.view.obs?.seat ?? null,
+      players: () => this.players,
+    });
+    this.unLang = onLangChange(() => this.talk.rerender());
   }
 
   act(action) {
@@ -100,6 +109,7 @@ export class GameController {
         this.scores = table.scores || this.scores;
         if (this.account && msg.observation) this.coins[msg.observation.seat] = this.account.coins;
         if (table.seats) this.setPlayers(table.seats);
+        this.talk.setWatchers(table.watchers || 0);
         this.turn = msg.turn ?? null;
         if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
         if (msg.hand?.open && msg.hand.deal) this.view.showDeal(msg.hand.deal);
@@ -148,6 +158,12 @@ export class GameController {
         this.view.showResult(result, { scores: this.scores, onNext: () => this.nextHand(), next, coins });
         return true;
       }
+      case "talk":
+        this.talk.heard(msg);
+        return true;
+      case "watchers":
+        this.talk.setWatchers(msg.count);
+        return true;
       case "ready":
         this.view.setNextWaiting(msg.waiting || [], msg.next_in);
         return true;
@@ -181,6 +197,8 @@ export class GameController {
   }
 
   destroy() {
+    this.talk.destroy();
+    this.unLang?.();
     this.view.destroy();
   }
 }

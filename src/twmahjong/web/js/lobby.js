@@ -6,6 +6,7 @@
 
 import { pick, t } from "./i18n.js";
 import { h } from "./dom.js";
+import { friendsPanel } from "./friends.js";
 
 function accountPanel(state, actions) {
   const acc = state.account;
@@ -181,6 +182,10 @@ function roomPanel(state, actions) {
             : h("p", {}, t("room.waiting")))
       : h("div", { class: "room-forms" },
           h("button", { type: "button", class: "btn create-room-btn", disabled, onclick: actions.createRoom }, t("room.create")),
+          h("label", { class: "check room-watch" },
+            h("input", { type: "checkbox", id: "room-watch", checked: state.options.watch !== false,
+              onchange: (e) => actions.option("watch", e.target.checked) }),
+            h("span", {}, t("room.watch"))),
           h("form", { class: "join-form", onsubmit: (e) => { e.preventDefault(); actions.joinRoom(code.value.trim().toUpperCase()); } },
             h("label", { for: "room-code" }, t("room.code")), code,
             h("button", { type: "submit", class: "btn", disabled }, t("room.join")))));
@@ -231,6 +236,7 @@ export function renderLobby(root, state, actions) {
         accountPanel(state, actions),
         playPanel(state, actions),
         roomPanel(state, actions),
+        friendsPanel(state, actions),
         state.account ? ladderPanel(state, actions) : null,
         leaderboardPanel(state),
         state.account ? gamesPanel(state, actions) : null)),

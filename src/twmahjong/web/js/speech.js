@@ -120,6 +120,25 @@ export function speakCall(kind) {
   return false;
 }
 
+/**
+ * Say one 快捷語 (a phrase of GET /api/v1/talk: {id, nan, cmn}) in the listener's voice:
+ * the recorded clip `phrase_<id>` of the chosen voice, then the browser's voice for
+ * that voice's line (台語 needs a Hokkien voice), then the other voice's clip, then the
+ * browser's Mandarin; silent when none exists. Returns how it was said (or false).
+ */
+export function speakPhrase(phrase) {
+  if (!phrase || !getPref("sound")) return false;
+  const call = `phrase_${phrase.id}`;
+  const wanted = getPref("hokkien") ? "nan" : "cmn";
+  const other = wanted === "nan" ? "cmn" : "nan";
+  if (playClip(wanted, call)) return heard(`recorded:${wanted}:${call}`);
+  const s = synth();
+  if (wanted === "nan" && s && hasHokkienVoice() && speakWith(s, phrase.nan, true)) return heard(`browser:nan:${call}`);
+  if (playClip(other, call)) return heard(`recorded:${other}:${call}`);
+  if (s && speakWith(s, phrase.cmn, false)) return heard(`browser:cmn:${call}`);
+  return false;
+}
+
 function speakWith(s, words, hokkien) {
   try {
     const voice = chooseVoice(s.getVoices(), { hokkien });
