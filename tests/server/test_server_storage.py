@@ -130,6 +130,57 @@ def test_a_stale_owner_cannot_write_once_another_took_the_game_on(db_url):
     assert run(go()) == (True, True, True, [0, 1], "active")
 
 
+def test_a_game_whose_rows_the_database_refuses_does_not_hold_up_the_others(db_url):
+    """Issue 12: two workers once wrote one game (before fencing), and the group commit
+    retried the batch with the duplicate key for ever, so no table's moves were stored
+    again. Now the batch is stored game by game: the other game's rows go in, the
+    refused game hears so (``rejected``), and nothing is tried again as a whole."""
+    from twmahjong.server.repository import Refused
+
+    async def go():
+        engine, repo = await _repo(db_url)
+        for gid in ("g_bad", "g_good"):
+            await repo.create_game({"id": gid, "mode": "casual", "profile": "standard",
+                                    "stake": "low", "rounds": 1,
+                                    "seats": [{"account_id": None, "name": f"bot{i}",
+                                               "bot": "L1"} for i in range(4)]})
+        row = {"hand_no": 1, "kind": "hand", "seat": None, "data": {"seed": "1"}}
+        # another writer stored g_bad's row 0 already
+        await repo.stored(repo.queue_actions("g_bad", [{"seq": 0, **row}], epoch=1))
+        tried: list[list[str]] = []          # the games of each transaction tried
+        fence = repo._fence
+
+        async def spy(conn, batch):
+            tried.append(sorted({r["game_id"] for r in batch}))
+            return await fence(conn, batch)
+        repo._fence = spy
+        repo.queue_actions("g_bad", [{"seq": 0, **row}, {"seq": 1, **row}], epoch=1)
+        good = asyncio.ensure_future(repo.stored(
+            repo.queue_actions("g_good", [{"seq": 0, **row}], epoch=1)))
+        # the writer stores g_good, or tries the same batch again (the old writer, for
+        # ever): whichever comes first
+        while not good.done() and tried.count(["g_bad", "g_good"]) < 2:
+            await asyncio.sleep(0.01)
+        stored_good = good.done()
+        good.cancel()
+        if not stored_good:
+            await engine.dispose()
+            return stored_good, tried, None, None, None, {}
+        refusal, none = repo.rejected("g_bad"), repo.rejected("g_good")
+        again = repo.rejected("g_bad")       # told once
+        # the refused game is not shut out: its next rows are stored
+        await repo.stored(repo.queue_actions("g_bad", [{"seq": 1, **row}], epoch=1))
+        seqs = {g: [r["seq"] for r in await repo.game_actions(g)] for g in ("g_bad", "g_good")}
+        await repo.close()
+        await engine.dispose()
+        return stored_good, tried, refusal, none, again, seqs
+    stored_good, tried, refusal, none, again, seqs = run(go())
+    assert stored_good, f"g_good's row was never stored; transactions tried: {tried}"
+    assert isinstance(refusal, Refused) and refusal.game_id == "g_bad"
+    assert none is None and again is None
+    assert seqs == {"g_bad": [0, 1], "g_good": [0]}
+
+
 def test_the_head_constant_names_the_newest_migration_and_a_current_database_skips_alembic(tmp_path):
     """``db.HEAD`` lets a restart skip Alembic (and its memory): it must be the newest
     revision in the migrations folder, and a database at it must not import Alembic."""
