@@ -172,9 +172,13 @@ class Chaos:
                         stranded += 1
                         before = [f"{k}@{t - self.t0:.1f}s" for t, k in self.faults
                                   if start - 30 < t < hi]
+                        i = p.times.index(start)
+                        acted = sum(1 for t in p.sent if start <= t < hi)
                         print(f"  stranded: {p.name} seat {p.seat} game {gid} silent "
                               f"{length:.1f}s from {start - self.t0:.1f}s (port {p.port}, "
-                              f"{p.connections} connections); faults near: {before}")
+                              f"{p.connections} connections); faults near: {before}; "
+                              f"heard {p.kinds[max(0, i - 3):i + 1]} then "
+                              f"{p.kinds[i + 1:i + 3]}; acted {acted} times meanwhile")
                         break
         longest = [max((g for _, g in p.gaps()), default=0.0) for p in self.players
                    if p.times]

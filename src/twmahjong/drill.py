@@ -228,6 +228,8 @@ class Player:
     hand: int = 0
     discards: list[tuple[int, int, str]] = field(default_factory=list)  # (hand, seat, tile)
     times: list[float] = field(default_factory=list)     # when each message arrived
+    kinds: list[str] = field(default_factory=list)       # and its type (same order)
+    sent: list[float] = field(default_factory=list)      # when each action was sent
     snapshots: list[float] = field(default_factory=list)
     acted: int = 0
     end: dict | None = None
@@ -274,6 +276,7 @@ class Player:
             now = time.monotonic()
             self.times.append(now)
             t = m.get("type")
+            self.kinds.append(t if t != "error" else f"error:{m.get('code')}")
             if t == "error":
                 if m.get("code") in ("no_table",):
                     raise _GameOver
@@ -314,6 +317,7 @@ class Player:
                     await asyncio.sleep(lo + (hi - lo) * self.rng.random())
                 await ws.send(json.dumps({"type": "action", "turn": m["turn"],
                                           "action": (self.policy or simple_policy)(obs)}))
+                self.sent.append(time.monotonic())
                 self.acted += 1
 
     def gaps(self) -> list[tuple[float, float]]:
