@@ -236,6 +236,7 @@ class Player:
     ended_by_record = False
     connections = 0
     requeued = 0                  # times the server asked it to queue again
+    rematched = 0                 # times it was matched into another game than its own
     on_message: Any = None        # (player, message) -> awaitable or None: test hooks
     port: int | None = None       # the worker it is connected to now
     policy: Any = None            # observation -> action (a bot's ``act``); simple_policy
@@ -288,6 +289,8 @@ class Player:
                     await ws.send(json.dumps({"type": "quick_match", "mode": mode}))
                 continue            # not_your_turn, stale, illegal_action, rate_limited...
             if t == "matched":
+                if self.game_id not in (None, m["game_id"]):
+                    self.rematched += 1          # seated at a second table: a bug
                 self.seat, self.game_id, self.ticket = m["seat"], m["game_id"], m["ticket"]
                 if matched is not None:
                     matched.set()
