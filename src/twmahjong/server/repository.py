@@ -205,7 +205,13 @@ class SqlRepository:
     # -- accounts -----------------------------------------------------------------
     async def create_account(self, name: str, password_hash: str | None, *,
                              is_guest: bool, starting_coins: int) -> dict:
-        """Create the account and pay its 新人禮包 as its first ledger row."""
+        """Create the account and pay its 新人禮包 as its first ledger row.
+
+        The row comes back from the insert itself (``RETURNING``): a sign-up used to
+        read it again on another connection, which cost a quarter of its rate
+        (bench/signup.py: 300 -> 390 guests/s idle, 214 -> 274 under 100 tables).
+        Taking turns with the other writes stays: without them 32 sign-ups at once
+        fought over the pool's connections and were slower, not faster."""
         now = time.time()
         async with self._write:
             try:
@@ -213,15 +219,15 @@ class SqlRepository:
                     res = await conn.execute(accounts.insert().values(
                         name=name, name_key=name_key(name), password_hash=password_hash, is_guest=is_guest,
                         coins=starting_coins, rating=1500.0, ranked_games=0,
-                        challenge_tier=0, created_at=now))
-                    account_id = res.inserted_primary_key[0]
+                        challenge_tier=0, created_at=now).returning(*accounts.c))
+                    acc = _row(res.one())
                     if starting_coins:
                         await conn.execute(ledger.insert().values(
-                            account_id=account_id, amount=starting_coins,
+                            account_id=acc["id"], amount=starting_coins,
                             reason="welcome", created_at=now))
             except IntegrityError:
                 raise NameTaken(name) from None
-        return await self.account(account_id)  # type: ignore[return-value]
+        return acc
 
     async def account(self, account_id: int) -> dict | None:
         async with self.engine.connect() as conn:
