@@ -554,3 +554,28 @@ def test_a_redis_restart_asks_to_queue_again_only_the_players_it_lost(tmp_path):
     assert len({g for g, _ in matched}) == 1 and len(log) == 2
     assert len({g for g, _ in seats}) == 1 and seats[0][0] == log[1][0]
     assert late == ("g_late", 2) and left == 0
+
+
+def test_an_entry_its_own_process_left_behind_does_not_refuse_the_player(space):
+    """A process keeps one entry an account; an older one of its own still in Redis
+    (a push that reached the new Redis after the restart was noticed) was left
+    behind, and queueing again replaces it instead of answering already_queued."""
+    url, prefix = space
+    log: list = []
+
+    async def go():
+        async with Proc("redis", url, prefix, log, fill_wait=600.0) as p:
+            queued = p.link.key("queued")
+            first = p.queue.join(KEY, (7, "seven"))
+            while not await p.link.r.hget(queued, "7"):         # in Redis
+                await asyncio.sleep(0.01)
+            p.queue._entries.clear()           # forgotten here, still in Redis
+            again = p.queue.join(KEY, (7, "seven"))
+            ((text, _),) = p.queue._entries.values()
+            # refused (already_queued), or queued in place of the old entry
+            while not again.future.done() and await p.link.r.hget(queued, "7") != text:
+                await asyncio.sleep(0.01)
+            refused = again.future.done()
+            left = await p.link.r.llen(p.link.key("queue", "|".join(KEY)))
+            return refused, left, first.future.done()
+    assert run(go()) == (False, 1, False)

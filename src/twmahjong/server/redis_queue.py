@@ -61,12 +61,15 @@ end
 """
 
 # KEYS queue list, queued hash, timer; ARGV entry, account, proc key prefix, queue key
-# prefix, taken prefix
+# prefix, taken prefix, process id. An entry of the same process is replaced: a process
+# keeps one entry an account, so an older one there was left behind (a restart's race)
 _PUSH = _NOW + _POP + """
 local prev = redis.call('HGET', KEYS[2], ARGV[2])
 if prev then
   local old = cjson.decode(prev)
-  if redis.call('EXISTS', ARGV[3] .. old.proc) == 1 then return {-1} end
+  if old.proc ~= ARGV[6] and redis.call('EXISTS', ARGV[3] .. old.proc) == 1 then
+    return {-1}
+  end
   redis.call('LREM', ARGV[4] .. old.key, 0, prev)
 end
 redis.call('RPUSH', KEYS[1], ARGV[1])
@@ -239,7 +242,8 @@ class RedisMatchQueue:
                 res = await self._script("push", _PUSH)(
                     keys=self._keys(entry.key),
                     args=[text, str(entry.player[0]), self.link.key("proc", ""),
-                          self.link.key("queue", ""), self.link.key("taken", "")])
+                          self.link.key("queue", ""), self.link.key("taken", ""),
+                          self.link.process_id])
             except (RedisError, OSError) as e:  # Redis away: the player is told, not lost
                 log.warning("queueing a player failed (%s); asking them to queue again", e)
                 self._requeue(eid, entry)
