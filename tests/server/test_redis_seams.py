@@ -579,3 +579,30 @@ def test_an_entry_its_own_process_left_behind_does_not_refuse_the_player(space):
             left = await p.link.r.llen(p.link.key("queue", "|".join(KEY)))
             return refused, left, first.future.done()
     assert run(go()) == (False, 1, False)
+
+
+def test_a_match_whose_message_was_lost_still_seats_the_player(space):
+    """The chaos run (#17): a group formed on one process, and its ``matched`` to the
+    process of one player was published while that process subscribed again after a
+    Redis restart (nobody heard it). The player waited in the queue; the table waited
+    out their seat's clock. The answer is kept in Redis, and the waiting process's
+    poller finds it."""
+    url, prefix = space
+    log: list = []
+
+    async def go():
+        async with Proc("redis", url, prefix, log, fill_wait=600.0) as a, \
+                Proc("redis", url, prefix, log, fill_wait=600.0) as b:
+            lost = a.link.inbox(a.link.process_id)
+            publish = b.link.publish
+            b.link.publish = lambda ch, msg, **kw: None if ch == lost else publish(ch, msg, **kw)
+            first = a.queue.join(KEY, (1, "a"))
+            while not await a.link.r.hget(a.link.key("queued"), "1"):
+                await asyncio.sleep(0.01)
+            rest = [b.queue.join(KEY, (10 + i, f"b{i}")) for i in range(3)]
+            seated = await asyncio.wait_for(asyncio.gather(first.future,
+                                                           *(w.future for w in rest)), HANG)
+            return seated
+    seated = run(go())
+    assert len(log) == 1 and len({g for g, _ in seated}) == 1
+    assert sorted(s for _, s in seated) == [0, 1, 2, 3]

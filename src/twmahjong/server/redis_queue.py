@@ -279,6 +279,13 @@ class RedisMatchQueue:
         from redis.exceptions import RedisError
         while self._entries:
             sleep = 0.25
+            try:                                # answers whose message was lost
+                eids = list(self._entries)
+                for raw in await self.link.r.mget([self.link.key("match", e) for e in eids]):
+                    if raw:
+                        self.handle(json.loads(raw))
+            except (RedisError, OSError):
+                pass
             for key in {w.key for _, w in self._entries.values()}:
                 try:
                     async with self._lock:
@@ -321,6 +328,12 @@ class RedisMatchQueue:
                                "seat": seat})
 
     def _tell(self, entry: dict, msg: dict) -> None:
+        # kept in Redis as well (``match:<entry>``): a message to a process that is
+        # subscribing again after a Redis restart is lost, and the chaos run found its
+        # player waiting in the queue while the table waited out that seat's clock;
+        # the waiting process's poller reads the answer there
+        self.link.command("SET", self.link.key("match", entry["id"]),
+                          json.dumps(msg, separators=(",", ":")), "EX", 600)
         if entry["proc"] == self.link.process_id:
             self.handle(msg)
         else:
