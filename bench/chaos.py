@@ -172,9 +172,13 @@ class Chaos:
                         stranded += 1
                         before = [f"{k}@{t - self.t0:.1f}s" for t, k in self.faults
                                   if start - 30 < t < hi]
+                        i = p.times.index(start)
+                        acted = sum(1 for t in p.sent if start <= t < hi)
                         print(f"  stranded: {p.name} seat {p.seat} game {gid} silent "
                               f"{length:.1f}s from {start - self.t0:.1f}s (port {p.port}, "
-                              f"{p.connections} connections); faults near: {before}")
+                              f"{p.connections} connections); faults near: {before}; "
+                              f"heard {p.kinds[max(0, i - 3):i + 1]} then "
+                              f"{p.kinds[i + 1:i + 3]}; acted {acted} times meanwhile")
                         break
         longest = [max((g for _, g in p.gaps()), default=0.0) for p in self.players
                    if p.times]
@@ -195,6 +199,8 @@ class Chaos:
         print(f"faults injected     {len(self.faults)} (kill -9 {kinds['kill9']}, SIGTERM "
               f"{kinds['sigterm']}, Redis restart {kinds['redis']})")
         print(f"moves lost          {found['lost']}")
+        print(f"matched twice       {sum(p.rematched for p in self.players)} players "
+              f"({sum(p.requeued for p in self.players)} asked to queue again)")
         print(f"stranded clients    {stranded}")
         print(f"moves applied twice {found['twice']} (records that do not replay: "
               f"{found['unreplayable']})")
@@ -202,7 +208,7 @@ class Chaos:
               f"  max {max(longest, default=0):.2f}s")
         print(f"ledger              {found['ledger_off']} accounts off their ledger, "
               f"{found['hand_sum_off']} hands not summing to 0")
-        bad = (found["lost"] or stranded or found["twice"] or found["unreplayable"]
+        bad = (found["lost"] or stranded or any(p.rematched for p in self.players) or found["twice"] or found["unreplayable"]
                or found["ledger_off"] or found["hand_sum_off"])
         return 1 if bad else 0
 

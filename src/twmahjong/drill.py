@@ -228,12 +228,15 @@ class Player:
     hand: int = 0
     discards: list[tuple[int, int, str]] = field(default_factory=list)  # (hand, seat, tile)
     times: list[float] = field(default_factory=list)     # when each message arrived
+    kinds: list[str] = field(default_factory=list)       # and its type (same order)
+    sent: list[float] = field(default_factory=list)      # when each action was sent
     snapshots: list[float] = field(default_factory=list)
     acted: int = 0
     end: dict | None = None
     ended_by_record = False
     connections = 0
     requeued = 0                  # times the server asked it to queue again
+    rematched = 0                 # times it was matched into another game than its own
     on_message: Any = None        # (player, message) -> awaitable or None: test hooks
     port: int | None = None       # the worker it is connected to now
     policy: Any = None            # observation -> action (a bot's ``act``); simple_policy
@@ -274,6 +277,7 @@ class Player:
             now = time.monotonic()
             self.times.append(now)
             t = m.get("type")
+            self.kinds.append(t if t != "error" else f"error:{m.get('code')}")
             if t == "error":
                 if m.get("code") in ("no_table",):
                     raise _GameOver
@@ -285,6 +289,8 @@ class Player:
                     await ws.send(json.dumps({"type": "quick_match", "mode": mode}))
                 continue            # not_your_turn, stale, illegal_action, rate_limited...
             if t == "matched":
+                if self.game_id not in (None, m["game_id"]):
+                    self.rematched += 1          # seated at a second table: a bug
                 self.seat, self.game_id, self.ticket = m["seat"], m["game_id"], m["ticket"]
                 if matched is not None:
                     matched.set()
@@ -314,6 +320,7 @@ class Player:
                     await asyncio.sleep(lo + (hi - lo) * self.rng.random())
                 await ws.send(json.dumps({"type": "action", "turn": m["turn"],
                                           "action": (self.policy or simple_policy)(obs)}))
+                self.sent.append(time.monotonic())
                 self.acted += 1
 
     def gaps(self) -> list[tuple[float, float]]:

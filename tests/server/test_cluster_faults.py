@@ -245,3 +245,61 @@ def test_a_player_queued_when_redis_restarts_is_asked_to_queue_again(drill):
     told, again = asyncio.run(go())
     assert told["code"] == "requeue", told
     assert again["type"] == "queued"
+
+
+def test_players_whose_queue_entries_the_restarted_redis_has_are_matched_once(drill):
+    """The chaos run's stranded clients (#17): after a Redis restart the worker asked
+    every player it had waiting to queue again — also those whose entries were in the
+    new Redis (a push retried onto it) or whose group it was seating. Those groups
+    still formed, so players were matched twice, and the first table waited out the
+    clock of each seat whose player had gone to the second. Here the worker is frozen
+    while Redis restarts and the three waiting entries are put into the new Redis, as
+    a retried push puts them; once it notices the restart nobody is asked to queue
+    again, and a fourth player makes a table with the three."""
+    import contextlib
+    import json
+    import signal
+
+    import redis as sync_redis
+    from websockets.asyncio.client import connect
+    redis_server, start = drill
+    (a,) = start(1, _db("requeue"), bot_fill_wait=600)
+    r = sync_redis.Redis.from_url(redis_server.url)
+
+    async def go() -> list[dict]:
+        async with contextlib.AsyncExitStack() as stack:
+            socks = [await stack.enter_async_context(connect(f"ws://127.0.0.1:{a.port}/ws"))
+                     for _ in range(4)]
+
+            async def until(ws, kind: str) -> dict:
+                while True:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), HANG))
+                    assert m.get("code") != "requeue", "asked to queue again: it was queued"
+                    if m["type"] == kind:
+                        return m
+
+            async def queue(ws) -> None:
+                await ws.send(json.dumps({"type": "hello", "token": a.guest()}))
+                await ws.send(json.dumps({"type": "quick_match", "mode": "casual"}))
+                await until(ws, "queued")
+            for ws in socks[:3]:
+                await queue(ws)
+            while a.health()["queued"] != 3:            # the three entries reached Redis
+                await asyncio.sleep(0.05)
+            kept = {k: r.dump(k) for k in r.scan_iter("twmj:q*")}
+            a.proc.send_signal(signal.SIGSTOP)
+            try:
+                await asyncio.to_thread(redis_server.restart)
+                for k, v in kept.items():               # retried onto the new Redis
+                    r.restore(k, 0, v)
+            finally:
+                a.proc.send_signal(signal.SIGCONT)
+            # the worker notices the restart (its heartbeat asks the queue, then
+            # rewrites its presence)
+            while not list(r.scan_iter("twmj:presence:*")):
+                await asyncio.sleep(0.05)
+            await queue(socks[3])
+            return [await until(ws, "matched") for ws in socks]
+    matched = asyncio.run(go())
+    assert len({m["game_id"] for m in matched}) == 1
+    assert sorted(m["seat"] for m in matched) == [0, 1, 2, 3]

@@ -374,6 +374,9 @@ class _Repo:
     async def stored(self, ticket: int) -> None:
         pass
 
+    def rejected(self, game_id: str) -> None:
+        return None
+
 
 def test_a_closing_window_passes_for_its_pass_only_seats_in_one_stored_batch(tmp_path):
     from twmahjong.server.table import SeatState, Table, TableServices

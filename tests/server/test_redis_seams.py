@@ -491,3 +491,118 @@ def test_serve_with_an_unreachable_redis_says_so_in_one_line(tmp_path):
     assert r.returncode != 0
     assert f"cannot reach Redis at redis://127.0.0.1:{port}/0" in r.stderr
     assert "Traceback" not in r.stderr + r.stdout
+
+
+def test_a_redis_restart_asks_to_queue_again_only_the_players_it_lost(tmp_path):
+    """The chaos run (#17) found players matched twice: their group formed on the new
+    Redis as the restart was noticed, the notice asked them to queue again, and the
+    first table waited out the clock of every seat whose player had gone to a second
+    one. After a restart only a player the new Redis does not have is asked again; one
+    queued there waits on, one whose group is being seated is seated; and a match
+    that still arrives for a player asked again seats them there, once."""
+    from twmahjong.drill import RedisServer
+    redis_server = RedisServer(log=tmp_path / "redis.log").start()
+    log: list = []
+    other = ("casual", "standard", "mid")
+
+    async def go():
+        gate = asyncio.Event()
+        async with Proc("redis", redis_server.url, "t", log, fill_wait=600.0) as p:
+            plain = p.queue.start_table
+
+            async def gated(key, players):
+                game_id = await plain(key, players)
+                await gate.wait()               # the table is still starting ...
+                return game_id
+            p.queue.start_table = gated
+            old = p.queue.join(KEY, (1, "old"))
+            await until(lambda: p.queue.waiting(KEY) == 1)
+            await asyncio.to_thread(redis_server.restart)
+            await p.link.r.ping()               # the pool finds the new Redis
+            # pushed onto the new Redis before this process noticed the restart
+            kept = [p.queue.join(KEY, (10 + i, f"k{i}")) for i in range(2)]
+            await until(lambda: p.queue.waiting(KEY) == 2)
+            # and a group popped from the new Redis, its table still starting
+            group = [p.queue.join(other, (20 + i, f"g{i}")) for i in range(4)]
+            await until(lambda: len(log) == 1)
+            await p.queue.lost()                # ... when the restart is noticed
+            gate.set()
+            matched = await asyncio.wait_for(asyncio.gather(*(w.future for w in group)), HANG)
+            with pytest.raises(LobbyError) as told:
+                await old.future
+            assert not any(w.future.done() for w in kept)
+            # two more make a table with the two kept: nobody is seated twice
+            more = [p.queue.join(KEY, (30 + i, f"m{i}")) for i in range(2)]
+            seats = await asyncio.wait_for(asyncio.gather(*(w.future for w in kept + more)),
+                                           HANG)
+            # the player asked to queue again queues again; then the old group's match
+            # still arrives: seated there, the new entry withdrawn
+            again = p.queue.join(KEY, (1, "old"))
+            await until(lambda: p.queue.waiting(KEY) == 1)
+            (old_entry,) = p.queue._requeued
+            p.queue.handle({"op": "matched", "entry": old_entry, "game_id": "g_late",
+                            "seat": 2})
+            late = await asyncio.wait_for(again.future, HANG)
+            await until(lambda: p.queue.waiting(KEY) == 0)
+            left = await p.link.r.llen(p.link.key("queue", "|".join(KEY)))
+            return told.value.code, matched, seats, late, left
+    try:
+        code, matched, seats, late, left = run(go())
+    finally:
+        redis_server.stop()
+    assert code == "requeue"
+    assert len({g for g, _ in matched}) == 1 and len(log) == 2
+    assert len({g for g, _ in seats}) == 1 and seats[0][0] == log[1][0]
+    assert late == ("g_late", 2) and left == 0
+
+
+def test_an_entry_its_own_process_left_behind_does_not_refuse_the_player(space):
+    """A process keeps one entry an account; an older one of its own still in Redis
+    (a push that reached the new Redis after the restart was noticed) was left
+    behind, and queueing again replaces it instead of answering already_queued."""
+    url, prefix = space
+    log: list = []
+
+    async def go():
+        async with Proc("redis", url, prefix, log, fill_wait=600.0) as p:
+            queued = p.link.key("queued")
+            first = p.queue.join(KEY, (7, "seven"))
+            while not await p.link.r.hget(queued, "7"):         # in Redis
+                await asyncio.sleep(0.01)
+            p.queue._entries.clear()           # forgotten here, still in Redis
+            again = p.queue.join(KEY, (7, "seven"))
+            ((text, _),) = p.queue._entries.values()
+            # refused (already_queued), or queued in place of the old entry
+            while not again.future.done() and await p.link.r.hget(queued, "7") != text:
+                await asyncio.sleep(0.01)
+            refused = again.future.done()
+            left = await p.link.r.llen(p.link.key("queue", "|".join(KEY)))
+            return refused, left, first.future.done()
+    assert run(go()) == (False, 1, False)
+
+
+def test_a_match_whose_message_was_lost_still_seats_the_player(space):
+    """The chaos run (#17): a group formed on one process, and its ``matched`` to the
+    process of one player was published while that process subscribed again after a
+    Redis restart (nobody heard it). The player waited in the queue; the table waited
+    out their seat's clock. The answer is kept in Redis, and the waiting process's
+    poller finds it."""
+    url, prefix = space
+    log: list = []
+
+    async def go():
+        async with Proc("redis", url, prefix, log, fill_wait=600.0) as a, \
+                Proc("redis", url, prefix, log, fill_wait=600.0) as b:
+            lost = a.link.inbox(a.link.process_id)
+            publish = b.link.publish
+            b.link.publish = lambda ch, msg, **kw: None if ch == lost else publish(ch, msg, **kw)
+            first = a.queue.join(KEY, (1, "a"))
+            while not await a.link.r.hget(a.link.key("queued"), "1"):
+                await asyncio.sleep(0.01)
+            rest = [b.queue.join(KEY, (10 + i, f"b{i}")) for i in range(3)]
+            seated = await asyncio.wait_for(asyncio.gather(first.future,
+                                                           *(w.future for w in rest)), HANG)
+            return seated
+    seated = run(go())
+    assert len(log) == 1 and len({g for g, _ in seated}) == 1
+    assert sorted(s for _, s in seated) == [0, 1, 2, 3]

@@ -130,6 +130,107 @@ def test_a_stale_owner_cannot_write_once_another_took_the_game_on(db_url):
     assert run(go()) == (True, True, True, [0, 1], "active")
 
 
+def test_a_game_whose_rows_the_database_refuses_does_not_hold_up_the_others(db_url):
+    """Issue 12: two workers once wrote one game (before fencing), and the group commit
+    retried the batch with the duplicate key for ever, so no table's moves were stored
+    again. Now the batch is stored game by game: the other game's rows go in, the
+    refused game hears so (``rejected``), and nothing is tried again as a whole."""
+    from twmahjong.server.repository import Refused
+
+    async def go():
+        engine, repo = await _repo(db_url)
+        for gid in ("g_bad", "g_good"):
+            await repo.create_game({"id": gid, "mode": "casual", "profile": "standard",
+                                    "stake": "low", "rounds": 1,
+                                    "seats": [{"account_id": None, "name": f"bot{i}",
+                                               "bot": "L1"} for i in range(4)]})
+        row = {"hand_no": 1, "kind": "hand", "seat": None, "data": {"seed": "1"}}
+        # another writer stored g_bad's row 0 already
+        await repo.stored(repo.queue_actions("g_bad", [{"seq": 0, **row}], epoch=1))
+        tried: list[list[str]] = []          # the games of each transaction tried
+        fence = repo._fence
+
+        async def spy(conn, batch):
+            tried.append(sorted({r["game_id"] for r in batch}))
+            return await fence(conn, batch)
+        repo._fence = spy
+        repo.queue_actions("g_bad", [{"seq": 0, **row}, {"seq": 1, **row}], epoch=1)
+        good = asyncio.ensure_future(repo.stored(
+            repo.queue_actions("g_good", [{"seq": 0, **row}], epoch=1)))
+        # the writer stores g_good, or tries the same batch again (the old writer, for
+        # ever): whichever comes first
+        while not good.done() and tried.count(["g_bad", "g_good"]) < 2:
+            await asyncio.sleep(0.01)
+        stored_good = good.done()
+        good.cancel()
+        if not stored_good:
+            await engine.dispose()
+            return stored_good, tried, None, None, None, {}
+        refusal, none = repo.rejected("g_bad"), repo.rejected("g_good")
+        again = repo.rejected("g_bad")       # told once
+        # the refused game is not shut out: its next rows are stored
+        await repo.stored(repo.queue_actions("g_bad", [{"seq": 1, **row}], epoch=1))
+        seqs = {g: [r["seq"] for r in await repo.game_actions(g)] for g in ("g_bad", "g_good")}
+        await repo.close()
+        await engine.dispose()
+        return stored_good, tried, refusal, none, again, seqs
+    stored_good, tried, refusal, none, again, seqs = run(go())
+    assert stored_good, f"g_good's row was never stored; transactions tried: {tried}"
+    assert isinstance(refusal, Refused) and refusal.game_id == "g_bad"
+    assert none is None and again is None
+    assert seqs == {"g_bad": [0, 1], "g_good": [0]}
+
+
+def test_a_table_whose_moves_are_refused_ends_cleanly_while_another_plays_on(db_url, tmp_path):
+    """Issue 12 at the tables: a row another writer stored where table A's next move
+    goes makes A's write fail. A alone hears so (nothing of it stored, nobody told):
+    it rebuilds from what is stored, and as that row does not replay it ends cleanly
+    as aborted; table B's moves commit meanwhile and B plays its game to the end."""
+    from twmahjong.server.core import Server
+    from twmahjong.server.schema import game_actions
+    from twmahjong.server.settings import Settings
+
+    async def go():
+        settings = Settings(data_dir=tmp_path / "data", database_url=db_url,
+                            secret_key="s", bot_delay=0.0, claim_window=0.01,
+                            hand_pause=0.0, turn_base=8.0, turn_bank=4.0)
+        server = Server(settings)
+        await server.start()
+        tried: dict[tuple, int] = {}          # the rows of each transaction tried
+        fence = server.repo._fence
+
+        async def spy(conn, batch):
+            rows = tuple((r["game_id"], r["seq"]) for r in batch)
+            tried[rows] = tried.get(rows, 0) + 1
+            return await fence(conn, batch)
+        server.repo._fence = spy
+        a = await server.create_table(mode="casual", profile="standard", stake="low",
+                                      rounds=1, players=[None] * 4)
+        # another writer's row where A's move 40 goes (it does not replay either)
+        async with server.engine.begin() as conn:
+            await conn.execute(game_actions.insert().values(
+                game_id=a.id, seq=40, hand_no=1, kind="action", seat=0,
+                data={"action": {"type": "another writer's move"}}))
+        b = await server.create_table(mode="casual", profile="standard", stake="low",
+                                      rounds=1, players=[None] * 4)
+        # both end, or the same rows are tried a third time (once together, once game by
+        # game is all; the old writer retried them for ever and B's moves never
+        # committed again)
+        while not (a.finished and b.finished) and max(tried.values(), default=0) < 3:
+            await asyncio.sleep(0.02)
+        done = a.finished and b.finished
+        rows = {t.id: await server.repo.game_actions(t.id) for t in (a, b)}
+        status = {t.id: (await server.repo.game(t.id))["status"] for t in (a, b)}
+        await server.stop() if done else await server.engine.dispose()
+        return done, a.id, b.id, rows, status
+    done, a, b, rows, status = run(go())
+    assert done, "the refused rows were tried again and again; B stalled"
+    assert status == {a: "aborted", b: "finished"}
+    assert [r["seq"] for r in rows[a]] == list(range(41))    # nothing of A's past 39
+    assert rows[a][40]["data"]["action"]["type"] == "another writer's move"
+    assert [r["seq"] for r in rows[b]] == list(range(len(rows[b])))
+
+
 def test_the_head_constant_names_the_newest_migration_and_a_current_database_skips_alembic(tmp_path):
     """``db.HEAD`` lets a restart skip Alembic (and its memory): it must be the newest
     revision in the migrations folder, and a database at it must not import Alembic."""

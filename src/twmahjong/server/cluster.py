@@ -272,7 +272,7 @@ class Cluster:
                 if restarted:
                     self._redis_back = asyncio.get_running_loop().time()
                 if emptied:
-                    self.queue.lost()
+                    await self.queue.lost()
                 self._redis_run, self._redis_failed = run, False
                 for gid in await self.directory.renew():
                     await self._lost(gid)

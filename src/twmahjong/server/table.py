@@ -624,14 +624,18 @@ class Table:
 
     async def _store(self, rows: list[dict]) -> None:
         """Rows stored under this owner's epoch; ``Fenced`` if another process has taken
-        the game on since (nothing of them is stored, nobody is told)."""
+        the game on since, ``Refused`` if the database refused them (a constraint):
+        nothing of them is stored, nobody is told. A refusal is handled like any error
+        in a message: the table rebuilds from what is stored, or ends cleanly."""
         repo, epoch = self.sv.repo, self.owner_epoch
         if epoch is None:                # unfenced (a table made without an owner epoch)
             await repo.stored(repo.queue_actions(self.id, rows))
-            return
-        await repo.stored(repo.queue_actions(self.id, rows, epoch=epoch))
-        if repo.refused(self.id, epoch):
-            raise Fenced(self.id, epoch)
+        else:
+            await repo.stored(repo.queue_actions(self.id, rows, epoch=epoch))
+            if repo.refused(self.id, epoch):
+                raise Fenced(self.id, epoch)
+        if (refusal := repo.rejected(self.id)) is not None:
+            raise refusal
 
     def _row(self, kind: str, seat: int | None, data: dict) -> dict:
         row = {"seq": self.seq, "hand_no": self.game.hand_no, "kind": kind, "seat": seat,
