@@ -325,7 +325,12 @@ async def _start_room(server, room):
 @router.post("/rooms/{code}/join")
 async def join_room(code: str, request: Request, acc: Account) -> dict:
     server = server_of(request)
-    room = await _find_room(request, code, acc)
+    return await _take_seat(server, await _find_room(request, code, acc), acc)
+
+
+async def _take_seat(server, room, acc: dict) -> dict:
+    """Seat ``acc`` in ``room`` (the table cap counts a new seat) and start the room
+    once its last chair is filled: joining by code and by invitation alike."""
     if room.seat_of(acc["id"]) is None and not room.started:
         await server.limits.check_new_table(server, acc["id"], spend=False)
     room, seat = await server.rooms.join(room.code, (acc["id"], acc["name"]))

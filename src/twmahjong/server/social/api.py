@@ -12,7 +12,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..http_api import Account, ApiError, _find_room, _room_seat, _start_room, server_of
+from ..http_api import Account, ApiError, _find_room, _take_seat, server_of
 from . import talk
 from .friends import public_invite
 
@@ -166,14 +166,9 @@ async def accept_invite(inv_id: str, request: Request, acc: Account) -> dict:
     """Join the room the invitation is for (the answer of ``POST /rooms/{code}/join``)."""
     server = server_of(request)
     inv = await _invite(server, inv_id, acc)
-    room = await server.rooms.get(inv["code"])
-    if room.seat_of(acc["id"]) is None and not room.started:
-        await server.limits.check_new_table(server, acc["id"], spend=False)
-    room, seat = await server.rooms.join(room.code, (acc["id"], acc["name"]))
+    answer = await _take_seat(server, await server.rooms.get(inv["code"]), acc)
     await server.invites.drop(inv)
-    if not room.started and all(room.players):
-        room = await _start_room(server, room)
-    return _room_seat(server, room, seat, acc)
+    return answer
 
 
 @router.post("/invites/{inv_id}/decline")
