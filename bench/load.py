@@ -323,7 +323,10 @@ class Slice:
         rate = self.plan.churn / self.count
         while not self.stopping:
             await asyncio.sleep(self.rng.expovariate(rate))
-            seated = [p for p in self.players if p.seated and not p.leaving]
+            # a person leaves between moves: one who closes the page with a move in
+            # flight never sees its answer, and that is not the server losing it
+            seated = [p for p in self.players
+                      if p.seated and not p.leaving and p.out_turn is None]
             if self.stopping or not seated:
                 continue
             self.rng.choice(seated).leave()

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# A whole twmahjong cluster on one machine: PostgreSQL, Redis, N workers and nginx in
+# front of them, from Debian's packages. docs/deploy.md explains each piece and what
+# changes on several machines; tests/server/test_deploy.py runs this script.
+#
+#   deploy/onebox.sh up     [DIR]   start everything (state, logs and pids in DIR)
+#   deploy/onebox.sh status [DIR]   the load balancer's health answer, and each worker's
+#   deploy/onebox.sh down   [DIR]   drain the workers (SIGTERM), stop the rest, drop DIR's database
+#
+# Settings (environment), with their defaults:
+#   ONEBOX_PORT=8080         where nginx listens (players and the health check use it)
+#   ONEBOX_WORKERS=2         twmj serve processes, on ONEBOX_WORKER_PORT, +1, ...
+#   ONEBOX_WORKER_PORT=8001
+#   ONEBOX_PG_PORT=55432     a PostgreSQL cluster of its own (pg_createcluster; needs root)
+#   ONEBOX_REDIS_PORT=56379  a redis-server of its own
+#   ONEBOX_DATABASE=         use this database URL instead of starting PostgreSQL
+#   TWMJ=                    the twmj command (default: .venv/bin/twmj beside this script)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+cmd=${1:-}
+dir=$(mkdir -p "${2:-$here/onebox}" && cd "${2:-$here/onebox}" && pwd)
+port=${ONEBOX_PORT:-8080}
+workers=${ONEBOX_WORKERS:-2}
+wport=${ONEBOX_WORKER_PORT:-8001}
+pgport=${ONEBOX_PG_PORT:-55432}
+rport=${ONEBOX_REDIS_PORT:-56379}
+twmj=${TWMJ:-$here/.venv/bin/twmj}
+# one PostgreSQL cluster per directory, named after it, so two boxes never share one
+cluster="twmj_$(printf '%s' "$dir" | md5sum | cut -c1-8)"
+
+say() { printf 'onebox: %s\n' "$*"; }
+die() { printf 'onebox: error: %s\n' "$*" >&2; exit 2; }
+
+pg_version() { ls /usr/lib/postgresql 2>/dev/null | sort -V | tail -1; }
+
+wait_for() {    # wait_for WHAT COMMAND...: poll until the command succeeds (a hang guard of 120 s)
+    local what=$1; shift
+    for _ in $(seq 1200); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+    die "$what did not come up (see $dir/*.log)"
+}
+
+start_postgres() {
+    if [ -n "${ONEBOX_DATABASE:-}" ]; then
+        echo "$ONEBOX_DATABASE" > "$dir/database"
+        return
+    fi
+    command -v pg_createcluster >/dev/null || die "PostgreSQL is not installed (apt-get install postgresql), or set ONEBOX_DATABASE"
+    [ "$(id -u)" = 0 ] || die "starting PostgreSQL needs root (pg_createcluster); or set ONEBOX_DATABASE=postgresql+asyncpg://..."
+    local ver; ver=$(pg_version)
+    if ! pg_lsclusters -h | awk '{print $1, $2}' | grep -qx "$ver $cluster"; then
+        pg_createcluster "$ver" "$cluster" -p "$pgport" -- --auth-local=trust --auth-host=scram-sha-256 >/dev/null
+    fi
+    pg_ctlcluster "$ver" "$cluster" start 2>/dev/null || true
+    wait_for PostgreSQL runuser -u postgres -- psql -p "$pgport" -qtAX -d postgres -c 'select 1'
+    local psql=(runuser -u postgres -- psql -p "$pgport" -qtAX -d postgres)
+    [ "$("${psql[@]}" -c "select 1 from pg_roles where rolname='twmj'")" = 1 ] ||
+        "${psql[@]}" -c "create role twmj login password 'twmj'"
+    [ "$("${psql[@]}" -c "select 1 from pg_database where datname='twmj'")" = 1 ] ||
+        "${psql[@]}" -c "create database twmj owner twmj"
+    echo "postgresql+asyncpg://twmj:twmj@127.0.0.1:$pgport/twmj" > "$dir/database"
+}
+
+start_redis() {
+    command -v redis-server >/dev/null || die "Redis is not installed (apt-get install redis-server)"
+    if ! redis-cli -p "$rport" ping >/dev/null 2>&1; then
+        # a cache and a bus, not the truth (PostgreSQL is): no snapshots to disk
+        redis-server --bind 127.0.0.1 --port "$rport" --daemonize yes --save '' --appendonly no \
+            --dir "$dir" --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
+    fi
+    wait_for Redis redis-cli -p "$rport" ping
+}
+
+start_workers() {
+    [ -x "$twmj" ] || die "$twmj not found: run 'make install' first (or set TWMJ)"
+    [ -s "$dir/secret" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$dir/secret"
+    local i p
+    for i in $(seq "$workers"); do
+        p=$((wport + i - 1))
+        if [ -s "$dir/worker$i.pid" ] && kill -0 "$(cat "$dir/worker$i.pid")" 2>/dev/null; then
+            continue
+        fi
+        # every worker shares the secret key, the database and Redis; nginx is the
+        # only proxy whose X-Forwarded-For they believe
+        TWMJ_SECRET_KEY=$(cat "$dir/secret") TWMJ_FORWARDED_ALLOW_IPS=127.0.0.1 \
+            setsid nohup "$twmj" serve --host 127.0.0.1 --port "$p" --data-dir "$dir/worker$i" \
+            --database "$(cat "$dir/database")" --redis "redis://127.0.0.1:$rport/0" \
+            > "$dir/worker$i.log" 2>&1 < /dev/null &
+        echo $! > "$dir/worker$i.pid"
+    done
+    for i in $(seq "$workers"); do
+        wait_for "worker $i" curl -fsS "http://127.0.0.1:$((wport + i - 1))/readyz"
+    done
+}
+
+write_nginx_conf() {
+    local i servers=""
+    for i in $(seq "$workers"); do
+        servers+="        server 127.0.0.1:$((wport + i - 1)) max_fails=1 fail_timeout=5s;"$'\n'
+    done
+    mkdir -p "$dir/nginx-tmp" && chmod 0777 "$dir/nginx-tmp"
+    cat > "$dir/nginx.conf" <<EOF
+# written by deploy/onebox.sh; one machine's load balancer for twmahjong
+# a proxied WebSocket holds two descriptors: each worker process gets the whole
+# limit this shell may give (ulimit -Hn), and there is one per core
+worker_processes auto;
+worker_rlimit_nofile $(ulimit -Hn);
+pid $dir/nginx.pid;
+error_log $dir/nginx-error.log warn;
+events { worker_connections $(( $(ulimit -Hn) - 64 )); }
+http {
+    access_log off;
+    client_body_temp_path $dir/nginx-tmp/body;
+    proxy_temp_path $dir/nginx-tmp/proxy;
+    fastcgi_temp_path $dir/nginx-tmp/fastcgi;
+    uwsgi_temp_path $dir/nginx-tmp/uwsgi;
+    scgi_temp_path $dir/nginx-tmp/scgi;
+    # any worker serves any player (rooms, quick match, every table through Redis):
+    # WebSockets go where the fewest are open
+    upstream twmj {
+        least_conn;
+$servers    }
+    map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
+    server {
+        listen 127.0.0.1:$port;
+        client_max_body_size 1m;
+        location / {
+            proxy_pass http://twmj;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade \$http_upgrade;
+            proxy_set_header Connection \$connection_upgrade;
+            proxy_set_header Host \$host;
+            proxy_set_header X-Forwarded-For \$remote_addr;
+            proxy_set_header X-Forwarded-Proto \$scheme;
+            # a table's socket is quiet between hands; the server pings it
+            proxy_read_timeout 3600s;
+            # a draining or dead worker: the request goes to the next one
+            proxy_next_upstream error timeout http_502 http_503;
+        }
+    }
+}
+EOF
+}
+
+start_nginx() {
+    command -v nginx >/dev/null || die "nginx is not installed (apt-get install nginx-light)"
+    write_nginx_conf
+    : > "$dir/nginx-error.log"      # this start's messages only
+    nginx -t -q -c "$dir/nginx.conf" -p "$dir" 2>>"$dir/nginx-error.log" || die "nginx refused its configuration (see $dir/nginx-error.log)"
+    if [ -s "$dir/nginx.pid" ] && kill -0 "$(cat "$dir/nginx.pid")" 2>/dev/null; then
+        nginx -c "$dir/nginx.conf" -p "$dir" -s reload
+    else
+        nginx -c "$dir/nginx.conf" -p "$dir"
+    fi
+    wait_for nginx curl -fsS "http://127.0.0.1:$port/api/v1/health"
+}
+
+stop_pid() {    # stop_pid FILE SIGNAL: signal the process and wait until it is gone
+    local f=$1 sig=$2 pid
+    [ -s "$f" ] || return 0
+    pid=$(cat "$f")
+    if kill -"$sig" "$pid" 2>/dev/null; then
+        for _ in $(seq 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$f"
+}
+
+case "$cmd" in
+up)
+    start_postgres
+    start_redis
+    start_workers
+    start_nginx
+    say "up: http://127.0.0.1:$port/ ($workers workers on $wport.., $(sed 's/:[^:@]*@/:***@/' "$dir/database"), redis on $rport; state in $dir)"
+    ;;
+status)
+    curl -fsS "http://127.0.0.1:$port/api/v1/health" || die "nothing answers on $port"
+    echo
+    ;;
+down)
+    # SIGTERM drains a worker: its tables go to the others (the last one stores them)
+    for f in "$dir"/worker*.pid; do [ -e "$f" ] && stop_pid "$f" TERM; done
+    [ -s "$dir/nginx.pid" ] && nginx -c "$dir/nginx.conf" -p "$dir" -s quit 2>/dev/null || true
+    for _ in $(seq 100); do [ -s "$dir/nginx.pid" ] || break; sleep 0.1; done
+    redis-cli -p "$rport" shutdown nosave >/dev/null 2>&1 || true
+    if [ -z "${ONEBOX_DATABASE:-}" ] && command -v pg_lsclusters >/dev/null &&
+            pg_lsclusters -h | awk '{print $2}' | grep -qx "$cluster"; then
+        pg_dropcluster --stop "$(pg_version)" "$cluster"
+    fi
+    say "down ($dir)"
+    ;;
+*)
+    die "usage: deploy/onebox.sh up|status|down [DIR]"
+    ;;
+esac
