@@ -305,3 +305,31 @@ async def test_plain_lines_print_talk_and_say_speaks(make_live):
     assert [x for x in plain if "999" in x] == ["No phrase '999': type say for the list"]
     assert [x for x in plain if "foo" in x] == ["No phrase 'foo': type say for the list"]
     assert any("say 3" in x for x in plain)                      # help lists the command
+
+
+@pytest.mark.asyncio
+async def test_a_mute_is_sent_again_after_the_link_comes_back(make_live):
+    live = make_live(**CALM)
+    session, sit_friends = await room(live, 1)
+    session.link.retry = (0.05, 0.1, 0.2, 0.5, 1.0)
+    app = app_for(session, "en")
+    async with app.run_test(size=SMALL) as pilot:
+        await seated(session)
+        (friend,) = await sit_friends()
+        me, them = session.link.state.seat, friend.link.state.seat
+        sent = spy(session)
+        await pilot.press("e", "left", str((them - me) % 4), "escape")
+        session.link.ws.transport.abort()                        # the network drops
+        await heard(session, lambda m: m["type"] == "link")
+        while "snapshot" not in [m["type"] for m in session.messages[
+                [m["type"] for m in session.messages].index("link"):]]:
+            await next_change(session)                           # seated again
+        assert sent.count({"type": "mute", "seats": [them]}) == 2
+        await pilot.press("e", "1")                              # as in the test above
+        await friend.wait_for(says(me, PHRASES[0]["id"]))
+        await friend.link.talk(phrase="hurry")
+        await friend.wait_for(says(them, "hurry"))
+        await pilot.press("e", "2")
+        await heard(session, says(me, PHRASES[1]["id"]))
+        assert not [m for m in session.messages if m["type"] == "talk" and m["seat"] == them]
+        await friend.close()
