@@ -8,9 +8,11 @@ is for a message, never for a clock."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -131,6 +133,22 @@ def spy(session: OnlineSession) -> list[dict]:
     return sent
 
 
+@contextlib.asynccontextmanager
+async def at_table(make_live, n_friends: int, lang: str = "en", **settings):
+    """The terminal seated in a room with ``n_friends`` people (seated too), what it
+    sends recorded: ``t.pilot``, ``t.app``, ``t.session``, ``t.friends``, ``t.me``, ``t.sent``."""
+    live = make_live(**{**CALM, **settings})
+    session, sit_friends = await room(live, n_friends)
+    app = app_for(session, lang)
+    async with app.run_test(size=SMALL) as pilot:
+        await seated(session)
+        friends = await sit_friends()
+        yield SimpleNamespace(pilot=pilot, app=app, session=session, friends=friends,
+                              me=session.link.state.seat, sent=spy(session))
+        for f in friends:
+            await f.close()
+
+
 def says(seat: int, phrase: str | None = None, emote: str | None = None):
     return lambda m: (m["type"] == "talk" and m["seat"] == seat
                       and m.get("phrase") == phrase and m.get("emote") == emote)
@@ -139,13 +157,9 @@ def says(seat: int, phrase: str | None = None, emote: str | None = None):
 @pytest.mark.asyncio
 @pytest.mark.parametrize("lang", ["zh", "en"])
 async def test_talk_from_another_seat_shows_who_said_it_in_the_players_language(make_live, lang):
-    live = make_live(**CALM)
-    session, sit_friends = await room(live, 1)
-    app = app_for(session, lang)
-    async with app.run_test(size=SMALL) as pilot:
-        await seated(session)
-        (friend,) = await sit_friends()
-        me, them = session.link.state.seat, friend.link.state.seat
+    async with at_table(make_live, 1, lang) as t:
+        pilot, app, session, (friend,), me = t.pilot, t.app, t.session, t.friends, t.me
+        them = friend.link.state.seat
         await friend.link.talk(phrase="hurry")
         await heard(session, says(them, "hurry"))
         await friend.link.talk(emote="thumbs")
@@ -162,19 +176,12 @@ async def test_talk_from_another_seat_shows_who_said_it_in_the_players_language(
         log = content(app, "#body")
         assert first in log and thumbs[lang] in log
         await pilot.press("escape")
-        await friend.close()
 
 
 @pytest.mark.asyncio
 async def test_the_picker_says_a_phrase_and_every_other_person_hears_it(make_live):
-    live = make_live(**CALM)
-    session, sit_friends = await room(live, 2)
-    app = app_for(session, "en")
-    async with app.run_test(size=SMALL) as pilot:
-        await seated(session)
-        friends = await sit_friends()
-        me = session.link.state.seat
-        sent = spy(session)
+    async with at_table(make_live, 2) as t:
+        pilot, app, session, friends, me, sent = t.pilot, t.app, t.session, t.friends, t.me, t.sent
         await pilot.press("e")
         assert isinstance(app.screen, TalkPicker)
         polite = [p for p in PHRASES if p["kind"] == "polite"]
@@ -202,18 +209,12 @@ async def test_the_picker_says_a_phrase_and_every_other_person_hears_it(make_liv
                             {"type": "talk", "emote": EMOTES[0]["id"]}]
         await pilot.press("e", "escape")                       # Esc says nothing
         assert app.screen is app.table and len(sent) == 3
-        for f in friends:
-            await f.close()
 
 
 @pytest.mark.asyncio
 async def test_talking_too_fast_is_one_line_in_the_status(make_live):
-    live = make_live(**CALM, talk_burst=1, talk_rate=0.001)
-    session, _ = await room(live, 0)
-    app = app_for(session, "en")
-    async with app.run_test(size=SMALL) as pilot:
-        await seated(session)
-        me = session.link.state.seat
+    async with at_table(make_live, 0, talk_burst=1, talk_rate=0.001) as t:
+        pilot, app, session, me = t.pilot, t.app, t.session, t.me
         await pilot.press("e", "1")
         await heard(session, says(me, PHRASES[0]["id"]))
         await pilot.press("e", "1")
@@ -228,14 +229,9 @@ async def test_talking_too_fast_is_one_line_in_the_status(make_live):
 
 @pytest.mark.asyncio
 async def test_a_muted_seat_is_not_heard_until_unmuted(make_live):
-    live = make_live(**CALM)
-    session, sit_friends = await room(live, 1)
-    app = app_for(session, "en")
-    async with app.run_test(size=SMALL) as pilot:
-        await seated(session)
-        (friend,) = await sit_friends()
-        me, them = session.link.state.seat, friend.link.state.seat
-        sent = spy(session)
+    async with at_table(make_live, 1) as t:
+        pilot, app, session, (friend,), me, sent = t.pilot, t.app, t.session, t.friends, t.me, t.sent
+        them = friend.link.state.seat
         rel = (them - me) % 4
         await pilot.press("e", "left")                          # the 靜音 tab
         assert "[heard]" in content(app, "#body")
@@ -263,7 +259,6 @@ async def test_a_muted_seat_is_not_heard_until_unmuted(make_live):
         await heard(session, says(them, "tea"))
         await pilot.pause()
         assert TEXT["tea"]["en"] in content(app, "#talk")
-        await friend.close()
 
 
 @pytest.mark.asyncio
@@ -309,15 +304,10 @@ async def test_plain_lines_print_talk_and_say_speaks(make_live):
 
 @pytest.mark.asyncio
 async def test_a_mute_is_sent_again_after_the_link_comes_back(make_live):
-    live = make_live(**CALM)
-    session, sit_friends = await room(live, 1)
-    session.link.retry = (0.05, 0.1, 0.2, 0.5, 1.0)
-    app = app_for(session, "en")
-    async with app.run_test(size=SMALL) as pilot:
-        await seated(session)
-        (friend,) = await sit_friends()
-        me, them = session.link.state.seat, friend.link.state.seat
-        sent = spy(session)
+    async with at_table(make_live, 1) as t:
+        pilot, session, (friend,), me, sent = t.pilot, t.session, t.friends, t.me, t.sent
+        them = friend.link.state.seat
+        session.link.retry = (0.05, 0.1, 0.2, 0.5, 1.0)
         await pilot.press("e", "left", str((them - me) % 4), "escape")
         session.link.ws.transport.abort()                        # the network drops
         await heard(session, lambda m: m["type"] == "link")
@@ -332,4 +322,3 @@ async def test_a_mute_is_sent_again_after_the_link_comes_back(make_live):
         await pilot.press("e", "2")
         await heard(session, says(me, PHRASES[1]["id"]))
         assert not [m for m in session.messages if m["type"] == "talk" and m["seat"] == them]
-        await friend.close()

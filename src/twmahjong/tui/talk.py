@@ -21,10 +21,9 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from .dialogs import BodyModal, modal_css
 from .strings import tr
 
 __all__ = ["EMOTE_FACES", "KINDS", "TalkBook", "TalkPicker", "fit_line", "parse_say", "talk_text"]
@@ -104,16 +103,11 @@ def talk_text(session, lang: str, rows: int, width: int) -> Text:
     return out
 
 
-class TalkPicker(ModalScreen):
+class TalkPicker(BodyModal):
     """快捷語: ←→ (Tab) change tab, ↑↓ move, a digit or Enter says it (or, on the 靜音
     tab, mutes/unmutes that seat), Esc or e closes. Says through ``session.say``."""
 
-    DEFAULT_CSS = """
-    TalkPicker { align: center middle; }
-    TalkPicker > Vertical { width: 64; max-width: 100%; height: auto; max-height: 100%;
-                            border: round #ffd54f; background: #0a2a20; padding: 0 1; }
-    TalkPicker #body { width: 100%; height: auto; }
-    """
+    DEFAULT_CSS = modal_css("TalkPicker")
 
     def __init__(self, session, lang: str):
         super().__init__()
@@ -141,13 +135,6 @@ class TalkPicker(ModalScreen):
             return [*rows, ("mute", -1, f"{tr(lang, 'talk_everyone')}  {every}")]
         return [("phrase", p["id"], book.text(lang, phrase=p["id"])) for p in book.kind(name)]
 
-    def compose(self):
-        with Vertical():
-            yield Static(id="body")
-
-    def on_mount(self) -> None:
-        self.show()
-
     def show(self) -> None:
         lang = self.lang
         out = Text(tr(lang, "talk_title") + "\n", style="bold")
@@ -157,7 +144,7 @@ class TalkPicker(ModalScreen):
         out.append("\n\n")
         items = self.items()
         self.row = min(self.row, max(0, len(items) - 1))
-        width = max(20, (self.size.width or 60) - 6)
+        width = max(20, min(70, (self.size.width or 80) - 10))      # inside the 76-wide box
         for i, (_, _, label) in enumerate(items):
             style = "reverse" if i == self.row else ""
             out.append(fit_line(f"{'▶' if i == self.row else ' '}{i + 1} {label}", width) + "\n",
