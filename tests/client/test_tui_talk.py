@@ -322,3 +322,23 @@ async def test_a_mute_is_sent_again_after_the_link_comes_back(make_live):
         await pilot.press("e", "2")
         await heard(session, says(me, PHRASES[1]["id"]))
         assert not [m for m in session.messages if m["type"] == "talk" and m["seat"] == them]
+
+
+@pytest.mark.asyncio
+async def test_a_bots_line_is_shown_as_the_bots(make_live):
+    """Bots grumble when a person's turn runs past its base time (docs/social.md)."""
+    async with at_table(make_live, 0, "zh", turn_base=0.2, turn_bank=600.0, bot_talk=1.0,
+                        bot_talk_gap=0.0) as t:
+        def bot_line():
+            return next((m for m in t.session.talk if m["bot"]), None)
+        while bot_line() is None:             # pass every claim; on our turn, wait for it
+            legal = t.session.legal()
+            if legal and not any(a.type == "discard" for a in legal):
+                await t.pilot.press("x")
+            await next_change(t.session)
+        await t.pilot.pause()
+        m = t.session.talk[-1]                # the pane's last line (bots only talk here)
+        assert m["bot"] is True
+        rel = REL["zh"][(m["seat"] - t.me) % 4]
+        line = content(t.app, "#talk").strip().splitlines()[-1].strip()
+        assert line.startswith(f"{rel} 電腦 ") and line.endswith("：" + TEXT[m["phrase"]]["zh"])
