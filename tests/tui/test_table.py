@@ -226,3 +226,12 @@ async def test_t_declares_ready_with_the_picked_discard():
         assert ev[0] == {"type": "declare", "seat": 0, "kind": "earthly_ready", "tile": "9s"}
         assert ev[1] == {"type": "discard", "seat": 0, "tile": "9s"}
         assert s.observation()["declared"][0] is True
+
+
+async def test_the_talk_key_offline_says_talk_is_for_server_tables():
+    app = app_for(session(), "en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("e")
+        assert "Table talk is for server tables" in content(app, "#hint")
+        assert app.screen is app.table

@@ -121,3 +121,8 @@ class Api:
 
     async def profiles(self) -> dict:
         return await self.call("GET", "/profiles")
+
+    async def talk(self) -> dict:
+        """快捷語 and 表情: ``{"phrases": [{"id", "kind", "zh", "en", "nan", "cmn", …}],
+        "emotes": [{"id", "glyph", "zh", "en"}]}`` — the only things a table's talk carries."""
+        return await self.call("GET", "/talk")

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from .strings import tr
 
-__all__ = ["ConfirmQuit", "HelpScreen", "LogScreen", "SettingsScreen"]
+__all__ = ["BodyModal", "ConfirmQuit", "HelpScreen", "LogScreen", "SettingsScreen", "modal_css"]
 
 _CSS = """
 {name} {{ align: center middle; }}
@@ -22,15 +22,13 @@ _CSS = """
 """
 
 
-class SettingsScreen(ModalScreen):
-    """1 toggles 聽牌提示, 2 cycles the bot speed; any other key returns to the table."""
+def modal_css(name: str) -> str:
+    """The look of every small screen over the table: a framed box, centred."""
+    return _CSS.format(name=name)
 
-    DEFAULT_CSS = _CSS.format(name="SettingsScreen")
 
-    def __init__(self, prefs, lang: str):
-        super().__init__()
-        self.prefs = prefs
-        self.lang = lang
+class BodyModal(ModalScreen):
+    """A small screen of one text ``#body`` that ``show()`` draws again after each key."""
 
     def compose(self):
         with Vertical():
@@ -38,6 +36,20 @@ class SettingsScreen(ModalScreen):
 
     def on_mount(self) -> None:
         self.show()
+
+    def show(self) -> None:
+        raise NotImplementedError
+
+
+class SettingsScreen(BodyModal):
+    """1 toggles 聽牌提示, 2 cycles the bot speed; any other key returns to the table."""
+
+    DEFAULT_CSS = modal_css("SettingsScreen")
+
+    def __init__(self, prefs, lang: str):
+        super().__init__()
+        self.prefs = prefs
+        self.lang = lang
 
     def show(self) -> None:
         lang, p = self.lang, self.prefs

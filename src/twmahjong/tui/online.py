@@ -13,6 +13,14 @@ move (pass a claim, throw the drawn tile) until ``a`` again. The protocol has no
 message to put a seat on the server's auto-play, or to take it off; a seat the
 server put on auto-play (time ran out, link dropped) is taken back by acting on
 the next decision, as docs/protocol.md says.
+
+Table talk (快捷語, 表情, docs/social.md): the catalogue is read once from the
+server (``TalkBook``); ``say`` sends a phrase or emote by id, only while seated;
+``toggle_mute`` keeps this seat's mute list and sends all of it (``mute``) — again
+after a reconnect, since the server keeps mutes per connection. Each ``talk``
+that arrives is kept in ``talk`` (a muted seat's never is), and the screen and the
+plain loop show it as ``talk_line``; a refusal (``talk_too_fast``, …) is one line
+in the status until the next thing the person does.
 """
 
 from __future__ import annotations
@@ -20,14 +28,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from ..client import Credentials, GameLink, LinkError
+from ..client import Api, ApiError, Credentials, GameLink, LinkError
 from ..client.http import base_url
 from ..engine.actions import Action
 from ..profiles import load_profile
 from .session import relative
 from .strings import tr
+from .talk import TalkBook
 
-__all__ = ["OnlineSession", "safe_move"]
+__all__ = ["TALK_ERRORS", "OnlineSession", "safe_move"]
+
+# the server's refusals of a ``talk``, each shown as its own line (strings.py talk_err_*)
+TALK_ERRORS = ("talk_too_fast", "watcher_silent", "unknown_phrase", "unknown_emote")
 
 
 def safe_move(obs: dict) -> dict:
@@ -72,6 +84,10 @@ class OnlineSession:
         self.listeners: list = []         # called with each message (the screen, the plain loop)
         self.lang = "zh"
         self.task = None
+        self.book = TalkBook()            # 快捷語/表情, read from the server at connect
+        self.talk: list[dict] = []        # the ``talk`` messages heard, oldest first
+        self.muted: set[int] = set()      # seats whose talk this person does not want
+        self.talk_note = ""               # a refused line, until the person does something
 
     # -- the connection -------------------------------------------------------------------
     def attach(self, app) -> None:
@@ -91,6 +107,7 @@ class OnlineSession:
         st = self.link.state
         try:
             await self.link.connect()
+            await self.read_talk()
             if self.plan[0] == "quick":
                 _, profile, stake = self.plan
                 await self.link.quick_match(profile=profile, stake=stake or "low")
@@ -117,6 +134,14 @@ class OnlineSession:
     def _lang(self) -> str:
         return self.lang
 
+    async def read_talk(self) -> None:
+        """The catalogue; a server without one (or a failed read) leaves talk unreadable
+        but the table playable."""
+        try:
+            self.book = TalkBook(await Api(self.url).talk())
+        except (ApiError, KeyError, TypeError):
+            self.book = TalkBook()
+
     def on_message(self, m: dict) -> None:
         st, lang = self.link.state, self._lang()
         t = m["type"]
@@ -135,6 +160,13 @@ class OnlineSession:
                 self.creds.set(ticket=m["ticket"])
         elif t == "link":
             self.notice = tr(lang, "online_back")
+            if self.muted:                # the server forgot them with the old connection
+                self._send(self.link.mute(sorted(self.muted)))
+        elif t == "talk":
+            if m.get("seat") not in self.muted:
+                self.talk.append(m)
+        elif t == "error" and m["code"] in TALK_ERRORS:
+            self.talk_note = tr(lang, f"talk_err_{m['code']}")
         elif t == "error":
             if m["code"] not in ("stale", "not_your_turn"):
                 self.notice = m["message"]
@@ -169,6 +201,7 @@ class OnlineSession:
             st.obs = {k: v for k, v in st.obs.items() if k != "legal"}
         if self.notice == tr(self._lang(), "online_server_auto"):
             self.notice = ""
+        self.talk_note = ""
         asyncio.get_running_loop().create_task(self.link.act(action.to_json()))
 
     def new_events(self) -> list[dict]:
@@ -213,6 +246,40 @@ class OnlineSession:
         if self.auto and st.decision():
             asyncio.get_running_loop().create_task(self.link.act(safe_move(st.obs)))
 
+    # -- table talk ----------------------------------------------------------------------------
+    def _send(self, coro) -> None:
+        asyncio.get_running_loop().create_task(coro)
+
+    @property
+    def seated(self) -> bool:
+        st = self.link.state
+        return st.seat is not None and st.obs is not None and not st.over
+
+    def say(self, *, phrase: str | None = None, emote: str | None = None) -> str | None:
+        """Send a 快捷語 or 表情 by id; the reason it cannot be sent, else None."""
+        if not self.seated:
+            return tr(self._lang(), "talk_not_seated")
+        self.talk_note = ""
+        self._send(self.link.talk(phrase=phrase, emote=emote))
+        return None
+
+    def toggle_mute(self, seat: int) -> None:
+        """靜音 one seat's talk, or hear it again; ``-1``: all three others at once."""
+        others = {(self.seat + rel) % 4 for rel in (1, 2, 3)}
+        if seat < 0:
+            self.muted = set() if others <= self.muted else set(others)
+        else:
+            self.muted ^= {seat}
+        self._send(self.link.mute(sorted(self.muted)))
+
+    def talk_line(self, lang: str, m: dict) -> str:
+        """``下家 電腦 L2：快一點啦，等到花都謝了`` — who said it, as the table names seats."""
+        who = self.seat_name(lang, m["seat"])
+        if m.get("bot") and tr(lang, "online_bot", name="") not in who:
+            who += " " + tr(lang, "online_bot", name="").strip()
+        return tr(lang, "talk_line", who=who,
+                  text=self.book.text(lang, phrase=m.get("phrase"), emote=m.get("emote")))
+
     def close(self) -> None:
         with contextlib.suppress(RuntimeError):
             asyncio.get_running_loop().create_task(self.link.close())
@@ -252,6 +319,8 @@ class OnlineSession:
             bits.append(tr(lang, "online_auto_on"))
         if self.notice:
             bits.append(self.notice)
+        if self.talk_note:
+            bits.append(self.talk_note)
         return "  ".join(bits)
 
     def header_extra(self, lang: str) -> str:

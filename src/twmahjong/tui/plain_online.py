@@ -7,6 +7,10 @@ decide, so a script (or a test) can answer decision by decision; meanwhile the
 connection keeps running, and a dropped link says ``Reconnected`` when it is back.
 ``q`` at a prompt (or the end of input) leaves: the server plays the seat until
 ``twmj play --server`` takes it back.
+
+Table talk is a line too (``下家 電腦 L2：快一點啦，等到花都謝了``); at a prompt
+``say`` lists the catalogue, ``say 3`` / ``say hurry`` says one, ``mute left``
+mutes (or unmutes) a seat, as ``help`` tells.
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from .plain import _Plain
 from .results import result_text, summary_text
 from .strings import tr
 from .table import KEY_TYPES, _KEY_LABEL
+from .talk import parse_say
+
+_SEAT_WORDS = {1: ("right", "下家"), 2: ("across", "對家"), 3: ("left", "上家")}
 
 __all__ = ["play_plain_online"]
 
@@ -36,6 +43,10 @@ class _PlainOnline(_Plain):
         if s.notice and s.notice != self.notice:
             self.notice = s.notice
             self.say(s.notice)
+        if m["type"] == "talk" and s.talk and s.talk[-1] is m:
+            self.say(s.talk_line(self.lang, m))
+        if m["type"] == "error" and s.talk_note:
+            self.say(s.talk_note)
         if m["type"] == "hand_end" and m["hand_no"] not in self.results_shown:
             self.results_shown.add(m["hand_no"])
             self.say(self.render(result_text(s, self.lang, 100, s.result_model())))
@@ -91,6 +102,48 @@ class _PlainOnline(_Plain):
                 s.act(act)
                 return True
         return True
+
+    def command(self, cmd: str):
+        """The offline commands, and table talk: ``say [n|id]``, ``mute <seat>``."""
+        word, _, rest = cmd.strip().partition(" ")
+        word = word.lower()
+        if word == "say":
+            self.talk(rest.strip())
+            return None
+        if word == "mute":
+            self.mute(rest.strip().lower())
+            return None
+        if word in ("help", "?", "h"):
+            self.say(tr(self.lang, "plain_help"))
+            self.say(tr(self.lang, "plain_help_talk"))
+            return None
+        return super().command(cmd)
+
+    def talk(self, word: str) -> None:
+        s, lang = self.s, self.lang
+        if not word:
+            for i, (what, key) in enumerate(s.book.numbered(), 1):
+                self.say(f"{i} {key}: {s.book.text(lang, **{what: key})}")
+            if not s.book.numbered():
+                self.say(tr(lang, "talk_none"))
+            return
+        pick = parse_say(s.book, word)
+        if pick is None:
+            self.say(tr(lang, "plain_say_unknown", word=word))
+            return
+        why = s.say(**{pick[0]: pick[1]})
+        if why:
+            self.say(why)
+
+    def mute(self, word: str) -> None:
+        s, lang = self.s, self.lang
+        rel = next((r for r, words in _SEAT_WORDS.items() if word in words), None)
+        if rel is None and word not in ("all", "所有人"):
+            self.say(tr(lang, "plain_mute_unknown"))
+            return
+        s.toggle_mute(-1 if rel is None else (s.seat + rel) % 4)
+        who = ", ".join(s.seat_name(lang, x) for x in sorted(s.muted))
+        self.say(tr(lang, "plain_muted", who=who) if who else tr(lang, "plain_muted_none"))
 
     async def run(self) -> None:
         s = self.s

@@ -176,6 +176,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "{draw}"
                   "數字鍵：有多種吃法時選一種\n"
                   "s 設定（聽牌提示、電腦出牌速度）  g 全部紀錄  q 離開（會存檔）\n"
+                  "e 快捷語（線上牌桌）：說一句、表情、靜音某家\n"
                   "標記：▲ 選中的牌  * 打出就聽牌  x 現在不能打\n"
                   "河裡：反白＝剛打出的牌（可以吃碰）  刪除線＝被吃碰走的牌",
                   "←→ or h l pick a tile, Enter/Space discards it; a click picks, a second click discards\n"
@@ -184,6 +185,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "{draw}"
                   "Digits choose when a claim can be made several ways\n"
                   "s settings (ready hints, bot speed)  g the whole log  q quit (the match is saved)\n"
+                  "e table talk (at a server table): a phrase, an emote, mute a seat\n"
                   "Marks: ▲ picked tile  * leaves you ready  x may not be discarded now\n"
                   "Rivers: reverse = the latest discard (may be claimed)  struck = taken by a claim"),
     "help_declare_any": ("任何時候都可以報聽", "declare ready at any time"),
@@ -212,6 +214,35 @@ STRINGS: dict[str, tuple[str, str]] = {
     "log_prompt": ("全部紀錄（↑↓ 捲動，其他鍵回到牌桌）", "The whole log (↑↓ scroll, any other key returns)"),
     "k_log": ("g紀錄", "g log"),
     "press_any": ("按任意鍵回到牌桌", "Press any key to return"),
+    # table talk (快捷語, 表情; docs/social.md)
+    "talk_line": ("{who}：{text}", "{who}: {text}"),
+    "talk_title": ("快捷語", "Table talk"),
+    "talk_tab_polite": ("禮貌", "polite"),
+    "talk_tab_teasing": ("調侃", "teasing"),
+    "talk_tab_celebratory": ("慶祝", "celebratory"),
+    "talk_tab_emotes": ("表情", "emotes"),
+    "talk_tab_mute": ("靜音", "mute"),
+    "talk_keys": ("←→ 換類  ↑↓ 選  數字或 Enter 說出（靜音：切換）  Esc 關閉",
+                  "←→ tab  ↑↓ move  digit or Enter says it (mute: toggles)  Esc closes"),
+    "talk_muted": ("［已靜音］", "[muted]"),
+    "talk_heard": ("［聽得到］", "[heard]"),
+    "talk_everyone": ("所有人", "Everyone"),
+    "talk_none": ("（伺服器沒有提供快捷語）", "(the server offers no phrases)"),
+    "talk_not_seated": ("入座後才能說話", "You can talk once you are seated"),
+    "talk_offline": ("快捷語只在線上牌桌", "Table talk is for server tables"),
+    "talk_err_talk_too_fast": ("說太快了：稍等幾秒再說", "Talking too fast: wait a few seconds"),
+    "talk_err_watcher_silent": ("觀戰不能說話", "Watchers cannot talk"),
+    "talk_err_unknown_phrase": ("伺服器沒有這句快捷語", "The server has no such phrase"),
+    "talk_err_unknown_emote": ("伺服器沒有這個表情", "The server has no such emote"),
+    "k_talk": ("e快捷語", "e talk"),
+    "plain_help_talk": ("快捷語：say 列出全部，say 編號或代號（say 3、say hurry）說出；"
+                        "mute 上家／對家／下家／all 靜音或取消",
+                        "Table talk: say lists them, say a number or id (say 3, say hurry) says it; "
+                        "mute left/across/right/all mutes or unmutes"),
+    "plain_say_unknown": ("沒有「{word}」這句：輸入 say 看清單", "No phrase {word!r}: type say for the list"),
+    "plain_mute_unknown": ("靜音誰？mute 上家／對家／下家／all", "Mute whom? mute left/across/right/all"),
+    "plain_muted": ("靜音：{who}", "Muted: {who}"),
+    "plain_muted_none": ("靜音：無", "Muted: nobody"),
     # payments
     "tai_parts": ("{hand} 台", "{hand} tai"),
     "tai_dealer": ("莊 {n}", "dealer {n}"),

@@ -39,6 +39,7 @@ from .render import (
 )
 from .session import relative
 from .strings import tile_label, tr, wind_label
+from .talk import TalkPicker, talk_text
 
 __all__ = ["KEY_TYPES", "MIN_SIZE", "SPEEDS", "TableScreen"]
 
@@ -76,6 +77,7 @@ class TableScreen(Screen):
         Binding("question_mark", "help", "help", show=False),
         Binding("a", "auto", "auto", show=False),
         Binding("g", "log", "log", show=False),
+        Binding("e", "talk", "talk", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -88,6 +90,7 @@ class TableScreen(Screen):
             border-title-color: #f4efe1; border-subtitle-color: #bcd9c8; }
     #seat-2 { height: 1fr; }
     #mine-river { height: 1fr; border: round #ffd54f; }
+    #talk { display: none; height: auto; padding: 0 1; color: #f4efe1; }
     #hand { height: 5; border: round #ffd54f; padding: 0 1; border-title-color: #ffd54f; }
     #status { height: auto; max-height: 2; background: #0a2a20; padding: 0 1; }
     #hint { height: auto; min-height: 1; max-height: 2; padding: 0 1; color: #80d8ff; }
@@ -120,6 +123,7 @@ class TableScreen(Screen):
                     yield Static(classes="seat", id="seat-2")
                     yield Static(classes="seat", id="mine-river")
                 yield Static(classes="seat", id="seat-1")
+            yield Static(id="talk")                         # 快捷語: the latest lines said
             yield HandView(id="hand")
             yield Static(id="status")
             yield Static(id="hint")
@@ -198,6 +202,8 @@ class TableScreen(Screen):
         if m["type"] == "game_end" and self.app.screen is self:
             self.after_result()
             return
+        if m["type"] == "talk" and self.session.talk and self.session.talk[-1] is m:
+            self.all_lines.append(self.session.talk_line(self.lang, m))
         self.after_move()
 
     def refresh_status(self) -> None:
@@ -289,6 +295,12 @@ class TableScreen(Screen):
         rows = max(1, log.content_region.height or 1)       # as many recent events as fit
         log.update("\n".join(self.log_lines[-rows:]))
         self.query_one("#keys", Static).update(self.keys_text())
+        if self.session.online:
+            talk = self.query_one("#talk", Static)
+            rows = 2 if self.app.size[1] < 30 else 4          # 80×24: the hand keeps its rows
+            text = talk_text(self.session, lang, rows, width - 2)
+            talk.display = bool(text.plain)
+            talk.update(text)
 
     def _seat_box(self, w: Static, obs: dict, seat: int, taken, last, *, river_only: bool) -> None:
         s, lang = self.session, self.lang
@@ -314,7 +326,7 @@ class TableScreen(Screen):
             keys.append("k_draw")
         keys += ["k_pass", "k_settings", "k_log", "k_help"]
         if self.session.online:
-            keys.append("k_auto")
+            keys += ["k_auto", "k_talk"]
         keys.append("k_quit")
         width = self.app.size[0] - 2
         for drop in (None, "k_log", "k_settings", "k_pick"):   # ? help lists every key anyway
@@ -545,6 +557,16 @@ class TableScreen(Screen):
     def action_help(self) -> None:
         from .dialogs import HelpScreen
         self.app.push_screen(HelpScreen(self.session.profile, self.lang))
+
+    def action_talk(self) -> None:
+        """快捷語: the picker, at a server table once seated."""
+        if not self.session.online:
+            self.say(tr(self.lang, "talk_offline"))
+        elif not self.session.seated:
+            self.say(tr(self.lang, "talk_not_seated"))
+        else:
+            self.app.push_screen(TalkPicker(self.session, self.lang),
+                                 lambda why=None: self.say(why) if why else self.redraw())
 
     def action_auto(self) -> None:
         if self.session.online:

@@ -1,0 +1,28 @@
+"""strings.py: every word the terminal shows exists in zh-TW and English alike."""
+
+from __future__ import annotations
+
+from string import Formatter
+
+from twmahjong.tui.strings import STRINGS
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(text) if name}
+
+
+def test_every_string_has_both_languages_with_the_same_blanks():
+    for key, pair in STRINGS.items():
+        assert isinstance(pair, tuple) and len(pair) == 2, key
+        zh, en = pair
+        assert zh, key                                 # English may leave a key out ("k_discard")
+        assert fields(zh) == fields(en), key
+
+
+def test_table_talk_strings_are_complete_in_both_languages():
+    talk = [k for k in STRINGS if k.startswith(("talk_", "plain_say", "plain_mute", "plain_help_talk"))]
+    assert len(talk) > 15 and "k_talk" in STRINGS
+    for key in [*talk, "k_talk"]:
+        zh, en = STRINGS[key]
+        assert zh.strip() and en.strip(), key
+
