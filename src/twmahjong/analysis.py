@@ -55,7 +55,8 @@ __all__ = ["ANALYSIS_FORMAT", "DEFAULT_BOT", "DEFAULT_WORLDS", "ROLLOUT_BOT", "A
 
 ANALYSIS_FORMAT = "twmahjong-analysis"
 DEFAULT_BOT = "L5"              # the reference AI whose choice each move is shown beside
-ROLLOUT_BOT = "efficiency"      # plays every seat in the playouts (fast, deterministic)
+ROLLOUT_BOT = "efficiency"      # plays the other seats in the playouts (fast, deterministic)
+SEAT_PLAYOUT_BOT = "efficiency"  # plays on for the reviewed seat after the compared move
 DEFAULT_WORLDS = 48             # sampled worlds per decision
 MAX_OPTIONS = 5                 # moves compared at one decision
 SIGNIFICANT = 2.0               # a mistake's loss is at least this many spreads
@@ -222,10 +223,10 @@ def sample_world(h: HandState, seat: int, rng: random.Random,
     return w
 
 
-def _play_out(w: HandState, policy: Bot) -> None:
+def _play_out(w: HandState, policies: Sequence[Bot]) -> None:
     while not w.over:
         for s, acts in w.pending().items():
-            w.act(s, policy.act(cast(Any, LazyObservation(w, s, actions=acts))))
+            w.act(s, policies[s].act(cast(Any, LazyObservation(w, s, actions=acts))))
 
 
 def _points(w: HandState, seat: int) -> float:
@@ -294,7 +295,14 @@ def _reference_bot(name: str, seed: int) -> Bot:
     return bot
 
 
-def review_point(p: DecisionPoint, bot: Bot, rollout_bot: Bot, *, worlds: int, seed: int,
+def _playout_bots(seat: int, seed: int) -> list[Bot]:
+    """Who plays the worlds out: the reviewed seat by ``SEAT_PLAYOUT_BOT``, the others by
+    ``ROLLOUT_BOT`` (deterministic bots: a world's outcome depends on the move alone)."""
+    other = _reference_bot(ROLLOUT_BOT, seed)
+    return [_reference_bot(SEAT_PLAYOUT_BOT, seed) if s == seat else other for s in range(4)]
+
+
+def review_point(p: DecisionPoint, bot: Bot, playout: Sequence[Bot], *, worlds: int, seed: int,
                  threshold: float, n: int) -> DecisionReview:
     """Review one decision; see the module's docstring for what is estimated."""
     h, seat = p.state, p.seat
@@ -309,7 +317,7 @@ def review_point(p: DecisionPoint, bot: Bot, rollout_bot: Bot, *, worlds: int, s
         for i, o in enumerate(opts):
             c = clone(w)
             c.act(seat, o)
-            _play_out(c, rollout_bot)
+            _play_out(c, playout)
             pts[i].append(_points(c, seat))
     means = [_mean(x) for x in pts]
     best = max(range(len(opts)), key=lambda i: (means[i], -i))
@@ -339,14 +347,14 @@ def review_points(points: Iterable[DecisionPoint], *, bot: str = DEFAULT_BOT,
     by_no = {no: HandReview(no, dealer) for no, dealer in hands}
     for p in pts:
         by_no.setdefault(p.state.hand_no, HandReview(p.state.hand_no, p.state.dealer))
-    rollout_bot = _reference_bot(ROLLOUT_BOT, seed)
+    playout = _playout_bots(pts[0].seat if pts else 0, seed)
     refs: dict[int, Bot] = {}
     for i, p in enumerate(pts):
         no = p.state.hand_no
         if no not in refs:
-            refs = {no: _reference_bot(bot, seed + no)}     # one reference bot a hand
+            refs = {no: _reference_bot(bot, no)}     # one a hand; its seed is not the sampling's
         hr = by_no[no]
-        hr.decisions.append(review_point(p, refs[no], rollout_bot, worlds=worlds, seed=seed,
+        hr.decisions.append(review_point(p, refs[no], playout, worlds=worlds, seed=seed,
                                          threshold=threshold, n=len(hr.decisions) + 1))
         if progress is not None:
             progress(i + 1, len(pts))

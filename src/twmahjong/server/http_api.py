@@ -425,6 +425,34 @@ async def game_replay(game_id: str, request: Request,
         raise ApiError(404, "not_found", str(e)) from None
 
 
+@router.get("/games/{game_id}/analysis")
+async def game_analysis(game_id: str, request: Request, acc: Account,
+                        hand: Annotated[int, Query(ge=1, le=400)] = 1) -> dict:
+    """牌譜分析 of one hand of a finished game, for the player who played it.
+
+    Only that player may ask, and only about their own seat: the review is made
+    from that seat's view alone (docs/analysis.md)."""
+    from .replay import NoSuchHand
+    server = server_of(request)
+    repo = server.repo
+    row = await repo.game(game_id)
+    if row is None:
+        raise ApiError(404, "not_found", "no such game")
+    seats = [s for s, p in enumerate(row["seats"]) if p.get("account_id") == acc["id"]]
+    if not seats:
+        raise ApiError(403, "forbidden", "only the game's player may see its analysis")
+    if row["status"] not in ("finished", "aborted"):
+        raise ApiError(409, "conflict", "this game is still being played; "
+                                        "its analysis opens when it is over")
+    meta = {k: row[k] for k in ("mode", "profile", "stake", "rounds")}
+    meta["options"] = row["options"] or {}
+    try:
+        return await server.analyses.review(game_id, meta, await repo.game_actions(game_id),
+                                            hand, seats[0])
+    except NoSuchHand as e:
+        raise ApiError(404, "not_found", str(e)) from None
+
+
 @router.get("/leaderboard")
 async def leaderboard(request: Request) -> dict:
     rows = await server_of(request).repo.leaderboard()
