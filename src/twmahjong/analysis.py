@@ -51,7 +51,7 @@ from .tiles import format_tiles, parse_tile, tile_str
 
 __all__ = ["ANALYSIS_FORMAT", "DEFAULT_BOT", "DEFAULT_WORLDS", "ROLLOUT_BOT", "AnalysisError",
            "DecisionPoint", "DecisionReview", "HandReview", "Review", "analyze_record",
-           "decision_points", "person_seat", "review_points"]
+           "Plan", "decision_points", "person_seat", "plan_record", "review_points"]
 
 ANALYSIS_FORMAT = "twmahjong-analysis"
 DEFAULT_BOT = "L5"              # the reference AI whose choice each move is shown beside
@@ -361,16 +361,18 @@ def review_points(points: Iterable[DecisionPoint], *, bot: str = DEFAULT_BOT,
     return [by_no[no] for no in sorted(by_no)]
 
 
-def analyze_record(rec: Record, *, seat: int | None = None, bot: str = DEFAULT_BOT,
-                   worlds: int = DEFAULT_WORLDS, seed: int = 0, threshold: float | None = None,
-                   hands: Sequence[int] | None = None,
-                   progress: Progress | None = None) -> Review:
-    """Review ``seat``'s decisions in a game record (formats.md), or in a server game
-    document (``GET /api/v1/games/<id>``: its ``record``; the person's seat by default).
+@dataclass
+class Plan:
+    """A record checked and replayed: the seat, its decisions, the hands, the stakes."""
+    seat: int
+    points: list[DecisionPoint]
+    hands: list[tuple[int, int]]            # (hand_no, dealer)
+    stakes: dict[str, int]
 
-    ``threshold`` (points) is the loss from which a move is marked a mistake; by
-    default one 台's worth at the record's stakes. ``hands`` keeps only those hands
-    (0-based ``hand_no``)."""
+
+def plan_record(rec: Record, *, seat: int | None = None, bot: str = DEFAULT_BOT,
+                worlds: int = DEFAULT_WORLDS, hands: Sequence[int] | None = None) -> Plan:
+    """Check the request and replay the record (quick); ``analyze_record`` does the rest."""
     doc = rec
     if isinstance(rec, dict) and isinstance(rec.get("record"), dict):
         rec = rec["record"]
@@ -398,9 +400,24 @@ def analyze_record(rec: Record, *, seat: int | None = None, bot: str = DEFAULT_B
             raise AnalysisError(f"the game has no hand {missing[0] + 1} (it has {len(dealt)})")
         points = [p for p in points if p.state.hand_no in keep]
         dealt = [d for d in dealt if d[0] in keep]
-    stakes = m.profile.stakes
-    limit = float(stakes.per_tai) if threshold is None else threshold
-    reviews = review_points(points, bot=bot, worlds=worlds, seed=seed, threshold=limit,
-                            hands=dealt, progress=progress)
-    return Review(seat=seat, bot=bot, worlds=worlds, seed=seed, threshold=limit,
-                  stakes={"base": stakes.base, "per_tai": stakes.per_tai}, hands=reviews)
+    st = m.profile.stakes
+    return Plan(seat, points, dealt, {"base": st.base, "per_tai": st.per_tai})
+
+
+def analyze_record(rec: Record, *, seat: int | None = None, bot: str = DEFAULT_BOT,
+                   worlds: int = DEFAULT_WORLDS, seed: int = 0, threshold: float | None = None,
+                   hands: Sequence[int] | None = None, plan: Plan | None = None,
+                   progress: Progress | None = None) -> Review:
+    """Review ``seat``'s decisions in a game record (formats.md), or in a server game
+    document (``GET /api/v1/games/<id>``: its ``record``; the person's seat by default).
+
+    ``threshold`` (points) is the loss from which a move is marked a mistake; by
+    default one 台's worth at the record's stakes. ``hands`` keeps only those hands
+    (0-based ``hand_no``); ``plan`` is ``plan_record``'s answer, if already made."""
+    if plan is None:
+        plan = plan_record(rec, seat=seat, bot=bot, worlds=worlds, hands=hands)
+    limit = float(plan.stakes["per_tai"]) if threshold is None else threshold
+    reviews = review_points(plan.points, bot=bot, worlds=worlds, seed=seed, threshold=limit,
+                            hands=plan.hands, progress=progress)
+    return Review(seat=plan.seat, bot=bot, worlds=worlds, seed=seed, threshold=limit,
+                  stakes=plan.stakes, hands=reviews)

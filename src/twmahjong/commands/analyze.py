@@ -43,7 +43,7 @@ def analyze_command(
                                                 "(default: one 台's worth at the record's stakes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
 ) -> None:
-    from ..analysis import DEFAULT_BOT, DEFAULT_WORLDS, AnalysisError, analyze_record
+    from ..analysis import DEFAULT_BOT, DEFAULT_WORLDS, AnalysisError, analyze_record, plan_record
     try:
         text = record.read_text(encoding="utf-8")
     except OSError as e:
@@ -55,9 +55,10 @@ def analyze_command(
     except json.JSONDecodeError as e:
         raise AnalysisError(f"{record} is not JSON: {e.msg} at line {e.lineno}") from None
     hands = None if not hand else [n - 1 for n in hand]
-    kwargs: dict[str, Any] = {"seat": seat, "bot": bot or DEFAULT_BOT,
-                              "worlds": worlds or DEFAULT_WORLDS, "seed": seed,
-                              "threshold": threshold, "hands": hands}
+    bot_name, n_worlds = bot or DEFAULT_BOT, worlds or DEFAULT_WORLDS
+    plan = plan_record(doc, seat=seat, bot=bot_name, worlds=n_worlds, hands=hands)
+    kwargs: dict[str, Any] = {"bot": bot_name, "worlds": n_worlds, "seed": seed,
+                              "threshold": threshold, "plan": plan}
     if as_json:
         review = analyze_record(doc, **kwargs)
         typer.echo(json.dumps(review.to_json(), ensure_ascii=False, indent=1))
@@ -65,7 +66,7 @@ def analyze_command(
     from rich.progress import Progress
     console = Console(highlight=False)
     with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("analysing", total=None)
+        task = bar.add_task("analysing", total=len(plan.points))
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
