@@ -212,3 +212,11 @@ def test_bad_input_is_one_line_and_exit_2(args, says, tmp_path, record_file):
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and says in r.stderr and "Traceback" not in r.stderr
     assert r.stdout == ""
+
+
+def test_the_docstring_example_runs():
+    import doctest
+
+    import twmahjong.analysis as mod
+    r = doctest.testmod(mod)
+    assert r.failed == 0 and r.attempted > 0
