@@ -176,7 +176,7 @@ def test_analyze_prints_json_and_a_table(record_file):
     assert doc["format"] == "twmahjong-analysis" and doc["seat"] == 1 and doc["bot"] == "L2"
     d = doc["hands"][0]["decisions"][0]
     assert set(d) == {"n", "event", "step", "turn", "phase", "hand", "drawn", "played", "bot",
-                      "agrees", "options", "loss", "spread", "mistake"}
+                      "agrees", "options", "loss", "spread", "worlds", "mistake"}
     r = twmj("analyze", str(record_file), "--seat", "1", "--bot", "L2", "--worlds", "2")
     assert r.returncode == 0, r.stderr
     assert "hand 1" in r.stdout and "costliest" in r.stdout

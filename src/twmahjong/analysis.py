@@ -60,6 +60,7 @@ SEAT_PLAYOUT_BOT = "efficiency"  # plays on for the reviewed seat after the comp
 DEFAULT_WORLDS = 48             # sampled worlds per decision
 MAX_OPTIONS = 5                 # moves compared at one decision
 SIGNIFICANT = 2.0               # a mistake's loss is at least this many spreads
+REFINE = 3                      # a possible mistake meets this many times the worlds again
 _REDEAL_TRIES = 20              # worlds dealt again when a declared seat's waits break a fact
 PHASES = ("turn", "claim")      # the decisions a world can be sampled at
 
@@ -101,6 +102,7 @@ class DecisionReview:
     loss: float
     spread: float
     mistake: bool
+    worlds: int                 # worlds the move played met (more for a possible mistake)
 
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "event": self.event, "step": self.step, "turn": self.turn,
@@ -110,7 +112,7 @@ class DecisionReview:
                 "options": [{"action": a.to_json(), "expected": round(v, 2)}
                             for a, v in self.options],
                 "loss": round(self.loss, 2), "spread": round(self.spread, 2),
-                "mistake": self.mistake}
+                "worlds": self.worlds, "mistake": self.mistake}
 
 
 @dataclass
@@ -302,6 +304,21 @@ def _playout_bots(seat: int, seed: int) -> list[Bot]:
     return [_reference_bot(SEAT_PLAYOUT_BOT, seed) if s == seat else other for s in range(4)]
 
 
+def _play(h: HandState, seat: int, opts: Sequence[Action], worlds: int, rng: random.Random,
+          facts: dict[int, set[int]], playout: Sequence[Bot]) -> list[list[float]]:
+    """Per option, the seat's points in each of ``worlds`` sampled worlds (the same
+    worlds for every option)."""
+    pts: list[list[float]] = [[] for _ in opts]
+    for _ in range(worlds):
+        w = sample_world(h, seat, rng, facts)
+        for i, o in enumerate(opts):
+            c = clone(w)
+            c.act(seat, o)
+            _play_out(c, playout)
+            pts[i].append(_points(c, seat))
+    return pts
+
+
 def review_point(p: DecisionPoint, bot: Bot, playout: Sequence[Bot], *, worlds: int, seed: int,
                  threshold: float, n: int) -> DecisionReview:
     """Review one decision; see the module's docstring for what is estimated."""
@@ -311,16 +328,18 @@ def review_point(p: DecisionPoint, bot: Bot, playout: Sequence[Bot], *, worlds: 
     opts = options_at(h, seat, p.played, choice)
     rng = _decision_rng(seed, p)
     facts = passed_waits(h, seat)
-    pts: list[list[float]] = [[] for _ in opts]
-    for _ in range(worlds):
-        w = sample_world(h, seat, rng, facts)
-        for i, o in enumerate(opts):
-            c = clone(w)
-            c.act(seat, o)
-            _play_out(c, playout)
-            pts[i].append(_points(c, seat))
+    pts = _play(h, seat, opts, worlds, rng, facts, playout)
     means = [_mean(x) for x in pts]
     best = max(range(len(opts)), key=lambda i: (means[i], -i))
+    if best != 0 and p.played != choice and means[best] - means[0] >= threshold / 2:
+        # a possible mistake: the move played, the best and the AI's meet REFINE times
+        # as many worlds again, so that a mark rests on more than a lucky sample
+        keep = sorted({0, best, opts.index(choice)})
+        more = _play(h, seat, [opts[i] for i in keep], REFINE * worlds, rng, facts, playout)
+        for j, i in enumerate(keep):
+            pts[i] += more[j]
+            means[i] = _mean(pts[i])
+        best = max(keep, key=lambda i: (means[i], -i))
     loss = means[best] - means[0]
     spread = _stderr([b - a for a, b in zip(pts[0], pts[best])])
     mistake = p.played != choice and loss >= threshold and loss > SIGNIFICANT * spread
@@ -334,7 +353,7 @@ def review_point(p: DecisionPoint, bot: Bot, playout: Sequence[Bot], *, worlds: 
         n=n, hand_no=h.hand_no, event=p.event, step=p.step, turn=len(st.discards) + 1,
         phase=h.phase, hand=format_tiles([k for k in range(34) for _ in range(counts[k])]),
         drawn=None if drawn is None else tile_str(drawn), played=p.played, bot=choice,
-        options=ranked, loss=max(0.0, loss), spread=spread, mistake=mistake)
+        options=ranked, loss=max(0.0, loss), spread=spread, mistake=mistake, worlds=len(pts[0]))
 
 
 def review_points(points: Iterable[DecisionPoint], *, bot: str = DEFAULT_BOT,
