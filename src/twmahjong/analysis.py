@@ -216,7 +216,8 @@ def passed_waits(h: HandState, seat: int) -> dict[int, set[int]]:
 
 def sample_world(h: HandState, seat: int, rng: random.Random,
                  facts: dict[int, set[int]]) -> HandState:
-    """A world from ``seat``'s view whose declared seats wait on none of ``facts``."""
+    """A world from ``seat``'s view whose declared seats wait on none of ``facts``
+    (after ``_REDEAL_TRIES`` worlds that all break one, the last is taken)."""
     w = determinize(h, seat, rng)
     for _ in range(_REDEAL_TRIES):
         if all(not (w.seats[d].waits & kinds) for d, kinds in facts.items()):
@@ -253,8 +254,7 @@ def options_at(h: HandState, seat: int, played: Action, bot_choice: Action) -> l
     efficient tiles and the safest; at a claim, also passing and winning."""
     legal = h.pending()[seat]
     opts: list[Action] = [played, bot_choice]
-    if A.WIN in legal or any(a.type == "win" for a in legal):
-        opts += [a for a in legal if a.type == "win"]
+    opts += [a for a in legal if a.type == "win"]
     if h.phase == "claim":
         opts.append(A.PASS)
     else:

@@ -18,6 +18,7 @@ import asyncio
 import multiprocessing
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 __all__ = ["Analyses", "review_stored_hand"]
@@ -105,9 +106,11 @@ class Analyses:
             self._done.move_to_end(key)
         try:
             return await asyncio.shield(fut)
-        except Exception:
+        except Exception as e:
             if self._done.get(key) is fut:
                 del self._done[key]         # a failure is not kept: the next request tries again
+            if isinstance(e, BrokenProcessPool):
+                self._pool = None           # the worker died: the next request starts another
             raise
 
     def close(self) -> None:
