@@ -83,12 +83,15 @@ ANALYSIS = {
 
 
 def _serve_own(page, fixtures, me="阿明"):
-    """The replay of 阿明's game, with 阿明 signed in (or someone else): what was asked."""
+    """The replay of 阿明's game, with 阿明 signed in (or someone else): what was asked.
+    Signed in, the page also tries the game channel, which the static server lacks."""
     _serve(page, fixtures)
     asked = []
+    from twmahjong.server.opponents import catalogue
+    # what a signed-in page asks at once (a refusal there would be the page's error)
     bodies = {"/api/v1/me": {"id": 1, "name": me, "guest": True, "coins": 1000},
-              "/api/v1/games": {"games": []},
-              "/api/v1/games/g_1/analysis": ANALYSIS}
+              "/api/v1/games": {"games": []}, "/api/v1/bots": catalogue(),
+              "/api/v1/me/daily": {"paid": 0}, "/api/v1/games/g_1/analysis": ANALYSIS}
     page.add_init_script("localStorage.setItem('twmj.token', 'tok')")
 
     def handle(route):
@@ -136,9 +139,11 @@ def test_the_players_own_replay_marks_the_ais_review(player, static_url, fixture
     assert asked.count("/api/v1/games/g_1/analysis") == 1
 
 
-def test_someone_elses_replay_asks_for_no_review(web, fixtures):
-    asked = _serve_own(web.page, fixtures, me="路人")
-    page = web.open("index.html#/replay/g_1")
+def test_someone_elses_replay_asks_for_no_review(player, static_url, fixtures):
+    p = player(static_url, "desktop")
+    asked = _serve_own(p.page, fixtures, me="路人")
+    page = p.page
+    page.goto(f"{static_url}/index.html#/replay/g_1")
     page.wait_for_selector(".replay-step")
     page.click(".replay-next")
     assert page.locator(".analysis, .analysis-mark").count() == 0

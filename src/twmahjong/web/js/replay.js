@@ -81,12 +81,12 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
     h("div", { class: "replay" },
       h("div", { class: "replay-head" }, h("h2", {}, t("replay.title")), h("nav", { class: "replay-hands" }, ...hands)),
       tableRoot,
-      mine ? review.panel : null,
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.title") },
+        mine ? review.panel : null,
         btn("first", () => show(0)), btn("prev", () => show(stepper.i - 1)),
-        slider, label,
-        btn("next", () => show(stepper.i + 1)), btn("last", () => show(frames.length - 1)),
-        mine ? review.marks : null)));
+        // the review's marks sit under the slider, each at its step's place on it
+        mine ? h("div", { class: "replay-track" }, slider, review.marks) : slider, label,
+        btn("next", () => show(stepper.i + 1)), btn("last", () => show(frames.length - 1)))));
   root.onkeydown = (e) => {
     if (e.key === "ArrowRight") show(stepper.i + 1);
     if (e.key === "ArrowLeft") show(stepper.i - 1);
@@ -105,27 +105,29 @@ export function moveText(a) {
 
 const points = (x) => String(Math.round(x));
 
-/** The AI's review of one hand: marks under the slider and the current step's panel. */
+/** The AI's review of one hand: marks under the slider and, above the controls, the
+ * current step's decision (or the hand's summary between decisions). */
 class ReviewPanel {
   constructor(go) {
     this.go = go;
     this.byStep = new Map();
     this.data = null;
-    this.marks = h("div", { class: "analysis-marks", "aria-label": t("analysis.title") });
-    this.panel = h("section", { class: "panel analysis", "aria-live": "polite" },
-      h("p", { class: "muted" }, t("analysis.loading")));
+    this.marks = h("div", { class: "analysis-marks", role: "group", "aria-label": t("analysis.title") });
+    this.panel = h("section", { class: "analysis", "aria-live": "polite" },
+      h("span", { class: "muted" }, t("analysis.loading")));
   }
 
   async load(fetchIt, nFrames, current) {
     try {
       this.data = await fetchIt();
     } catch {
-      this.panel.replaceChildren(h("p", { class: "muted" }, t("analysis.unavailable")));
+      this.panel.replaceChildren(h("span", { class: "muted" }, t("analysis.unavailable")));
       return;
     }
-    for (const d of this.data.decisions || []) this.byStep.set(d.step, d);
+    const decisions = this.data.decisions || [];
     const span = Math.max(1, nFrames - 1);
-    for (const d of this.data.decisions || []) {
+    for (const d of decisions) {
+      this.byStep.set(d.step, d);
       const kind = d.mistake ? "mistake" : d.agrees ? "agree" : "differ";
       const text = t("analysis.mark", { n: d.step + 1, move: moveText(d.played) });
       this.marks.append(h("button", {
@@ -139,7 +141,7 @@ class ReviewPanel {
   show(step) {
     if (!this.data) return;
     const d = this.byStep.get(step);
-    const title = h("h3", {}, t("analysis.title"));
+    const title = h("span", { class: "analysis-title" }, t("analysis.title"));
     if (!d) {
       this.panel.replaceChildren(title, ...this.summary());
       return;
@@ -147,25 +149,27 @@ class ReviewPanel {
     const badge = d.mistake
       ? h("span", { class: "analysis-badge mistake" }, t("analysis.mistake"))
       : d.agrees ? h("span", { class: "analysis-badge agree" }, t("analysis.agrees")) : null;
-    this.panel.replaceChildren(title,
-      h("p", { class: "analysis-move" }, t("analysis.you", { move: moveText(d.played) }), " ", badge),
-      h("p", { class: "analysis-ai" }, t("analysis.ai", { move: moveText(d.bot) })),
-      h("p", { class: `analysis-loss${d.mistake ? " mistake" : ""}` },
+    this.panel.replaceChildren(title, badge,
+      h("span", { class: "analysis-move" }, t("analysis.you", { move: moveText(d.played) })),
+      h("span", { class: "analysis-ai" }, t("analysis.ai", { move: moveText(d.bot) })),
+      h("span", { class: `analysis-loss${d.mistake ? " mistake" : ""}` },
         t("analysis.loss", { loss: points(d.loss), spread: points(d.spread) })));
   }
 
   summary() {
     const ds = this.data.decisions || [];
-    if (!ds.length) return [h("p", { class: "muted" }, t("analysis.none"))];
+    if (!ds.length) return [h("span", { class: "muted" }, t("analysis.none"))];
     const lost = ds.reduce((a, d) => a + d.loss, 0);
     const n = ds.filter((d) => d.mistake).length;
     const worst = (this.data.costliest || []).map((k) => ds.find((d) => d.n === k)).filter(Boolean);
     return [
-      h("p", { class: "analysis-summary" }, t("analysis.summary", { n, loss: points(lost) })),
-      worst.length ? h("p", { class: "muted" }, t("analysis.costliest")) : null,
+      h("span", { class: "analysis-summary" }, t("analysis.summary", { n, loss: points(lost) })),
+      worst.length ? h("span", { class: "muted" }, t("analysis.costliest")) : null,
       worst.length ? h("ol", { class: "analysis-worst" }, ...worst.map((d) =>
-        h("li", {}, h("a", { href: "#", onclick: (e) => { e.preventDefault(); this.go(d.step); } },
-          `${t("analysis.turn", { n: d.turn })} ${moveText(d.played)} → ${moveText(d.bot)} (−${points(d.loss)})`)))) : null,
+        h("li", {}, h("a", {
+          href: "#", title: `${moveText(d.played)} → ${moveText(d.bot)}`,
+          onclick: (e) => { e.preventDefault(); this.go(d.step); },
+        }, `${t("analysis.turn", { n: d.turn })} −${points(d.loss)}`)))) : null,
     ];
   }
 }
