@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -85,7 +86,10 @@ def _label(a: Action) -> str:
         return f"chi {j.get('tiles', '')}"
     if t in ("pass", "win"):
         return t
-    return f"{t.replace('_', ' ')} {tile}".strip()
+    return f"{_NAMES.get(t, t)} {tile}".strip()
+
+
+_NAMES = {"added_kong": "add kong", "concealed_kong": "closed kong", "flower_win": "flower win"}
 
 
 def _loss(d: DecisionReview) -> str:
@@ -96,14 +100,16 @@ def _print(c: Console, r: Review) -> None:
     st = r.stakes
     c.print(f"seat {r.seat} reviewed by [bold]{r.bot}[/bold]: {r.worlds} worlds a decision, seed "
             f"{r.seed}; points at the record's stakes (底 {st['base']}, {st['per_tai']} a 台); "
-            f"a mistake gives away ≥ {r.threshold:g} points (and twice its spread)")
+            f"✗ a mistake: it gives away ≥ {r.threshold:g} points, and twice its spread; "
+            f"= the AI's own move")
     for h in r.hands:
-        t = Table(title=f"hand {h.hand_no + 1} (dealer: seat {h.dealer})", title_justify="left")
+        t = Table(title=f"hand {h.hand_no + 1} (dealer: seat {h.dealer})", title_justify="left",
+                  box=box.SIMPLE_HEAD, pad_edge=False)
         for col, just in (("#", "right"), ("巡", "right"), ("hand", "left"), ("drew", "left"),
                           ("played", "left"), ("AI", "left"), ("loss", "right"), ("", "left")):
-            t.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+            t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
         for d in h.decisions:
-            mark = "[red]✗ mistake[/red]" if d.mistake else ("" if d.played != d.bot else "[green]=[/green]")
+            mark = "[red]✗[/red]" if d.mistake else ("" if d.played != d.bot else "[green]=[/green]")
             t.add_row(str(d.n), str(d.turn), d.hand, d.drawn or "", _label(d.played), _label(d.bot),
                       _loss(d), mark)
         if not h.decisions:
