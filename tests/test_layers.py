@@ -24,6 +24,7 @@ FORBIDDEN = {
     "settlement": ("engine", "bots", "server", "tui", "commands"),
     "profiles": ("engine", "bots", "server", "tui", "commands"),
     "env": ("server", "tui", "web", "commands", "cli"),
+    "analysis": ("server", "tui", "web", "commands", "cli"),
 }
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 
 def _serve(page, fixtures):
     states = fixtures["states"]
@@ -62,3 +64,87 @@ def test_a_missing_replay_says_so(web, fixtures):
     page = web.open("index.html#/replay/g_unknown")
     page.wait_for_selector(".replay-missing")
     assert page.inner_text(".replay-missing p") == "這局的重播暫時無法取得"
+
+
+# -- 牌譜分析: the AI's review beside the player's own replay --------------------------------------
+
+ANALYSIS = {
+    "hand_no": 1, "seat": 0, "bot": "L5", "worlds": 32, "threshold": 20.0,
+    "stakes": {"base": 100, "per_tai": 20}, "costliest": [2, 1],
+    "decisions": [
+        {"n": 1, "step": 1, "turn": 1, "phase": "turn", "hand": "234m567m99m34p456s", "drawn": "1z",
+         "played": {"type": "discard", "tile": "1z"}, "bot": {"type": "discard", "tile": "1z"},
+         "agrees": True, "options": [], "loss": 0.0, "spread": 0.0, "mistake": False},
+        {"n": 2, "step": 2, "turn": 2, "phase": "turn", "hand": "234m567m99m34p456s", "drawn": "5s",
+         "played": {"type": "discard", "tile": "5s"}, "bot": {"type": "discard", "tile": "1z"},
+         "agrees": False, "options": [], "loss": 45.2, "spread": 12.4, "mistake": True},
+    ],
+}
+
+
+def _serve_own(page, fixtures, me="阿明"):
+    """The replay of 阿明's game, with 阿明 signed in (or someone else): what was asked.
+    Signed in, the page also tries the game channel, which the static server lacks."""
+    _serve(page, fixtures)
+    asked = []
+    from twmahjong.server.opponents import catalogue
+    # what a signed-in page asks at once (a refusal there would be the page's error)
+    bodies = {"/api/v1/me": {"id": 1, "name": me, "guest": True, "coins": 1000},
+              "/api/v1/games": {"games": []}, "/api/v1/bots": catalogue(),
+              "/api/v1/me/daily": {"paid": 0}, "/api/v1/games/g_1/analysis": ANALYSIS}
+    page.add_init_script("localStorage.setItem('twmj.token', 'tok')")
+
+    def handle(route):
+        path = "/" + route.request.url.split("/", 3)[3].split("?")[0]
+        asked.append(path)
+        if path in bodies:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(bodies[path]))
+        else:
+            route.fallback()
+
+    page.route("**/api/v1/**", handle)
+    return asked
+
+
+def _check_review(page, lang):
+    zh = lang == "zh-TW"
+    page.wait_for_selector(".analysis-mark")
+    assert page.locator(".analysis-mark").count() == 2
+    assert page.locator(".analysis-mark.mistake").count() == 1
+    assert page.locator(".analysis-mark.agree").count() == 1
+    # before any decision: the hand's summary and its costliest decision first
+    summary = page.inner_text(".analysis-summary")
+    assert summary == ("本局 1 個失誤，共損失約 45 分" if zh else "1 mistake(s) this hand, about 45 points given away")
+    assert page.locator(".analysis-worst li").count() == 2
+    page.click(".analysis-mark.mistake")
+    assert page.inner_text(".replay-step") == ("第 3 / 4 步" if zh else "Step 3 of 4")
+    assert page.inner_text(".analysis-badge.mistake") == ("失誤" if zh else "Mistake")
+    assert page.inner_text(".analysis-move").startswith("你：打出 五條" if zh else "You: discard 5 Bamboo")
+    assert page.inner_text(".analysis-ai") == ("AI：打出 東" if zh else "AI: discard East")
+    assert page.inner_text(".analysis-loss") == ("期望損失 45 ± 12 分" if zh else "Expected loss 45 ± 12 points")
+    page.click(".replay-prev")
+    assert page.inner_text(".analysis-badge.agree") == ("與 AI 相同" if zh else "Same as the AI")
+
+
+@pytest.mark.parametrize("size, lang", [("phone", "zh-TW"), ("desktop", "zh-TW"), ("phone", "en")])
+def test_the_players_own_replay_marks_the_ais_review(player, static_url, fixtures, size, lang):
+    p = player(static_url, size, lang)
+    asked = _serve_own(p.page, fixtures)
+    page = p.page
+    page.goto(f"{static_url}/index.html#/replay/g_1")
+    page.wait_for_selector(".replay-step")
+    _check_review(page, lang)
+    page.click(".analysis-mark.mistake")
+    p.shot("analysis-mistake")
+    assert asked.count("/api/v1/games/g_1/analysis") == 1
+
+
+def test_someone_elses_replay_asks_for_no_review(player, static_url, fixtures):
+    p = player(static_url, "desktop")
+    asked = _serve_own(p.page, fixtures, me="路人")
+    page = p.page
+    page.goto(f"{static_url}/index.html#/replay/g_1")
+    page.wait_for_selector(".replay-step")
+    page.click(".replay-next")
+    assert page.locator(".analysis, .analysis-mark").count() == 0
+    assert "/api/v1/games/g_1/analysis" not in asked

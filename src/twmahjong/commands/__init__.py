@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-MODULES: list[str] = ["settle", "profiles", "score", "waits", "selfplay", "replay", "demo", "serve", "arena", "bots", "play", "verify", "admin"]
+MODULES: list[str] = ["settle", "profiles", "score", "waits", "selfplay", "replay", "demo", "serve", "arena", "bots", "play", "verify", "admin", "analyze"]
 
 
 def register_all(app) -> None:

@@ -30,7 +30,7 @@ from .match import RECORD_FORMAT, Match, Record
 from .state import Event
 from .table import HandState
 
-__all__ = ["RECORD_FORMAT", "ReplayError", "make_record", "replay"]
+__all__ = ["RECORD_FORMAT", "ReplayError", "Watch", "make_record", "replay"]
 
 
 class ReplayError(UserError):
@@ -164,8 +164,14 @@ def _map(h: HandState, rec: list[Event], i: int, pend: dict[int, list[Action]], 
     return out
 
 
-def replay(rec: Record) -> Match:
-    """Re-run a record; return the finished match, or raise ReplayError at the first bad event."""
+Watch = Callable[[HandState, dict[int, Action]], object]
+
+
+def replay(rec: Record, *, watch: Watch | None = None) -> Match:
+    """Re-run a record; return the finished match, or raise ReplayError at the first bad event.
+
+    ``watch(hand, choices)``, if given, sees every decision point before the recorded
+    choices are made (``choices`` by seat; a pending seat missing from it passes)."""
     if not isinstance(rec, dict) or rec.get("format") != RECORD_FORMAT:
         raise ReplayError(None, f"not a game record (format must be {RECORD_FORMAT!r})")
     if rec.get("version") != 1:
@@ -202,6 +208,8 @@ def replay(rec: Record) -> Match:
             if checked >= len(events):
                 raise ReplayError(checked, "the record ends in the middle of a hand")
             choice = _decisions(h, events, checked)
+            if watch is not None:
+                watch(h, choice)
             for s in sorted(h.pending()):
                 try:
                     h.act(s, choice.get(s, A.PASS))

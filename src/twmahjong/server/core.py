@@ -94,6 +94,9 @@ class Server:
         for line in problems:
             log.error("voice pack: %s", line)
         self.started = False             # /readyz: migrated and tables resumed
+        from ..analysis import DEFAULT_BOT
+        from .analysis import Analyses
+        self.analyses = Analyses(bot=DEFAULT_BOT, worlds=settings.analysis_worlds)   # 牌譜分析
         from .metrics import Metrics
         self.metrics = Metrics(self)
         self.repo.on_commit = self.metrics.committed
@@ -116,6 +119,7 @@ class Server:
             await self.repo.flush()          # stored before another process adopts them
             await self.cluster.release_all()
         await self.where.stop()
+        self.analyses.close()
         await self.repo.close()
         await self.engine.dispose()
         if self.cluster is not None:

@@ -401,6 +401,20 @@ async def game_record(game_id: str, request: Request) -> dict:
             "hands": hands, "result": row["result"], "record": game.record()}
 
 
+async def _finished_game(repo, game_id: str, what: str) -> tuple[dict, dict]:
+    """A finished (or aborted) game's row and the ``EngineGame`` meta that replays it;
+    404 for no such game, 409 while it is played (``what`` opens when it is over)."""
+    row = await repo.game(game_id)
+    if row is None:
+        raise ApiError(404, "not_found", "no such game")
+    if row["status"] not in ("finished", "aborted"):
+        raise ApiError(409, "conflict", f"this game is still being played; "
+                                        f"its {what} opens when it is over")
+    meta = {k: row[k] for k in ("mode", "profile", "stake", "rounds")}
+    meta["options"] = row["options"] or {}
+    return row, meta
+
+
 @router.get("/games/{game_id}/replay")
 async def game_replay(game_id: str, request: Request,
                       hand: Annotated[int, Query(ge=1, le=400)] = 1,
@@ -411,16 +425,29 @@ async def game_replay(game_id: str, request: Request,
     from .engine_game import EngineGame
     from .replay import NoSuchHand, replay_hand
     repo = server_of(request).repo
-    row = await repo.game(game_id)
-    if row is None:
-        raise ApiError(404, "not_found", "no such game")
-    if row["status"] not in ("finished", "aborted"):
-        raise ApiError(409, "conflict", "this game is still being played; "
-                                        "its replay opens when it is over")
-    meta = {k: row[k] for k in ("mode", "profile", "stake", "rounds")}
-    meta["options"] = row["options"] or {}
+    _, meta = await _finished_game(repo, game_id, "replay")
     try:
         return replay_hand(EngineGame(meta), await repo.game_actions(game_id), hand, seat)
+    except NoSuchHand as e:
+        raise ApiError(404, "not_found", str(e)) from None
+
+
+@router.get("/games/{game_id}/analysis")
+async def game_analysis(game_id: str, request: Request, acc: Account,
+                        hand: Annotated[int, Query(ge=1, le=400)] = 1) -> dict:
+    """牌譜分析 of one hand of a finished game, for the player who played it.
+
+    Only that player may ask, and only about their own seat: the review is made
+    from that seat's view alone (docs/analysis.md)."""
+    from .replay import NoSuchHand
+    server = server_of(request)
+    row, meta = await _finished_game(server.repo, game_id, "analysis")
+    seats = [s for s, p in enumerate(row["seats"]) if p.get("account_id") == acc["id"]]
+    if not seats:
+        raise ApiError(403, "forbidden", "only the game's player may see its analysis")
+    try:
+        return await server.analyses.review(game_id, meta, await server.repo.game_actions(game_id),
+                                            hand, seats[0])
     except NoSuchHand as e:
         raise ApiError(404, "not_found", str(e)) from None
 

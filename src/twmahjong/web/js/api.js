@@ -82,6 +82,9 @@ export const games = () => api("/games");
 export const gameRecord = (id) => api(`/games/${encodeURIComponent(id)}`);
 export const gameReplay = (id, handNo, seat) =>
   api(`/games/${encodeURIComponent(id)}/replay?hand=${handNo}&seat=${seat}`);
+// 牌譜分析: the AI's review of one hand, for the game's own player only
+export const gameAnalysis = (id, handNo) =>
+  api(`/games/${encodeURIComponent(id)}/analysis?hand=${handNo}`);
 export const leaderboard = () => api("/leaderboard");
 export const daily = () => api("/me/daily", { method: "POST" });
 export const challenge = () => api("/challenge");

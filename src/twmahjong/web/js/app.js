@@ -428,7 +428,10 @@ async function friendCall(fn, said = null) {
 
 // The account as soon as it is known: a replay opened by a link waits for it to pick
 // the player's own seat, instead of being drawn again (and reset) when it arrives.
-let accountReady = Promise.resolve(null);
+// Asked before the first render, so a replay opened by a link (#/replay/<id>) knows
+// whose game it is from the start; refreshLobby then takes this answer.
+let bootAccount = api.getToken() ? api.me() : null;
+let accountReady = bootAccount ? bootAccount.then((a) => a, () => null) : Promise.resolve(null);
 
 async function refreshLobby() {
   const jobs = [
@@ -450,7 +453,8 @@ async function refreshLobby() {
     }
   }
   if (api.getToken()) {
-    const me = api.me().then((a) => (state.account = a));
+    const me = (bootAccount ?? api.me()).then((a) => (state.account = a));
+    bootAccount = null;
     accountReady = me.then((a) => a, () => null);
     jobs.push(me);
     jobs.push(api.games().then((g) => (state.games = g.games)));

@@ -205,6 +205,21 @@ const TABLE = {
   "replay.step": ["第 {i} / {n} 步", "Step {i} of {n}"],
   "replay.hand": ["第 {n} 局", "Hand {n}"],
   "replay.unavailable": ["這局的重播暫時無法取得", "This replay is not available right now"],
+  // 牌譜分析: the AI reviews the player's own decisions in the replay
+  "analysis.title": ["AI 牌譜分析", "AI review"],
+  "analysis.loading": ["AI 分析中…", "The AI is reviewing this hand…"],
+  "analysis.unavailable": ["這局的分析暫時無法取得", "The review is not available right now"],
+  "analysis.you": ["你：{move}", "You: {move}"],
+  "analysis.ai": ["AI：{move}", "AI: {move}"],
+  "analysis.discard": ["打出 {tile}", "discard {tile}"],
+  "analysis.loss": ["期望損失 {loss} ± {spread} 分", "Expected loss {loss} ± {spread} points"],
+  "analysis.mistake": ["失誤", "Mistake"],
+  "analysis.agrees": ["與 AI 相同", "Same as the AI"],
+  "analysis.summary": ["本局 {n} 個失誤，共損失約 {loss} 分", "{n} mistake(s) this hand, about {loss} points given away"],
+  "analysis.costliest": ["最貴的決定", "Costliest decisions"],
+  "analysis.turn": ["第 {n} 巡", "Turn {n}"],
+  "analysis.none": ["這局你沒有需要選擇的決定", "You had no choice to make in this hand"],
+  "analysis.mark": ["第 {n} 步：{move}", "Step {n}: {move}"],
 
   // the table's controls: leave, 託管, what is played (issue #11)
   "table.leave": ["離開", "Leave"],

@@ -4,8 +4,13 @@
 // the engine, giving one observation per step for the chosen seat
 // (GET /api/v1/games/{id}/replay?hand=N&seat=S, see docs/protocol.md). The
 // viewer draws each step with the same TableView as live play, read-only.
+//
+// For the player's own seat of their own game, the AI's review (牌譜分析, GET
+// /api/v1/games/{id}/analysis?hand=N) is fetched beside it: each decision is marked
+// under the slider at the step that shows the move (mistakes in red), and the
+// step's panel tells the move played, the AI's choice and the expected points lost.
 
-import { t } from "./i18n.js";
+import { t, tileName } from "./i18n.js";
 import { h } from "./dom.js";
 import { TableView } from "./table.js";
 import { handResult } from "./game.js";
@@ -26,11 +31,15 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
   root.replaceChildren(h("p", { class: "muted center-text" }, t("status.connecting")));
   let record;
   let data;
+  let mySeat = 0;
+  let mine = false; // the signed-in player's own seat: the AI's review is theirs to see
   try {
     // the player's own seat needs the account: wait for it if it is still on its way
     if (!me && account) me = await account;
     record = await api.gameRecord(gameId);
-    const mySeat = seat ?? Math.max(0, record.players.indexOf(me?.name));
+    const own = record.players.indexOf(me?.name);
+    mySeat = seat ?? Math.max(0, own);
+    mine = own >= 0 && mySeat === own;
     data = await api.gameReplay(gameId, hand, mySeat);
   } catch {
     root.replaceChildren(
@@ -48,9 +57,11 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
   view.setPlayers(record.players.map((name) => ({ name: name && name.startsWith("bot:") ? null : name })));
   const label = h("span", { class: "replay-step", "aria-live": "polite" });
   const slider = h("input", { type: "range", min: 0, max: Math.max(0, frames.length - 1), value: 0, "aria-label": t("replay.title") });
+  const review = new ReviewPanel((i) => show(i));
   const show = (i) => {
     const f = frames[stepper.go(i)];
     if (!f) return;
+    review.show(stepper.i);
     const { legal, ...obs } = f.observation; // read-only: nothing to decide in a replay
     view.setObservation(obs);
     if (f.result) view.showResult(handResult(f.result, f.events || []), {});
@@ -71,12 +82,94 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
       h("div", { class: "replay-head" }, h("h2", {}, t("replay.title")), h("nav", { class: "replay-hands" }, ...hands)),
       tableRoot,
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.title") },
+        mine ? review.panel : null,
         btn("first", () => show(0)), btn("prev", () => show(stepper.i - 1)),
-        slider, label,
+        // the review's marks sit under the slider, each at its step's place on it
+        mine ? h("div", { class: "replay-track" }, slider, review.marks) : slider, label,
         btn("next", () => show(stepper.i + 1)), btn("last", () => show(frames.length - 1)))));
   root.onkeydown = (e) => {
     if (e.key === "ArrowRight") show(stepper.i + 1);
     if (e.key === "ArrowLeft") show(stepper.i - 1);
   };
   show(0);
+  if (mine) review.load(() => api.gameAnalysis(gameId, hand), frames.length, () => stepper.i);
+}
+
+/** A move as the player reads it: "打出 五條", "碰 三萬", "過". */
+export function moveText(a) {
+  if (!a) return "";
+  if (a.type === "discard") return t("analysis.discard", { tile: tileName(a.tile) });
+  const call = t(`call.${a.type}`);
+  return a.tile ? `${call} ${tileName(a.tile)}` : call;
+}
+
+const points = (x) => String(Math.round(x));
+
+/** The AI's review of one hand: marks under the slider and, above the controls, the
+ * current step's decision (or the hand's summary between decisions). */
+class ReviewPanel {
+  constructor(go) {
+    this.go = go;
+    this.byStep = new Map();
+    this.data = null;
+    this.marks = h("div", { class: "analysis-marks", role: "group", "aria-label": t("analysis.title") });
+    this.panel = h("section", { class: "analysis", "aria-live": "polite" },
+      h("span", { class: "muted" }, t("analysis.loading")));
+  }
+
+  async load(fetchIt, nFrames, current) {
+    try {
+      this.data = await fetchIt();
+    } catch {
+      this.panel.replaceChildren(h("span", { class: "muted" }, t("analysis.unavailable")));
+      return;
+    }
+    const decisions = this.data.decisions || [];
+    const span = Math.max(1, nFrames - 1);
+    for (const d of decisions) {
+      this.byStep.set(d.step, d);
+      const kind = d.mistake ? "mistake" : d.agrees ? "agree" : "differ";
+      const text = t("analysis.mark", { n: d.step + 1, move: moveText(d.played) });
+      this.marks.append(h("button", {
+        type: "button", class: `analysis-mark ${kind}`, style: `left: ${(100 * d.step) / span}%`,
+        title: text, "aria-label": text, "data-step": d.step, onclick: () => this.go(d.step),
+      }));
+    }
+    this.show(current());
+  }
+
+  show(step) {
+    if (!this.data) return;
+    const d = this.byStep.get(step);
+    const title = h("span", { class: "analysis-title" }, t("analysis.title"));
+    if (!d) {
+      this.panel.replaceChildren(title, ...this.summary());
+      return;
+    }
+    const badge = d.mistake
+      ? h("span", { class: "analysis-badge mistake" }, t("analysis.mistake"))
+      : d.agrees ? h("span", { class: "analysis-badge agree" }, t("analysis.agrees")) : null;
+    this.panel.replaceChildren(title, badge,
+      h("span", { class: "analysis-move" }, t("analysis.you", { move: moveText(d.played) })),
+      h("span", { class: "analysis-ai" }, t("analysis.ai", { move: moveText(d.bot) })),
+      h("span", { class: `analysis-loss${d.mistake ? " mistake" : ""}` },
+        t("analysis.loss", { loss: points(d.loss), spread: points(d.spread) })));
+  }
+
+  summary() {
+    const ds = this.data.decisions || [];
+    if (!ds.length) return [h("span", { class: "muted" }, t("analysis.none"))];
+    const lost = ds.reduce((a, d) => a + d.loss, 0);
+    const n = ds.filter((d) => d.mistake).length;
+    const worst = (this.data.costliest || []).map((k) => ds.find((d) => d.n === k)).filter(Boolean);
+    return [
+      h("span", { class: "analysis-summary" }, t("analysis.summary", { n, loss: points(lost) })),
+      worst.length ? h("span", { class: "muted" }, t("analysis.costliest")) : null,
+      worst.length ? h("ol", { class: "analysis-worst" }, ...worst.map((d) =>
+        h("li", {}, h("a", {
+          href: "#", title: `${moveText(d.played)} → ${moveText(d.bot)}`,
+          onclick: (e) => { e.preventDefault(); this.go(d.step); },
+        }, `${t("analysis.turn", { n: d.turn })} −${points(d.loss)}`)))) : null,
+    ];
+  }
 }

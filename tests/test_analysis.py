@@ -1,0 +1,222 @@
+"""牌譜分析 (issue #13): the AI reviews a seat's decisions in a game record.
+
+Records are played here by bots (a few hands, fast); every expectation comes from
+the rules or from the record itself — which move dealt into a declared hand, which
+moves the reference AI itself would have made — never from a past run's numbers.
+Few worlds keep it quick: the statistics are checked where they are certain.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from twmahjong.analysis import (AnalysisError, analyze_record, decision_points, review_points,
+                                sample_world, passed_waits)
+from twmahjong.engine.rollout import determinize
+from twmahjong.profiles import load_profile
+from twmahjong.selfplay import make_bots, play_match
+
+
+def _record(seed: int, bots: list[str], profile: str = "standard", hands: int = 1) -> dict:
+    m = play_match(load_profile(profile), seed=seed, rounds=1, max_hands=hands,
+                   bots=make_bots(bots, seed))
+    return m.record()
+
+
+# -- a deal-in to a declared hand is a mistake ----------------------------------------------------
+
+# casual (rules/003) lets a ready hand declare (報聽) at any time. In this game two
+# seats have declared when seat 0 (efficiency: it never folds), still one tile from
+# ready, throws the tile one of them wins on; gamblers and hermits declare readily.
+DEAL_IN = {"seed": 476, "bots": ["efficiency", "gambler", "hermit", "gambler"], "profile": "casual"}
+
+
+def _deal_in(rec: dict) -> tuple[int, int]:
+    """(thrower, index of its discard event) of the first discard won by a seat that
+    had declared 聽 before it, read from the record's events alone."""
+    declared: set[int] = set()
+    events = rec["events"]
+    for i, ev in enumerate(events):
+        if ev["type"] == "declare":
+            declared.add(ev["seat"])
+        if ev["type"] == "win" and ev.get("from") is not None and ev["seat"] in declared:
+            assert events[i - 1]["type"] == "discard" and events[i - 1]["seat"] == ev["from"]
+            return ev["from"], i - 1
+    raise AssertionError("the record has no deal-in to a declared hand")
+
+
+def test_a_throw_into_a_declared_hand_is_flagged():
+    rec = _record(DEAL_IN["seed"], DEAL_IN["bots"], DEAL_IN["profile"])
+    thrower, event = _deal_in(rec)
+    _, points = decision_points(rec, thrower)
+    point = next(p for p in points if p.event == event)
+    [hand] = review_points([point], bot="L5", worlds=48, seed=0, threshold=20.0)
+    [d] = hand.decisions
+    assert d.played.type == "discard" and d.played != d.bot
+    assert d.mistake and d.loss >= 20.0
+    assert hand.costliest()[0] is d
+
+
+# -- a move the AI makes itself is never a mistake ------------------------------------------------
+
+def test_moves_equal_to_the_ais_flag_nothing():
+    # seat 0 is played by the reference bot itself (efficiency decides by its view alone)
+    rec = _record(5, ["efficiency", "L3", "L2", "L3"], hands=2)
+    review = analyze_record(rec, seat=0, bot="efficiency", worlds=3)
+    decisions = [d for h in review.hands for d in h.decisions]
+    assert decisions and all(d.played == d.bot for d in decisions)
+    assert not any(d.mistake for d in decisions)
+    assert review.to_json()["mistakes"] == 0
+
+
+# -- only the seat's view ---------------------------------------------------------------------------
+
+def _hidden(h, seat):
+    return [tuple(st.counts) for s, st in enumerate(h.seats) if s != seat], list(h.wall.kinds)
+
+
+def _twin(h, seat):
+    """The same hand as ``seat`` sees it with every hidden tile somewhere else, and the
+    record's hidden parts (the others' dealt hands, their draws) changed too."""
+    t = determinize(h, seat, random.Random(99))
+    t.events = [dict(ev) for ev in h.events]
+    for ev in t.events:
+        if ev.get("type") == "deal":
+            ev["hands"] = [x if s == seat else "1m" for s, x in enumerate(ev["hands"])]
+        if ev.get("type") == "draw" and ev.get("seat") != seat:
+            ev["tile"] = "9p"
+    return t
+
+
+def test_the_review_never_reads_the_hidden_tiles():
+    rec = _record(11, ["L3", "gambler", "L2", "hermit"], profile="casual")
+    seat = 0
+    _, points = decision_points(rec, seat)
+    points = points[3::4][:4]
+    assert points
+    twins = []
+    for p in points:
+        t = _twin(p.state, seat)
+        assert t.observation(seat) == p.state.observation(seat)
+        assert _hidden(t, seat) != _hidden(p.state, seat)
+        twins.append(type(p)(t, p.seat, p.played, p.event, p.step))
+    first = [h.to_json() for h in review_points(points, bot="L5", worlds=3, seed=4, threshold=20)]
+    again = [h.to_json() for h in review_points(twins, bot="L5", worlds=3, seed=4, threshold=20)]
+    assert first == again
+
+
+def test_a_declared_seat_waits_on_no_tile_it_let_go():
+    rec = _record(DEAL_IN["seed"], DEAL_IN["bots"], DEAL_IN["profile"])
+    thrower, event = _deal_in(rec)
+    _, points = decision_points(rec, thrower)
+    h = next(p for p in points if p.event == event).state
+    facts = passed_waits(h, thrower)
+    assert facts and all(facts.values())
+    rng = random.Random(1)
+    for _ in range(10):
+        w = sample_world(h, thrower, rng, facts)
+        assert all(not (w.seats[d].waits & kinds) for d, kinds in facts.items())
+
+
+# -- the review's shape, its determinism ------------------------------------------------------------
+
+def test_a_review_is_the_same_for_the_same_seed_and_lists_every_hand():
+    rec = _record(2, ["L2", "efficiency", "L3", "L2"], hands=2)
+    a = analyze_record(rec, seat=1, bot="L2", worlds=2, seed=7).to_json()
+    b = analyze_record(rec, seat=1, bot="L2", worlds=2, seed=7).to_json()
+    assert a == b
+    assert [h["hand_no"] for h in a["hands"]] == [0, 1]
+    assert a["stakes"] == {"base": 100, "per_tai": 20} and a["threshold"] == 20.0
+    for h in a["hands"]:
+        losses = {d["n"]: d["loss"] for d in h["decisions"]}
+        assert all(x >= 0 for x in losses.values())
+        ranked = sorted((n for n in losses if losses[n] > 0), key=lambda n: (-losses[n], n))
+        assert h["costliest"] == ranked[:3]
+
+
+def test_an_unknown_seat_or_bot_is_a_user_error():
+    rec = _record(2, ["L2"] * 4)
+    with pytest.raises(AnalysisError, match="seat"):
+        analyze_record(rec, seat=4)
+    with pytest.raises(AnalysisError, match="--seat"):
+        analyze_record(rec)                      # a bots' record names no person
+    with pytest.raises(Exception, match="unknown bot"):
+        analyze_record(rec, seat=0, bot="L99")
+
+
+def test_a_server_game_defaults_to_the_persons_seat():
+    rec = _record(2, ["L2"] * 4)
+    doc = {"players": ["bot:L2", "bot:L2", "阿明", "bot:L2"], "record": rec}
+    assert analyze_record(doc, bot="L2", worlds=1).seat == 2
+
+
+# -- the command ------------------------------------------------------------------------------------
+
+def twmj(*args):
+    return subprocess.run([sys.executable, "-c", "from twmahjong.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory):
+    f = tmp_path_factory.mktemp("analyze") / "game.json"
+    f.write_text(json.dumps(_record(2, ["L2", "efficiency", "L3", "L2"])), encoding="utf-8")
+    return f
+
+
+def test_analyze_prints_json_and_a_table(record_file):
+    r = twmj("analyze", str(record_file), "--seat", "1", "--bot", "L2", "--worlds", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["format"] == "twmahjong-analysis" and doc["seat"] == 1 and doc["bot"] == "L2"
+    d = doc["hands"][0]["decisions"][0]
+    assert set(d) == {"n", "event", "step", "turn", "phase", "hand", "drawn", "played", "bot",
+                      "agrees", "options", "loss", "spread", "worlds", "mistake"}
+    r = twmj("analyze", str(record_file), "--seat", "1", "--bot", "L2", "--worlds", "2")
+    assert r.returncode == 0, r.stderr
+    assert "hand 1" in r.stdout and "costliest" in r.stdout
+
+
+@pytest.mark.parametrize("args, says", [
+    (["missing.json", "--seat", "0"], "cannot read"),
+    (["@notjson", "--seat", "0"], "is not JSON"),
+    (["@notrecord", "--seat", "0"], "not a game record"),
+    (["@record", "--seat", "5"], "seat must be 0, 1, 2 or 3"),
+    (["@record"], "choose one with --seat"),
+    (["@record", "--seat", "0", "--bot", "nobody"], "unknown bot 'nobody'"),
+    (["@record", "--seat", "0", "--hand", "9"], "no hand 9"),
+    (["@broken", "--seat", "0"], "does not replay"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, says, tmp_path, record_file):
+    files = {"@notjson": "{not json", "@notrecord": json.dumps({"hello": 1})}
+    rec = json.loads(record_file.read_text(encoding="utf-8"))
+    rec["events"] = rec["events"][:20] + rec["events"][21:]
+    files["@broken"] = json.dumps(rec)
+    out = []
+    for a in args:
+        if a in files:
+            f = tmp_path / f"{a[1:]}.json"
+            f.write_text(files[a], encoding="utf-8")
+            a = str(f)
+        elif a == "@record":
+            a = str(record_file)
+        elif a == "missing.json":
+            a = str(tmp_path / a)
+        out.append(a)
+    r = twmj("analyze", *out)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and says in r.stderr and "Traceback" not in r.stderr
+    assert r.stdout == ""
+
+
+def test_the_docstring_example_runs():
+    import doctest
+
+    import twmahjong.analysis as mod
+    r = doctest.testmod(mod)
+    assert r.failed == 0 and r.attempted > 0
