@@ -1,0 +1,219 @@
+"""Fit the table reader (bots/reader.py) on self-play, with the engine's truth as labels.
+
+    .venv/bin/python bench/train_reader.py --hands 1500 --seed 7 [--workers 2] [--write]
+
+Self-play hands at mixed tables (L3, L4, L5, efficiency; every seat's bot drawn
+from the hand's seed) are played in process. At every turn where a seat must
+throw a tile, for each opponent the model's features are read from the seat's
+own observation (``View``), and the labels from the engine: is that opponent ready
+(its ``waits`` are not empty), and for a ready one, which kinds are its waits.
+The last ``--holdout`` share of hands (by hand number) is never fitted: on it the
+script prints the log-loss and the reliability tables — the predicted chance
+that the tile the seat actually threw was an opponent's winning tile (deal-in
+risk) against how often it was, by bins. ``--write`` saves the weights to
+``src/twmahjong/bots/reader.json`` with the seed, data size and time.
+
+Two logistic regressions, fitted by Newton's method with a small L2 penalty
+(numpy). Everything derives from ``--seed``: the same command writes the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from twmahjong.bots.arena import make_seat_bot
+from twmahjong.bots.reader import (READY_FEATURES, WEIGHTS, WIN_FEATURES, _river, possible,
+                                   ready_features, win_features)
+from twmahjong.bots.view import View
+from twmahjong.engine import HandState
+from twmahjong.profiles import load_profile
+
+POOL = ["L5", "L5", "L4", "L3", "efficiency"]
+
+
+def play(hand_no: int, seed: int) -> dict:
+    """One self-play hand's rows: ready (features, label), wins (features, label),
+    and per decision the thrown tile's rows for the reliability table."""
+    rng = random.Random(f"reader/{seed}/{hand_no}")
+    prof = load_profile("standard")
+    specs = [rng.choice(POOL) for _ in range(4)]
+    bots = [make_seat_bot(sp, rng.getrandbits(31), exact=True) for sp in specs]
+    h = HandState(prof, dealer=hand_no % 4, seed=rng.getrandbits(62))
+    ready_x: list[list[float]] = []
+    ready_y: list[int] = []
+    win_x: list[list[float]] = []
+    win_y: list[int] = []
+    thrown: list[dict] = []
+    while not h.over:
+        for s in list(h.pending()):
+            obs = h.observation(s)
+            acts = h.pending()[s]
+            deciding = any(a.type == "discard" for a in acts) and len(acts) > 1
+            if deciding:
+                v = View.from_observation(obs)
+                rows = {}
+                for o in v.opponents():
+                    waits = h.seats[o].waits
+                    rf = ready_features(v, o)
+                    ready_x.append(rf)
+                    ready_y.append(1 if waits else 0)
+                    if v.declared[o]:
+                        ready_x.pop()
+                        ready_y.pop()
+                    rows[o] = (rf, waits, _river(v, o))
+                    if waits and not v.declared[o]:
+                        rv = rows[o][2]
+                        for k in range(34):
+                            if possible(v.unseen, k):
+                                win_x.append(win_features(v, o, k, rv))
+                                win_y.append(1 if k in waits else 0)
+            a = bots[s].act(obs)
+            if deciding:
+                t = a.get("type") if isinstance(a, dict) else a.type
+                if t in ("discard", "declare"):
+                    tile = a.get("tile") if isinstance(a, dict) else a.tile
+                    from twmahjong.tiles import parse_tile
+                    k = parse_tile(tile) if isinstance(tile, str) else tile
+                    if k is not None:
+                        thrown.append({
+                            "opps": [(rf, v.declared[o], possible(v.unseen, k),
+                                      win_features(v, o, k, rv) if possible(v.unseen, k) else None)
+                                     for o, (rf, _w, rv) in rows.items()],
+                            "dealt": int(any(k in w for _rf, w, _rv in rows.values())),
+                        })
+            h.act(s, a)
+    return {"ready": (ready_x, ready_y), "wins": (win_x, win_y), "thrown": thrown}
+
+
+def _play_many(args: tuple[list[int], int]) -> list[dict]:
+    hands, seed = args
+    return [play(i, seed) for i in hands]
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iters: int = 30) -> np.ndarray:
+    """Logistic regression by Newton's method (IRLS); the bias is not penalised."""
+    w = np.zeros(x.shape[1])
+    pen = np.full(x.shape[1], l2 * len(y))
+    pen[0] = 0.0
+    for _ in range(iters):
+        z = np.clip(x @ w, -30, 30)
+        p = 1.0 / (1.0 + np.exp(-z))
+        g = x.T @ (p - y) + pen * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(pen + 1e-9)
+        step = np.linalg.solve(hess, g)
+        w -= step
+        if np.max(np.abs(step)) < 1e-7:
+            break
+    return w
+
+
+def _prob(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+
+
+def logloss(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def reliability(pred: list[float], obs: list[int], edges: list[float]) -> list[tuple[str, int, float, float]]:
+    """(bin, count, mean predicted, observed rate) per bin."""
+    out = []
+    for lo, hi in zip(edges, edges[1:]):
+        idx = [i for i, p in enumerate(pred) if lo <= p < hi]
+        if idx:
+            out.append((f"{lo:.2f}-{hi:.2f}", len(idx), sum(pred[i] for i in idx) / len(idx),
+                        sum(obs[i] for i in idx) / len(idx)))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=1500)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--holdout", type=float, default=0.2)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--write", action="store_true")
+    ap.add_argument("--out", type=Path, default=WEIGHTS)
+    a = ap.parse_args()
+    t0 = time.time()
+    split = int(a.hands * (1 - a.holdout))
+    if a.workers > 1:
+        chunks = [(list(range(i, a.hands, a.workers)), a.seed) for i in range(a.workers)]
+        with mp.get_context("spawn").Pool(a.workers) as pool:
+            parts = pool.map(_play_many, chunks)
+        by_hand = {}
+        for (hands, _), res in zip(chunks, parts):
+            by_hand.update(zip(hands, res))
+        data = [by_hand[i] for i in range(a.hands)]
+    else:
+        data = [play(i, a.seed) for i in range(a.hands)]
+    t_play = time.time() - t0
+
+    def stack(part: str, which: range) -> tuple[np.ndarray, np.ndarray]:
+        xs = [x for i in which for x in data[i][part][0]]
+        ys = [y for i in which for y in data[i][part][1]]
+        return np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
+
+    train, test = range(split), range(split, a.hands)
+    rx, ry = stack("ready", train)
+    wx, wy = stack("wins", train)
+    t1 = time.time()
+    rw = fit(rx, ry)
+    ww = fit(wx, wy)
+    t_fit = time.time() - t1
+    trx, tr_y = stack("ready", test)
+    twx, tw_y = stack("wins", test)
+    print(f"seed {a.seed}; {a.hands} hands ({split} fitted, {a.hands - split} held out); "
+          f"ready rows {len(ry)} (+{len(tr_y)} held out), win rows {len(wy)} (+{len(tw_y)} held out); "
+          f"self-play {t_play:.0f} s, fit {t_fit:.1f} s")
+    base_r = float(ry.mean())
+    base_w = float(wy.mean())
+    print(f"held-out log-loss: ready {logloss(_prob(trx, rw), tr_y):.4f} (base rate {logloss(np.full(len(tr_y), base_r), tr_y):.4f}); "
+          f"wins {logloss(_prob(twx, ww), tw_y):.4f} (base rate {logloss(np.full(len(tw_y), base_w), tw_y):.4f})")
+    # reliability: the chance the thrown tile was an opponent's winning tile
+    pred: list[float] = []
+    obs: list[int] = []
+    for i in test:
+        for t in data[i]["thrown"]:
+            safe = 1.0
+            for rf, declared, poss, wf in t["opps"]:
+                pr = 1.0 if declared else float(_prob(np.asarray([rf]), rw)[0])
+                pw = float(_prob(np.asarray([wf]), ww)[0]) if poss else 0.0
+                safe *= 1.0 - pr * pw
+            pred.append(1.0 - safe)
+            obs.append(t["dealt"])
+    edges = [0.0, 0.01, 0.02, 0.04, 0.07, 0.10, 0.15, 0.25, 1.01]
+    print(f"\nheld-out deal-in risk of the tile thrown ({len(pred)} discards)")
+    print(f"{'predicted':>11} {'discards':>9} {'mean predicted':>15} {'observed':>9}")
+    for b, n, mp_, ob in reliability(pred, obs, edges):
+        print(f"{b:>11} {n:>9} {mp_:>15.4f} {ob:>9.4f}")
+    print(f"{'all':>11} {len(pred):>9} {sum(pred) / max(1, len(pred)):>15.4f} "
+          f"{sum(obs) / max(1, len(obs)):>9.4f}")
+    rp = _prob(trx, rw)
+    print("\nheld-out readiness (opponents not declared)")
+    for b, n, mp_, ob in reliability(list(map(float, rp)), list(map(int, tr_y)),
+                                     [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.01]):
+        print(f"{b:>11} {n:>9} {mp_:>15.4f} {ob:>9.4f}")
+    if a.write:
+        doc = {"about": "bots/reader.py weights, written by bench/train_reader.py",
+               "seed": a.seed, "hands": a.hands, "fitted_hands": split,
+               "ready_rows": int(len(ry)), "win_rows": int(len(wy)),
+               "seconds": round(time.time() - t0, 1),
+               "ready": {"features": list(READY_FEATURES), "weights": [round(float(x), 6) for x in rw]},
+               "wins": {"features": list(WIN_FEATURES), "weights": [round(float(x), 6) for x in ww]}}
+        a.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        print(f"\nwrote {a.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
