@@ -31,18 +31,21 @@ from pathlib import Path
 import numpy as np
 
 from twmahjong.bots.arena import make_seat_bot
-from twmahjong.bots.reader import (READY_FEATURES, WEIGHTS, WIN_FEATURES, _river, possible,
-                                   ready_features, win_features)
+from twmahjong.bots.efficiency import shanten, useful_tiles
+from twmahjong.bots.reader import (OUTLOOK_FEATURES, READY_FEATURES, WEIGHTS, WIN_FEATURES,
+                                   _river, outlook_features, possible, ready_features,
+                                   win_features)
 from twmahjong.bots.view import View
 from twmahjong.engine import HandState
 from twmahjong.profiles import load_profile
+from twmahjong.tiles import parse_tile
 
 POOL = ["L5", "L5", "L4", "L3", "efficiency"]
 
 
 def play(hand_no: int, seed: int) -> dict:
     """One self-play hand's rows: ready (features, label), wins (features, label),
-    and per decision the thrown tile's rows for the reliability table."""
+    and per thrown tile the rows the reliability table needs."""
     rng = random.Random(f"reader/{seed}/{hand_no}")
     prof = load_profile("standard")
     specs = [rng.choice(POOL) for _ in range(4)]
@@ -53,45 +56,60 @@ def play(hand_no: int, seed: int) -> dict:
     win_x: list[list[float]] = []
     win_y: list[int] = []
     thrown: list[dict] = []
+    race: list[dict] = []
+    decisions = [0, 0, 0, 0]
     while not h.over:
         for s in list(h.pending()):
             obs = h.observation(s)
             acts = h.pending()[s]
-            deciding = any(a.type == "discard" for a in acts) and len(acts) > 1
-            if deciding:
+            rows: dict[int, tuple] = {}
+            if len(acts) > 1 and any(a.type == "discard" for a in acts):
                 v = View.from_observation(obs)
-                rows = {}
                 for o in v.opponents():
-                    waits = h.seats[o].waits
+                    waits = h.seats[o].waits           # the truth: this seat never reads it
                     rf = ready_features(v, o)
-                    ready_x.append(rf)
-                    ready_y.append(1 if waits else 0)
-                    if v.declared[o]:
-                        ready_x.pop()
-                        ready_y.pop()
-                    rows[o] = (rf, waits, _river(v, o))
-                    if waits and not v.declared[o]:
-                        rv = rows[o][2]
+                    rv = _river(v, o)
+                    rows[o] = (rf, v.declared[o], waits, rv)
+                    if not v.declared[o]:
+                        ready_x.append(rf)
+                        ready_y.append(1 if waits else 0)
+                    if waits:
                         for k in range(34):
                             if possible(v.unseen, k):
                                 win_x.append(win_features(v, o, k, rv))
                                 win_y.append(1 if k in waits else 0)
             a = bots[s].act(obs)
-            if deciding:
-                t = a.get("type") if isinstance(a, dict) else a.type
-                if t in ("discard", "declare"):
-                    tile = a.get("tile") if isinstance(a, dict) else a.tile
-                    from twmahjong.tiles import parse_tile
-                    k = parse_tile(tile) if isinstance(tile, str) else tile
-                    if k is not None:
-                        thrown.append({
-                            "opps": [(rf, v.declared[o], possible(v.unseen, k),
-                                      win_features(v, o, k, rv) if possible(v.unseen, k) else None)
-                                     for o, (rf, _w, rv) in rows.items()],
-                            "dealt": int(any(k in w for _rf, w, _rv in rows.values())),
-                        })
+            js = a if isinstance(a, dict) else a.to_json()
+            if rows and js.get("type") in ("discard", "declare") and js.get("tile"):
+                k = parse_tile(js["tile"])
+                c = list(v.counts)
+                c[k] -= 1
+                sh = shanten(c)
+                race.append({"seat": s, "j": decisions[s], "shanten": sh,
+                             "useful": useful_tiles(c, v.unseen, sh)[0],
+                             "turns": v.wall_remaining / 4.0, "dealer": s == v.dealer,
+                             "opps": [(rf, decl) for rf, decl, _w, _rv in rows.values()]})
+                decisions[s] += 1
+                poss = possible(v.unseen, k)
+                thrown.append({
+                    "opps": [(rf, decl, poss, win_features(v, o, k, rv) if poss else None)
+                             for o, (rf, decl, _w, rv) in rows.items()],
+                    "dealt": int(any(k in w for _rf, _d, w, _rv in rows.values())),
+                })
             h.act(s, a)
-    return {"ready": (ready_x, ready_y), "wins": (win_x, win_y), "thrown": thrown}
+    r = h.result or {}
+    winners = r.get("winners") or []
+    payer = r.get("payer")
+    for pos in race:
+        s = pos["seat"]
+        pos["won"] = int(s in winners)
+        pos["later"] = int(bool(winners) and payer == s and pos["j"] < decisions[s] - 1)
+    f32 = np.float32
+    return {"race": race, "ready": (np.asarray(ready_x, dtype=f32).reshape(-1, len(READY_FEATURES)),
+                      np.asarray(ready_y, dtype=f32)),
+            "wins": (np.asarray(win_x, dtype=f32).reshape(-1, len(WIN_FEATURES)),
+                     np.asarray(win_y, dtype=f32)),
+            "thrown": thrown}
 
 
 def _play_many(args: tuple[list[int], int]) -> list[dict]:
@@ -160,9 +178,9 @@ def main() -> None:
     t_play = time.time() - t0
 
     def stack(part: str, which: range) -> tuple[np.ndarray, np.ndarray]:
-        xs = [x for i in which for x in data[i][part][0]]
-        ys = [y for i in which for y in data[i][part][1]]
-        return np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
+        xs = np.concatenate([data[i][part][0] for i in which]).astype(np.float64)
+        ys = np.concatenate([data[i][part][1] for i in which]).astype(np.float64)
+        return xs, ys
 
     train, test = range(split), range(split, a.hands)
     rx, ry = stack("ready", train)
@@ -170,6 +188,22 @@ def main() -> None:
     t1 = time.time()
     rw = fit(rx, ry)
     ww = fit(wx, wy)
+
+    def race_rows(which: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        xs, won, later = [], [], []
+        for i in which:
+            for pos in data[i]["race"]:
+                ready = sum(1.0 if decl else float(_prob(np.asarray([rf]), rw)[0])
+                            for rf, decl in pos["opps"])
+                xs.append(outlook_features(pos["shanten"], pos["useful"], pos["turns"], ready,
+                                           pos["dealer"]))
+                won.append(pos["won"])
+                later.append(pos["later"])
+        return np.asarray(xs), np.asarray(won, dtype=float), np.asarray(later, dtype=float)
+
+    ox, owon, olater = race_rows(train)
+    race_w = fit(ox, owon)
+    later_w = fit(ox, olater)
     t_fit = time.time() - t1
     trx, tr_y = stack("ready", test)
     twx, tw_y = stack("wins", test)
@@ -180,6 +214,12 @@ def main() -> None:
     base_w = float(wy.mean())
     print(f"held-out log-loss: ready {logloss(_prob(trx, rw), tr_y):.4f} (base rate {logloss(np.full(len(tr_y), base_r), tr_y):.4f}); "
           f"wins {logloss(_prob(twx, ww), tw_y):.4f} (base rate {logloss(np.full(len(tw_y), base_w), tw_y):.4f})")
+    tox, towon, tolater = race_rows(test)
+    print(f"held-out log-loss: win the hand {logloss(_prob(tox, race_w), towon):.4f} "
+          f"(base rate {logloss(np.full(len(towon), owon.mean()), towon):.4f}); deal in later "
+          f"{logloss(_prob(tox, later_w), tolater):.4f} "
+          f"(base rate {logloss(np.full(len(tolater), olater.mean()), tolater):.4f}) "
+          f"on {len(towon)} positions")
     # reliability: the chance the thrown tile was an opponent's winning tile
     pred: list[float] = []
     obs: list[int] = []
@@ -210,7 +250,11 @@ def main() -> None:
                "ready_rows": int(len(ry)), "win_rows": int(len(wy)),
                "seconds": round(time.time() - t0, 1),
                "ready": {"features": list(READY_FEATURES), "weights": [round(float(x), 6) for x in rw]},
-               "wins": {"features": list(WIN_FEATURES), "weights": [round(float(x), 6) for x in ww]}}
+               "wins": {"features": list(WIN_FEATURES), "weights": [round(float(x), 6) for x in ww]},
+               "win_race": {"features": list(OUTLOOK_FEATURES),
+                            "weights": [round(float(x), 6) for x in race_w]},
+               "deal_later": {"features": list(OUTLOOK_FEATURES),
+                              "weights": [round(float(x), 6) for x in later_w]}}
         a.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print(f"\nwrote {a.out}", file=sys.stderr)
 

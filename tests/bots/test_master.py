@@ -213,3 +213,32 @@ def test_L6_plays_legal_moves_through_a_hand():
             legal = obs["legal"]
             assert (a if isinstance(a, dict) else a.to_json()) in legal
             h.act(s, a)
+
+
+# ---- the fit is a reproducible command ---------------------------------------------------------
+
+def _train_reader():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[2] / "bench" / "train_reader.py"
+    spec = importlib.util.spec_from_file_location("train_reader", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_training_rows_derive_from_the_seed_alone():
+    tr = _train_reader()
+    a, b = tr.play(3, 7), tr.play(3, 7)
+    assert (a["ready"][0] == b["ready"][0]).all() and (a["wins"][1] == b["wins"][1]).all()
+    assert a["race"] == b["race"] and a["thrown"] == b["thrown"]
+    assert len(a["ready"][1]) > 0 and set(a["ready"][1].tolist()) <= {0.0, 1.0}
+
+
+def test_the_shipped_weights_match_the_features_and_are_small():
+    import json
+    from twmahjong.bots.reader import READY_FEATURES, WEIGHTS, WIN_FEATURES
+    doc = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    assert doc["ready"]["features"] == list(READY_FEATURES)
+    assert doc["wins"]["features"] == list(WIN_FEATURES)
+    assert WEIGHTS.stat().st_size < 10 * 1024 * 1024

@@ -1,23 +1,25 @@
-"""Level 6 (大師): L5's hand, played by expected points against a read of the table.
+"""Level 6 (宗師): L5's hand, played by expected points against a read of the table.
 
 L5 weighs safety only among discards its efficiency cannot tell apart, and folds
 (棄胡) only against a declared player. L6 reads the table (``reader.py``: how likely
 each opponent is ready, which tiles win for it) and decides each discard by the
 expected points of the hand:
 
-    push:  P(win) × what a win pays − deal-in risk of this tile × what it costs
-           − the risk of the discards still to come while pushing
-    fold:  − the risk of the safest tile − the (smaller) risk of folding on
+    push:  P(win) × what a win pays − this tile's deal-in risk
+           − P(a later deal-in while pushing) × what it costs
+    fold:  − the safest tile's deal-in risk − the later deal-ins while folding
 
-``P(win)`` is ``outlook.win_chance`` of the hand after the discard (shanten, 有效牌,
-turns left); what a win pays counts the hand's 台 (``value.estimate_tai``: 門清,
+``P(win)`` and the later deal-ins are ``reader.outlook`` of the hand after the
+discard (shanten, 有效牌, turns left, opponents expected ready), fitted on
+self-play; what a win pays counts the hand's 台 (``value.estimate_tai``: 門清,
 dealer and 連莊, flowers, honor pungs) and the self-draw share; what a deal-in
-costs counts the opponent's visible 台 and the dealer's. When pushing, every
+costs counts the opponent's visible 台 and the dealer's. While pushing, every
 candidate's efficiency (L5's units, lookahead and 牌流 included) is traded against
-its deal-in risk at the rate the win chance sets: a unit of efficiency is worth
-``V × ΔP(win)`` points, small late in the hand or far from ready — where safety
-then decides — and large when the hand is close. A claim (吃 碰 槓) is passed while
-folding; 胡, 花胡 and 天聽/地聽 are always taken as at L5.
+its deal-in risk at the rate the race sets: a unit of efficiency is worth
+``V × ΔP(win)`` points (a tenth of what one shanten changes the win chance by),
+small late in the hand or far from ready — where safety then decides — and large
+when the hand is close. A claim (吃 碰 槓) is passed while folding; 胡, 花胡 and
+天聽/地聽 are always taken, as at L5.
 
 Near-ties are broken by L5's sampled search. At a live table the whole decision
 has a hard budget (``budget_ms``): the search gets what is left of it and, when
@@ -33,9 +35,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .efficiency import DiscardInfo, shanten, useful_tiles
-from .outlook import win_chance, win_value
+from .outlook import win_value
 from .policy import LEVELS, Params, PolicyBot
-from .reader import TableRead, read_table
+from .reader import TableRead, outlook, read_table
 from .value import estimate_tai
 from .view import View
 
@@ -53,7 +55,6 @@ MASTER: Params = replace(LEVELS[5], level=6)
 BUDGET_MS = 200.0           # the whole decision at a live table (p99 target 250 ms)
 
 _PPU_RANGE = (1.5, 12.0)    # points per efficiency unit, clamped
-_FUTURE_DECAY = 0.5         # a later discard matters less: the hand may end first
 
 
 class MasterBot(PolicyBot):
@@ -86,22 +87,29 @@ class MasterBot(PolicyBot):
     def _win_points(self, v: View) -> float:
         return win_value(estimate_tai(v) + 0.3)
 
-    def _plan(self, v: View, s: int, u: int, risks: list[float]) -> tuple[float, float, float]:
+    def _plan(self, v: View, read: TableRead, s: int, u: int,
+              risks: list[float]) -> tuple[float, float, float]:
         """(P(win), points per efficiency unit, push − fold in points) for a hand at
-        shanten ``s`` with ``u`` 有效牌, given the deal-in risks (points) of the tiles
-        it holds."""
+        shanten ``s`` with ``u`` 有效牌 after its discard, given the deal-in risks
+        (points) of the tiles it holds.
+
+        The race (``reader.outlook``, fitted on self-play): the chance to win and
+        the chance to deal in on a later discard while pushing, both against the
+        expected number of ready opponents. Folding throws the safest tiles, so
+        its later deal-ins are the pushing ones scaled by safest / typical risk."""
         turns = v.wall_remaining / 4.0
         value = self._win_points(v)
-        p = win_chance(s, u, turns_left=turns)
-        slower = win_chance(s + 1, u, turns_left=turns)
+        ready = read.ready_sum()
+        dealer = v.seat == v.dealer
+        p, later = outlook(s, u, turns, ready, dealer)
+        slower, _ = outlook(s + 1, u, turns, ready, dealer)
         ppu = min(max(value * (p - slower) / 10.0, _PPU_RANGE[0]), _PPU_RANGE[1])
-        n_future = min(turns, 2.0 + 3.0 * max(s, 0)) * _FUTURE_DECAY
         ordered = sorted(risks) or [0.0]
         typical = ordered[len(ordered) // 2]
         safest = ordered[0]
-        push = p * value - n_future * typical
-        fold = -n_future * safest
-        return p, ppu, push - fold
+        later_cost = later * read.mean_cost()
+        fold_later = later_cost * (safest / typical) if typical > 0 else 0.0
+        return p, ppu, p * value - later_cost + fold_later
 
     # ---- discards -------------------------------------------------------------------------
 
@@ -115,7 +123,7 @@ class MasterBot(PolicyBot):
         info = {d.kind: d for d in table}
         best = max(scores, key=lambda k: (scores[k], -k))
         d = info[best]
-        p, ppu, margin = self._plan(v, d.shanten, d.useful, list(risk.values()))
+        p, ppu, margin = self._plan(v, read, d.shanten, d.useful, list(risk.values()))
         margin -= risk[best] - min(risk.values())
         self._folding = margin < 0 and read.max_ready() > 0.05
         self.last_plan = {"win": p, "points_per_unit": ppu, "push_minus_fold": margin,
@@ -146,7 +154,7 @@ class MasterBot(PolicyBot):
                 s = shanten(v.counts)
                 u = useful_tiles(v.counts, v.unseen, s)[0]
                 risks = [read.deal_in_points(k) for k in range(34) if v.counts[k]]
-                _p, _ppu, margin = self._plan(v, s, u, risks)
+                _p, _ppu, margin = self._plan(v, read, s, u, risks)
                 if margin < 0:
                     passed = v.find("pass")
                     if passed is not None:

@@ -38,21 +38,28 @@ from .defence import flush_suit
 from .outlook import deal_in_cost
 from .view import View
 
-__all__ = ["READY_FEATURES", "WIN_FEATURES", "TableRead", "possible", "read_table",
-           "ready_features", "win_features", "weights"]
+__all__ = ["OUTLOOK_FEATURES", "READY_FEATURES", "WIN_FEATURES", "TableRead", "outlook",
+           "outlook_features", "possible", "read_table", "ready_features", "win_features",
+           "weights"]
 
 WEIGHTS = Path(__file__).with_name("reader.json")
 
 READY_FEATURES = (
     "bias", "discards", "discards_sq", "melds", "concealed_kongs", "melds_x_discards",
     "wall", "late_wall", "drawn_out_last3", "last_from_hand", "middle_cut_last3",
-    "honor_last3", "outer_first6", "flowers", "dealer", "flush",
+    "honor_last3", "outer_first6", "flowers", "dealer", "flush", "middle_share",
+    "middle_last6", "concealed",
 )
+# The race (the seat's own outlook against this table): P(this seat wins the hand)
+# and P(it deals in on a later discard), from its shanten and 有效牌 after the
+# discard, the turns left and how many opponents are (expected to be) ready.
+OUTLOOK_FEATURES = ("bias", "shanten", "log_useful", "turns", "shanten_x_turns",
+                    "log_useful_x_turns", "ready", "ready_x_shanten", "ready_x_turns", "dealer")
 WIN_FEATURES = (
     "bias", "honor", "honor_unseen", "honor_last_copy", "honor_scoring", "terminal", "two_eight",
     "three_seven", "two_sided", "closed", "edge", "pair", "single", "genbutsu", "suji",
     "suit_share", "flush_same", "flush_other", "near_late_cut", "early_same_suit_near",
-    "unseen", "melds_in_suit", "passed_since",
+    "unseen", "melds_in_suit", "passed_since", "two_sided_unsuji", "near_late_cut_x_two",
 )
 
 
@@ -63,14 +70,43 @@ def _sigmoid(z: float) -> float:
 
 
 @cache
+def _fitted() -> dict[str, tuple[float, ...]]:
+    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    out = {}
+    for part, names in (("ready", READY_FEATURES), ("wins", WIN_FEATURES),
+                        ("win_race", OUTLOOK_FEATURES), ("deal_later", OUTLOOK_FEATURES)):
+        if tuple(data[part]["features"]) != names:
+            raise ValueError(f"{WEIGHTS.name} was fitted on other features ({part}): refit "
+                             "it (bench/train_reader.py)")
+        out[part] = tuple(float(x) for x in data[part]["weights"])
+    return out
+
+
 def weights() -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The fitted (ready, wins) weights, in ``READY_FEATURES`` / ``WIN_FEATURES`` order."""
-    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
-    r, w = data["ready"], data["wins"]
-    if tuple(r["features"]) != READY_FEATURES or tuple(w["features"]) != WIN_FEATURES:
-        raise ValueError(f"{WEIGHTS.name} was fitted on other features: refit it "
-                         "(bench/train_reader.py)")
-    return tuple(r["weights"]), tuple(w["weights"])
+    f = _fitted()
+    return f["ready"], f["wins"]
+
+
+def outlook_features(shanten: int, useful: float, turns_left: float, ready: float,
+                     dealer: bool) -> list[float]:
+    s = float(max(shanten, 0))
+    lu = math.log1p(max(useful, 0.0))
+    t = max(turns_left, 0.0) / 10.0
+    return [1.0, s, lu, t, s * t, lu * t, ready, ready * s, ready * t, 1.0 if dealer else 0.0]
+
+
+def outlook(shanten: int, useful: float, turns_left: float, ready: float,
+            dealer: bool) -> tuple[float, float]:
+    """(P(the seat wins this hand), P(it deals in on a later discard)) for a hand at
+    ``shanten`` with ``useful`` 有效牌 after its discard, ``turns_left`` draws to
+    come and ``ready`` opponents expected ready — measured on self-play, where the
+    seats push as L5 does."""
+    if shanten < 0:
+        return 1.0, 0.0
+    f = _fitted()
+    x = outlook_features(shanten, useful, turns_left, ready, dealer)
+    return _sigmoid(_dot(f["win_race"], x)), _sigmoid(_dot(f["deal_later"], x))
 
 
 def _is_middle(k: int) -> bool:
@@ -98,6 +134,9 @@ def ready_features(v: View, s: int) -> list[float]:
         len(v.flowers[s]) / 4.0,
         1.0 if s == v.dealer else 0.0,
         1.0 if flush_suit(v, s) is not None else 0.0,
+        sum(1 for k in river if _is_middle(k)) / max(1, n),
+        sum(1 for k in river[-6:] if _is_middle(k)) / 6.0,
+        v.concealed_count[s] / 16.0 if s < len(v.concealed_count) else 1.0,
     ]
 
 
@@ -177,7 +216,7 @@ def win_features(v: View, s: int, k: int, river: _River | None = None) -> list[f
     if k >= 27:
         return [1.0, 1.0, n / 4.0, 1.0 if n == 1 else 0.0, 1.0 if k in rv.scoring_honors else 0.0,
                 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, max(0, n - 1) / 3.0, n / 4.0, gen, 0.0,
-                0.0, 0.0, 0.0, 0.0, 0.0, n / 4.0, 0.0, passed]
+                0.0, 0.0, 0.0, 0.0, 0.0, n / 4.0, 0.0, passed, 0.0, 0.0]
     r = k % 9
     suit = k // 9
     two = closed = edge = 0.0
@@ -206,13 +245,15 @@ def win_features(v: View, s: int, k: int, river: _River | None = None) -> list[f
     near = 1.0 if lc is not None and lc // 9 == suit and 0 < abs(lc - k) <= 2 else 0.0
     early = sum(1 for e in rv.early if e // 9 == suit and 0 < abs(e - k) <= 2) / 2.0
     fs = rv.flush
+    suji = covered / sides if sides else 0.0
     return [1.0, 0.0, 0.0, 0.0, 0.0,
             1.0 if r in (0, 8) else 0.0, 1.0 if r in (1, 7) else 0.0, 1.0 if r in (2, 6) else 0.0,
             two, closed, edge, max(0, n - 1) / 3.0, n / 4.0, gen,
-            covered / sides if sides else 0.0,
+            suji,
             rv.suit_share[suit],
             1.0 if fs == suit else 0.0, 1.0 if fs is not None and fs != suit else 0.0,
-            near, early, n / 4.0, float(rv.melds_in_suit[suit]), passed]
+            near, early, n / 4.0, float(rv.melds_in_suit[suit]), passed,
+            two * (1.0 - suji), near * two]
 
 
 def _dot(w: tuple[float, ...], x: list[float]) -> float:
@@ -272,6 +313,17 @@ class TableRead:
 
     def max_ready(self) -> float:
         return max(self._ready.values(), default=0.0)
+
+    def ready_sum(self) -> float:
+        """How many opponents are ready, in expectation."""
+        return sum(self._ready.values())
+
+    def mean_cost(self) -> float:
+        """What a deal-in costs, averaged over the opponents by their readiness."""
+        total = sum(self._ready.values())
+        if total <= 0:
+            return sum(self._cost.values()) / max(1, len(self._cost))
+        return sum(self._ready[s] * self._cost[s] for s in self._ready) / total
 
     def table(self, kinds: Iterable[int]) -> dict[int, float]:
         return {k: self.deal_in_points(k) for k in kinds}
