@@ -59,12 +59,17 @@ _PPU_RANGE = (1.5, 12.0)    # points per efficiency unit, clamped
 
 class MasterBot(PolicyBot):
     """Level 6. ``budget_ms`` bounds a decision at a live table; ``exact`` (the
-    arena) lifts it. ``clock`` is the time source (a test may pass its own)."""
+    arena) lifts it. ``clock`` is the time source (a test may pass its own).
+    ``risk_weight`` scales the deal-in risk a pushing hand weighs against its
+    efficiency (1: the expectation as it stands) and ``push_bias`` (points) is
+    added to pushing's side of the fold decision; the tuning runs try others."""
 
     def __init__(self, seed: int = 0, name: str = "L6", *, exact: bool = False,
                  budget_ms: float = BUDGET_MS, clock: Callable[[], float] = time.perf_counter,
-                 params: Params = MASTER):
+                 params: Params = MASTER, risk_weight: float = 1.0, push_bias: float = 0.0):
         super().__init__(params, seed, name, exact=exact)
+        self.risk_weight = risk_weight
+        self.push_bias = push_bias
         self.budget_ms = budget_ms
         self.clock = clock
         self._deadline: float | None = None
@@ -109,7 +114,7 @@ class MasterBot(PolicyBot):
         safest = ordered[0]
         later_cost = later * read.mean_cost()
         fold_later = later_cost * (safest / typical) if typical > 0 else 0.0
-        return p, ppu, p * value - later_cost + fold_later
+        return p, ppu, p * value - later_cost + fold_later + self.push_bias
 
     # ---- discards -------------------------------------------------------------------------
 
@@ -130,7 +135,8 @@ class MasterBot(PolicyBot):
                           "max_ready": read.max_ready(), "folding": float(self._folding)}
         if self._folding:
             return {k: -risk[k] + 0.001 * scores[k] for k in scores}
-        return {k: sc - risk[k] / ppu for k, sc in scores.items()}
+        w = self.risk_weight / ppu
+        return {k: sc - w * risk[k] for k, sc in scores.items()}
 
     def _search_budget(self) -> float | None:
         if self.exact or self._deadline is None:
