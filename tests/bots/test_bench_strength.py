@@ -1,22 +1,13 @@
 """bench/strength.py: a match shared by processes (``--shard I/K``) reports the
 same figures as one arena run of the same deals."""
 
-import importlib.util
-from pathlib import Path
+from benchmods import load_bench
 
 from twmahjong.bots.arena import run_arena
 
 
-def _strength():
-    path = Path(__file__).resolve().parents[2] / "bench" / "strength.py"
-    spec = importlib.util.spec_from_file_location("strength", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_shards_report_as_one_run(tmp_path, monkeypatch):
-    st = _strength()
+    st = load_bench("strength")
     monkeypatch.setattr(st, "OUT", tmp_path)
     seats = "L2,L1,L1,L1"
     st.run(seats, 3, 5, (1, 2))                 # deal 1 only: no complete prefix yet

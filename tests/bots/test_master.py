@@ -3,6 +3,7 @@ hand-made positions: what the rules and the arithmetic of a hand's points call f
 
 import itertools
 
+from benchmods import load_bench
 from botobs import make_obs
 
 from twmahjong.bots import make_bot
@@ -217,18 +218,8 @@ def test_L6_plays_legal_moves_through_a_hand():
 
 # ---- the fit is a reproducible command ---------------------------------------------------------
 
-def _train_reader():
-    import importlib.util
-    from pathlib import Path
-    path = Path(__file__).resolve().parents[2] / "bench" / "train_reader.py"
-    spec = importlib.util.spec_from_file_location("train_reader", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_the_training_rows_derive_from_the_seed_alone():
-    tr = _train_reader()
+    tr = load_bench("train_reader")
     a, b = tr.play(3, 7), tr.play(3, 7)
     assert (a["ready"][0] == b["ready"][0]).all() and (a["wins"][1] == b["wins"][1]).all()
     assert a["race"] == b["race"] and a["thrown"] == b["thrown"]
