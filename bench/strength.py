@@ -7,6 +7,11 @@ to ``out/arena/<name>.jsonl`` (one line per deal), summarised on demand.
 The deals are exactly those of ``twmj arena --duplicate --seed S`` (same walls,
 same bot seeds: ``arena.play_deal``), so a finished file equals one arena run;
 a partial file is its first N deals. ``report`` prints the arena's JSON report.
+
+``--shard I/K`` plays only the deals whose number is I modulo K, into a file of
+its own, so K processes share one match; ``report`` reads the main file and every
+shard file together and reports the deals 0..N-1 that are all there (a run still
+going reports its longest complete prefix).
 """
 
 from __future__ import annotations
@@ -25,14 +30,32 @@ def path_for(seats: str, seed: int) -> Path:
     return OUT / f"{seats.replace(',', '-')}_s{seed}.jsonl"
 
 
-def run(seats: str, deals: int, seed: int) -> None:
+def _read(p: Path) -> dict[int, list]:
+    out: dict[int, list] = {}
+    if not p.exists():
+        return out
+    for line in p.open():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            break                      # a run stopped mid-line: keep the whole deals
+        out[r["deal"]] = r["plays"]
+    return out
+
+
+def run(seats: str, deals: int, seed: int, shard: tuple[int, int] = (0, 1)) -> None:
     specs = seats.split(",")
+    i, k = shard
     p = path_for(seats, seed)
+    if k > 1:
+        p = p.with_name(p.stem + f".shard{i}-of-{k}.jsonl")
     OUT.mkdir(parents=True, exist_ok=True)
-    done = sum(1 for _ in p.open()) if p.exists() else 0
+    done = set(_read(p))
     prof = load_profile("standard")
     with p.open("a") as f:
-        for d in range(done, deals):
+        for d in range(i, deals, k):
+            if d in done:
+                continue
             plays = play_deal(specs, d, seed, duplicate=True, profile=prof)
             f.write(json.dumps({"deal": d, "plays": plays}) + "\n")
             f.flush()
@@ -40,13 +63,14 @@ def run(seats: str, deals: int, seed: int) -> None:
 
 def report(seats: str, seed: int) -> dict:
     specs = seats.split(",")
-    rows = []
-    for line in path_for(seats, seed).open():
-        try:
-            rows.append(json.loads(line))
-        except ValueError:
-            break                      # a run stopped mid-line: keep the whole deals
-    deals = [[[tuple(x) for x in row] for row in r["plays"]] for r in rows]
+    main = path_for(seats, seed)
+    found = _read(main)
+    for part in sorted(main.parent.glob(main.stem + ".shard*.jsonl")):
+        found.update(_read(part))
+    n = 0
+    while n in found:
+        n += 1
+    deals = [[[tuple(x) for x in row] for row in found[d]] for d in range(n)]
     rep = summarise(specs, deals)
     rep.update(seed=seed, deals=len(deals), duplicate=True, profile="standard", seats=specs)
     return rep
@@ -58,9 +82,11 @@ def main() -> None:
     ap.add_argument("seats")
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--shard", default="0/1", help="I/K: play the deals numbered I modulo K")
     a = ap.parse_args()
     if a.mode == "run":
-        run(a.seats, a.deals, a.seed)
+        i, k = (int(x) for x in a.shard.split("/"))
+        run(a.seats, a.deals, a.seed, (i, k))
     else:
         print(json.dumps(report(a.seats, a.seed)))
 

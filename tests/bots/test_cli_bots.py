@@ -60,7 +60,7 @@ def test_bots_lists_levels_and_personalities(twmj):
     code, out, _ = twmj("bots", "--json")
     assert code == 0
     r = json.loads(out)
-    assert [lv["id"] for lv in r["levels"]] == ["L1", "L2", "L3", "L4", "L5"]
+    assert [lv["id"] for lv in r["levels"]] == ["L1", "L2", "L3", "L4", "L5", "L6"]
     assert len(r["personalities"]) == 16
     assert {"id", "zh", "en", "tier", "description", "description_zh"} <= set(r["personalities"][0])
     # every personality has its one line in both languages: English, and zh-TW in CJK

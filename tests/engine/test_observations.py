@@ -9,7 +9,7 @@ from twmahjong.selfplay import make_bots
 from twmahjong.tiles import parse_tiles
 
 KEYS = {"seat", "dealer", "dealer_streak", "round_wind", "seat_winds", "wall_remaining", "phase",
-        "hand", "drawn", "melds", "flowers", "discards", "concealed_count", "declared",
+        "hand", "drawn", "melds", "flowers", "discards", "drawn_out", "concealed_count", "declared",
         "last_discard"}
 
 

@@ -40,4 +40,4 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     except KeyError:
         raise UnknownBot(f"unknown bot {name!r}; known bots: {', '.join(bot_names())}") from None
     return factory(seed)
-from . import registry as _registry  # noqa: F401  (levels L1-L5, efficiency, personalities)
+from . import registry as _registry  # noqa: F401  (levels L1-L6, efficiency, personalities)

@@ -83,7 +83,7 @@ class ArenaReport(TypedDict, total=False):
 
 
 def seat_names() -> list[str]:
-    return ["random", "efficiency"] + [f"L{i}" for i in LEVELS] + [p.id for p in PERSONALITIES] + \
+    return ["random", "efficiency"] + [f"L{i}" for i in LEVELS] + ["L6"] + [p.id for p in PERSONALITIES] + \
         ["pipe:COMMAND"]
 
 
@@ -95,6 +95,9 @@ def make_seat_bot(spec: str, seed: int, *, pipe_timeout: float = 2.0, exact: boo
         return RandomBot(seed)
     if spec == "efficiency":
         return PolicyBot(EFFICIENCY, seed, name="efficiency", exact=exact)
+    if spec in ("L6", "l6"):
+        from .master import MasterBot
+        return MasterBot(seed, exact=exact)
     if len(spec) == 2 and spec[0] in "Ll" and spec[1].isdigit() and int(spec[1]) in LEVELS:
         return PolicyBot(LEVELS[int(spec[1])], seed, name=spec.upper(), exact=exact)
     p = get_personality(spec)
@@ -103,7 +106,7 @@ def make_seat_bot(spec: str, seed: int, *, pipe_timeout: float = 2.0, exact: boo
     if spec.startswith("pipe:"):
         from .pipe import PipeBot
         return PipeBot(spec[5:], timeout=pipe_timeout, name=spec)
-    raise ArenaError(f"unknown seat {spec!r}; use one of: random, efficiency, L1-L5, "
+    raise ArenaError(f"unknown seat {spec!r}; use one of: random, efficiency, L1-L6, "
                      f"a personality id ({', '.join(p.id for p in PERSONALITIES)}) or pipe:COMMAND")
 
 

@@ -208,10 +208,8 @@ class PolicyBot:
         counts = v.counts
         # a discard always names its tile
         legal_discards = sorted(cast(set[int], {a[1] for a in v.legal if a[0] == "discard"}))
-        slack: int | None = 1 if (p.defence > 0 or p.value > 0) else 0
-        if p.defence > 0 and p.fold_threat <= 1.0 and max_threat(v) >= p.fold_threat:
-            slack = None                  # folding may throw any tile: score them all
-        table = discard_table(counts, v.unseen, legal_discards, slack=slack, count_useful=p.useful)
+        table = discard_table(counts, v.unseen, legal_discards, slack=self._discard_slack(v),
+                              count_useful=p.useful)
         best_s = min(d.shanten for d in table)
         kong = self._own_kong(v, best_s)
         if kong is not None:
@@ -229,6 +227,14 @@ class PolicyBot:
         if decl is not None:
             return decl
         return _offered(v.find("discard", choice))
+
+    def _discard_slack(self, v: View) -> int | None:
+        """How many shanten behind the best a discard may be and still be scored
+        (None: every discard — folding may throw any tile)."""
+        p = self.params
+        if p.defence > 0 and p.fold_threat <= 1.0 and max_threat(v) >= p.fold_threat:
+            return None
+        return 1 if (p.defence > 0 or p.value > 0) else 0
 
     def _own_kong(self, v: View, best_s: int) -> ActionJSON | Action | None:
         """暗槓 / 加槓 when it costs no speed: a kong is a free extra draw and, for a
@@ -257,6 +263,27 @@ class PolicyBot:
         more than a deal-in costs, so giving up speed for safety loses unless the
         hand is far behind."""
         p = self.params
+        scores = self._valued_scores(v, table, best_s)
+        if p.defence <= 0 or not self._weighs_points():
+            return scores
+        dangers = danger_table(v, list(scores), min_threat=self._min_threat())
+        risk = {k: dangers[k][1] for k in scores}           # expected points lost
+        self._folding = best_s >= p.fold_shanten and max_threat(v) >= p.fold_threat
+        if self._folding:
+            return {k: -p.defence * risk[k] + 0.001 * scores[k] for k in scores}
+        best = max(scores.values())
+        out = {}
+        for k, sc in scores.items():
+            if sc >= best - p.tie_margin:
+                out[k] = best + 5.0 - p.defence * risk[k] / 4.0 + 0.01 * (sc - best)
+            else:
+                out[k] = sc
+        return out
+
+    def _valued_scores(self, v: View, table: list[DiscardInfo], best_s: int) -> dict[int, float]:
+        """Each discard in efficiency units — speed (shanten, 有效牌, 牌流, lookahead)
+        and, for the levels that weigh it, the 台 it keeps or gives up."""
+        p = self.params
         scores: dict[int, float] = {}
         live = [d for d in table if d.useful >= 0]
         for d in live:
@@ -274,21 +301,7 @@ class PolicyBot:
         if p.value > 0:
             for k, adj in self._value_adjust(v, list(scores)).items():
                 scores[k] += p.value * adj
-        if p.defence <= 0:
-            return scores
-        dangers = danger_table(v, list(scores), min_threat=self._min_threat())
-        risk = {k: dangers[k][1] for k in scores}           # expected points lost
-        self._folding = best_s >= p.fold_shanten and max_threat(v) >= p.fold_threat
-        if self._folding:
-            return {k: -p.defence * risk[k] + 0.001 * scores[k] for k in scores}
-        best = max(scores.values())
-        out = {}
-        for k, sc in scores.items():
-            if sc >= best - p.tie_margin:
-                out[k] = best + 5.0 - p.defence * risk[k] / 4.0 + 0.01 * (sc - best)
-            else:
-                out[k] = sc
-        return out
+        return scores
 
     def _lookahead(self, v: View, live: list[DiscardInfo], scores: dict[int, float], *,
                    shanten: int, keep: int) -> None:
@@ -442,6 +455,10 @@ class PolicyBot:
 
     # ---- L5: sampled search -----------------------------------------------------------
 
+    def _search_budget(self) -> float | None:
+        """Seconds the search may take: ``search_ms`` at a table, no deadline when exact."""
+        return None if self.exact else self.params.search_ms / 1000.0
+
     def _search(self, v: View, ranked: list[tuple[int, float]], table: list[DiscardInfo]) -> int:
         """Break near-ties by sampled completions (search.py): the share of the
         same sampled futures that complete each candidate's hand adds to its
@@ -457,7 +474,7 @@ class PolicyBot:
         if min(info[k].shanten for k in top) > 2:
             return ranked[0][0]
         rounds = int(min(p.horizon, max(1, v.wall_remaining // 4)))
-        budget = None if self.exact else p.search_ms / 1000.0
+        budget = self._search_budget()
         rates = sampled_win_rates(v.counts, v.unseen, top, rounds, p.rollouts, self.rng, budget)
         if not rates:
             return ranked[0][0]

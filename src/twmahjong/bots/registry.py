@@ -11,7 +11,7 @@ from .arena import make_seat_bot
 from .personalities import PERSONALITIES
 from .policy import LEVELS
 
-NAMES = ["efficiency"] + [f"L{k}" for k in LEVELS] + [p.id for p in PERSONALITIES]
+NAMES = ["efficiency"] + [f"L{k}" for k in LEVELS] + ["L6"] + [p.id for p in PERSONALITIES]
 
 
 def _factory(name: str) -> Callable[[int | None], Bot]:

@@ -82,6 +82,7 @@ class View:
     round_wind: int
     last_discard: tuple[int, int] | None    # (seat, kind)
     legal: list[LegalMove]
+    drawn_out: list[list[bool]] = field(default_factory=list)   # per river tile: 摸切 (see observe)
     visible: list[int] = field(default_factory=list)
     unseen: list[int] = field(default_factory=list)
 
@@ -116,6 +117,8 @@ class View:
             last_discard=(int(ld["seat"]), parse_tile(ld["tile"])) if ld else None,
             legal=legal_of_actions(acts) if acts is not None else parse_legal(obs.get("legal") or []),
         )
+        drawn_out = obs.get("drawn_out")
+        v.drawn_out = [list(d) for d in drawn_out] if drawn_out else [[False] * len(d) for d in discards]
         v._count_visible()
         return v
 

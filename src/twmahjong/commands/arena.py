@@ -16,7 +16,7 @@ def arena_command(
     hands: int = typer.Option(100, "--hands", "-n", help="deals to play (each 4 hands with --duplicate)"),
     seed: int = typer.Option(0, "--seed", help="seed of every wall and bot; a run replays exactly"),
     seats: str = typer.Option("L4,L1,L1,L1", "--seats",
-                              help="four seats: random, efficiency, L1-L5, a personality id, pipe:COMMAND"),
+                              help="four seats: random, efficiency, L1-L6, a personality id, pipe:COMMAND"),
     duplicate: bool = typer.Option(False, "--duplicate", help="play each deal once per seat rotation"),
     workers: int = typer.Option(1, "--workers", "-w", help="processes to spread the deals over"),
     profile: str = typer.Option("standard", "--profile", help="rule profile"),

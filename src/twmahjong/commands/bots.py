@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..bots.master import SUMMARY as L6_SUMMARY
 from ..bots.personalities import PERSONALITIES
 from ..bots.policy import LEVEL_SUMMARY
 
@@ -15,6 +16,7 @@ from ..bots.policy import LEVEL_SUMMARY
 def bots_command(as_json: bool = typer.Option(False, "--json", help="JSON instead of tables")) -> None:
     """List bot levels and personalities (id, 名稱, name, tier, description)."""
     levels = [{"id": f"L{k}", "description": v} for k, v in LEVEL_SUMMARY.items()]
+    levels.append({"id": "L6", "description": L6_SUMMARY})
     people = [{"id": p.id, "zh": p.zh, "en": p.en, "tier": p.tier, "description": p.description,
                "description_zh": p.description_zh} for p in PERSONALITIES]
     if as_json:

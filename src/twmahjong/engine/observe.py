@@ -48,6 +48,7 @@ class Observation(TypedDict):
     melds: list[list[MeldView]]
     flowers: list[list[str]]
     discards: list[list[str]]
+    drawn_out: list[list[bool]]
     concealed_count: list[int]
     declared: list[bool]
     last_discard: SeatTile | None
@@ -93,6 +94,7 @@ def observation(h: TableState, seat: int) -> Observation:
         "melds": [[_meld_view(m, seat, s) for m in h.seats[s].melds] for s in range(4)],
         "flowers": [[tile_str(f) for f in h.seats[s].flowers] for s in range(4)],
         "discards": [[tile_str(k) for k in h.seats[s].discards] for s in range(4)],
+        "drawn_out": [h.seats[s].drawn_out[:] for s in range(4)],
         "concealed_count": [sum(h.seats[s].counts) for s in range(4)],
         "declared": [h.seats[s].declared is not None for s in range(4)],
         "last_discard": last,

@@ -79,6 +79,7 @@ class SeatState:
         "declare_valid",
         "declared",
         "discards",
+        "drawn_out",
         "first_window",
         "flowers",
         "initial",
@@ -101,6 +102,7 @@ class SeatState:
         self.flowers: list[int] = []
         self.discards: list[int] = []
         self.claimed: list[bool] = []
+        self.drawn_out: list[bool] = []        # per discard: the tile just drawn (摸切), not one from the hand (手切)
         self.declared: str | None = None       # heavenly_ready | earthly_ready | declared_ready
         self.declare_valid = False             # cleared by a passed win (曾過水未和，不計天聽)
         self.first_window = False              # 人和 / 地胡: the first chance after declaring
@@ -201,6 +203,7 @@ class SeatState:
         c.flowers = self.flowers[:]
         c.discards = self.discards[:]
         c.claimed = self.claimed[:]
+        c.drawn_out = self.drawn_out[:]
         for name in ("declared", "declare_valid", "first_window", "passed_win", "cannot_win",
                      "last_discard", "n_discards", "n_draws"):
             setattr(c, name, getattr(self, name))

@@ -449,6 +449,7 @@ class HandState(ClaimResolution, WinConditions):
         st.key[g] -= step
         st.discards.append(k)
         st.claimed.append(False)
+        st.drawn_out.append(k == self.drawn)  # 摸切: the tile just drawn went out
         st.n_discards += 1
         if st.declared is not None and self.events[-1].get("type") != "declare":
             st.first_window = False

@@ -1,0 +1,114 @@
+"""Paired comparison of players in one seat (bench, not a test): every player sits
+in the same seat of the same duplicate deals against the same opponents (same
+walls, same opponents' seeds), so where two players choose alike their hands are
+identical and only their differences cost variance.
+
+    .venv/bin/python bench/paired.py --deals 300 --seed 5 --against L5 \\
+        --players "L5,L6,L6:risk_weight=0.5" [--shard 0/2] [--out out/paired]
+
+A player is a seat name (``make_seat_bot``) or ``L6:knob=value,...`` (a
+``MasterBot`` keyword). Per deal, each player's mean net 台 and points over the
+four rotations; then every player against the first, the per-deal difference
+with its 95% interval. Shards (``--shard I/K``) write their own files; run
+without ``--shard`` after them (or with ``--report``) to read them all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+from twmahjong.bots.arena import _Seats, _tai_flow, make_seat_bot, play_deal  # noqa: F401
+from twmahjong.bots.base import Bot
+from twmahjong.bots.master import MasterBot
+from twmahjong.profiles import load_profile
+
+
+def make_player(spec: str, seed: int) -> Bot:
+    if ":" in spec:
+        name, knobs = spec.split(":", 1)
+        assert name == "L6", spec
+        kw = {k: float(v) for k, v in (x.split("=") for x in knobs.split(";"))}
+        return MasterBot(seed, exact=True, **kw)  # type: ignore[arg-type]
+    return make_seat_bot(spec, seed, exact=True)
+
+
+class _PlayerSeats(_Seats):
+    """Entrant 0 is the player under test; the others the opponents."""
+
+    def __init__(self, specs: list[str], player: str):
+        super().__init__(specs, 2.0)
+        self.player = player
+
+    def bot(self, entrant: int, seed: int) -> Bot:
+        if entrant == 0:
+            return make_player(self.player, seed)
+        return super().bot(entrant, seed)
+
+
+def play(players: list[str], against: str, deal: int, seed: int) -> dict[str, list[float]]:
+    prof = load_profile("standard")
+    specs = ["X", against, against, against]
+    out = {}
+    for p in players:
+        plays = play_deal(specs, deal, seed, duplicate=True, profile=prof, seats=_PlayerSeats(specs, p))
+        net = tai = 0.0
+        for row in plays:
+            for entrant, n, t, *_ in row:
+                if entrant == 0:
+                    net += n
+                    tai += t
+        out[p] = [tai / len(plays), net / len(plays)]
+    return out
+
+
+def _ci(xs: list[float]) -> tuple[float, float]:
+    n = len(xs)
+    m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, n - 1))
+    return m, 1.96 * sd / math.sqrt(n)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", required=True)
+    ap.add_argument("--against", default="L5")
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--shard", default=None)
+    ap.add_argument("--out", type=Path, default=Path("out/paired"))
+    a = ap.parse_args()
+    players = a.players.split(",")
+    a.out.mkdir(parents=True, exist_ok=True)
+    tag = f"{a.against}_s{a.seed}"
+    if a.shard:
+        i, k = (int(x) for x in a.shard.split("/"))
+        with (a.out / f"{tag}.{i}-of-{k}.jsonl").open("a") as f:
+            for d in range(i, a.deals, k):
+                f.write(json.dumps({"deal": d, "res": play(players, a.against, d, a.seed)}) + "\n")
+                f.flush()
+        return
+    rows: dict[int, dict] = {}
+    for part in a.out.glob(f"{tag}.*.jsonl"):
+        for line in part.open():
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            rows[r["deal"]] = r["res"]
+    deals = sorted(d for d in rows if all(p in rows[d] for p in players))
+    print(f"{len(deals)} deals against three {a.against}, seed {a.seed}")
+    base = players[0]
+    for p in players:
+        t = _ci([rows[d][p][0] for d in deals])
+        n = _ci([rows[d][p][1] for d in deals])
+        dt = _ci([rows[d][p][0] - rows[d][base][0] for d in deals])
+        dn = _ci([rows[d][p][1] - rows[d][base][1] for d in deals])
+        print(f"{p:>28}: 台/hand {t[0]:+.3f} ± {t[1]:.3f}, points {n[0]:+.1f} ± {n[1]:.1f}; "
+              f"vs {base}: 台 {dt[0]:+.3f} ± {dt[1]:.3f}, points {dn[0]:+.1f} ± {dn[1]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

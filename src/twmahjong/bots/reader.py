@@ -1,0 +1,344 @@
+"""Reading the table (讀牌): is each opponent ready (聽牌), and which tiles win for it.
+
+Two logistic models, fitted on self-play with the engine's truth as the labels
+(``bench/train_reader.py``; the weights ship as ``reader.json`` beside this file):
+
+* ``ready``: the chance that an opponent is ready now, from its river — how long,
+  whether its last discards were the tiles just drawn (摸切) or came from the hand
+  (手切), middle tiles cut late, honors thrown late — its melds, flowers and the
+  wall left. A seat that declared (天聽 地聽 報聽) is ready for sure.
+* ``wins``: the chance that a kind is one of that opponent's winning tiles if it is
+  ready, from the wait shapes that could still hold it (兩面 嵌張 邊張 對碰 單吊)
+  counted over the tiles this seat cannot see (壁), 現物, 筋, the suits of its river
+  and melds, and the tiles next to its last 手切.
+
+The answer is consistent with what the seat sees: a shape that needs a tile whose
+every copy is in sight cannot be the wait, and a kind that no possible shape waits
+on has chance 0 — an honor with all four copies visible, say.
+
+    >>> from twmahjong.bots.view import View
+    >>> v = View.from_observation({"seat": 0, "hand": "1z1z1z1z", "discards": [[], ["5m"], [], []]})
+    >>> read_table(v).wins(1, 27)
+    0.0
+
+Inference is plain Python (a few hundred multiplications a decision); numpy is
+only needed to fit the weights.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from .defence import flush_suit
+from .outlook import deal_in_cost
+from .view import View
+
+__all__ = ["OUTLOOK_FEATURES", "READY_FEATURES", "WIN_FEATURES", "TableRead", "outlook",
+           "outlook_features", "possible", "read_table", "ready_features", "win_features",
+           "weights"]
+
+WEIGHTS = Path(__file__).with_name("reader.json")
+
+READY_FEATURES = (
+    "bias", "discards", "discards_sq", "melds", "concealed_kongs", "melds_x_discards",
+    "wall", "late_wall", "drawn_out_last3", "last_from_hand", "middle_cut_last3",
+    "honor_last3", "outer_first6", "flowers", "dealer", "flush", "middle_share",
+    "middle_last6", "concealed",
+)
+# The race (the seat's own outlook against this table): P(this seat wins the hand)
+# and P(it deals in on a later discard), from its shanten and 有效牌 after the
+# discard, the turns left and how many opponents are (expected to be) ready.
+OUTLOOK_FEATURES = ("bias", "shanten", "log_useful", "turns", "shanten_x_turns",
+                    "log_useful_x_turns", "ready", "ready_x_shanten", "ready_x_turns", "dealer")
+WIN_FEATURES = (
+    "bias", "honor", "honor_unseen", "honor_last_copy", "honor_scoring", "terminal", "two_eight",
+    "three_seven", "two_sided", "closed", "edge", "pair", "single", "genbutsu", "suji",
+    "suit_share", "flush_same", "flush_other", "near_late_cut", "early_same_suit_near",
+    "unseen", "melds_in_suit", "passed_since", "two_sided_unsuji", "near_late_cut_x_two",
+)
+
+
+def _sigmoid(z: float) -> float:
+    if z < -30.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+@cache
+def _fitted() -> dict[str, tuple[float, ...]]:
+    data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    out = {}
+    for part, names in (("ready", READY_FEATURES), ("wins", WIN_FEATURES),
+                        ("win_race", OUTLOOK_FEATURES), ("deal_later", OUTLOOK_FEATURES)):
+        if tuple(data[part]["features"]) != names:
+            raise ValueError(f"{WEIGHTS.name} was fitted on other features ({part}): refit "
+                             "it (bench/train_reader.py)")
+        out[part] = tuple(float(x) for x in data[part]["weights"])
+    return out
+
+
+def weights() -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The fitted (ready, wins) weights, in ``READY_FEATURES`` / ``WIN_FEATURES`` order."""
+    f = _fitted()
+    return f["ready"], f["wins"]
+
+
+def outlook_features(shanten: int, useful: float, turns_left: float, ready: float,
+                     dealer: bool) -> list[float]:
+    s = float(max(shanten, 0))
+    lu = math.log1p(max(useful, 0.0))
+    t = max(turns_left, 0.0) / 10.0
+    return [1.0, s, lu, t, s * t, lu * t, ready, ready * s, ready * t, 1.0 if dealer else 0.0]
+
+
+def outlook(shanten: int, useful: float, turns_left: float, ready: float,
+            dealer: bool) -> tuple[float, float]:
+    """(P(the seat wins this hand), P(it deals in on a later discard)) for a hand at
+    ``shanten`` with ``useful`` 有效牌 after its discard, ``turns_left`` draws to
+    come and ``ready`` opponents expected ready — measured on self-play, where the
+    seats push as L5 does."""
+    if shanten < 0:
+        return 1.0, 0.0
+    f = _fitted()
+    x = outlook_features(shanten, useful, turns_left, ready, dealer)
+    return _sigmoid(_dot(f["win_race"], x)), _sigmoid(_dot(f["deal_later"], x))
+
+
+def _is_middle(k: int) -> bool:
+    return k < 27 and 2 <= k % 9 <= 6
+
+
+def ready_features(v: View, s: int) -> list[float]:
+    """What the model reads to tell whether seat ``s`` is ready (``READY_FEATURES``)."""
+    river = v.discards[s]
+    drawn = v.drawn_out[s] if s < len(v.drawn_out) else []
+    n = len(river)
+    melds = sum(1 for m in v.melds[s] if m.type != "concealed_kong")
+    ckongs = sum(1 for m in v.melds[s] if m.type == "concealed_kong")
+    last3 = list(zip(river[-3:], drawn[-3:])) if len(drawn) == n else [(k, False) for k in river[-3:]]
+    first6 = river[:6]
+    x = n / 10.0
+    return [
+        1.0, x, x * x, float(melds), float(ckongs), min(melds, 4) * x,
+        v.wall_remaining / 60.0, 1.0 if v.wall_remaining < 20 else 0.0,
+        sum(1 for _, d in last3 if d) / 3.0,
+        1.0 if last3 and not last3[-1][1] else 0.0,
+        sum(1 for k, d in last3 if not d and _is_middle(k)) / 3.0,
+        sum(1 for k, _ in last3 if k >= 27) / 3.0,
+        sum(1 for k in first6 if k >= 27 or k % 9 in (0, 8)) / 6.0,
+        len(v.flowers[s]) / 4.0,
+        1.0 if s == v.dealer else 0.0,
+        1.0 if flush_suit(v, s) is not None else 0.0,
+        sum(1 for k in river if _is_middle(k)) / max(1, n),
+        sum(1 for k in river[-6:] if _is_middle(k)) / 6.0,
+        v.concealed_count[s] / 16.0 if s < len(v.concealed_count) else 1.0,
+    ]
+
+
+def possible(unseen: list[int], k: int) -> bool:
+    """Can ``k`` be a winning tile at all, given the tiles not in sight? 單吊 and
+    對碰 need a copy of ``k`` in the hidden hand; 兩面 嵌張 邊張 need both partners."""
+    if unseen[k] >= 1:
+        return True
+    if k >= 27:
+        return False
+    r = k % 9
+    if r >= 2 and unseen[k - 2] and unseen[k - 1]:
+        return True
+    if r <= 6 and unseen[k + 1] and unseen[k + 2]:
+        return True
+    return 1 <= r <= 7 and unseen[k - 1] > 0 and unseen[k + 1] > 0
+
+
+@dataclass(frozen=True)
+class _River:
+    """Per opponent, what ``win_features`` reads from its river, once a decision."""
+    genbutsu: frozenset[int]
+    suit_share: tuple[float, float, float]
+    flush: int | None
+    late_cut: int | None            # the last 手切 suited tile among the last three
+    early: frozenset[int]           # suited tiles of the first six discards
+    melds_in_suit: tuple[int, int, int]
+    scoring_honors: frozenset[int]
+    passed: frozenset[int]          # thrown by the seats after it since its last discard
+
+
+def _river(v: View, s: int) -> _River:
+    river = v.discards[s]
+    drawn = v.drawn_out[s] if s < len(v.drawn_out) and len(v.drawn_out[s]) == len(river) \
+        else [False] * len(river)
+    per = [0, 0, 0]
+    for k in river:
+        if k < 27:
+            per[k // 9] += 1
+    n = max(1, len(river))
+    late = None
+    for k, d in list(zip(river, drawn))[-3:]:
+        if not d and k < 27:
+            late = k
+    ms = [0, 0, 0]
+    for m in v.melds[s]:
+        if m.kinds and m.kinds[0] < 27:
+            ms[m.kinds[0] // 9] += 1
+    wind = 27 + v.seat_winds[s] if s < len(v.seat_winds) else 27
+    return _River(frozenset(river), (per[0] / n, per[1] / n, per[2] / n), flush_suit(v, s), late,
+                  frozenset(k for k in river[:6] if k < 27), (ms[0], ms[1], ms[2]),
+                  frozenset({31, 32, 33, wind, 27 + v.round_wind}), _passed_since(v, s))
+
+
+def _passed_since(v: View, s: int) -> frozenset[int]:
+    """Tiles ``s`` let go by since its last discard, as far as the rivers tell: the
+    last discard of each seat between ``s`` and this one in turn order (a claim
+    since may have changed the order: the model weighs the feature, it does not
+    trust it). A ready player that lets its winning tile go by is rare — most
+    take every win they can — so these are nearly safe against it."""
+    out = set()
+    t = (s + 1) % 4
+    while t != v.seat and t != s:
+        if v.discards[t]:
+            out.add(v.discards[t][-1])
+        t = (t + 1) % 4
+    return frozenset(out)
+
+
+def win_features(v: View, s: int, k: int, river: _River | None = None) -> list[float]:
+    """What the model reads to tell whether ``k`` wins for seat ``s`` (``WIN_FEATURES``)."""
+    rv = river or _river(v, s)
+    u = v.unseen
+    n = u[k]
+    gen = 1.0 if k in rv.genbutsu else 0.0
+    passed = 1.0 if k in rv.passed else 0.0
+    if k >= 27:
+        return [1.0, 1.0, n / 4.0, 1.0 if n == 1 else 0.0, 1.0 if k in rv.scoring_honors else 0.0,
+                0.0, 0.0, 0.0, 0.0, 0.0, 0.0, max(0, n - 1) / 3.0, n / 4.0, gen, 0.0,
+                0.0, 0.0, 0.0, 0.0, 0.0, n / 4.0, 0.0, passed, 0.0, 0.0]
+    r = k % 9
+    suit = k // 9
+    two = closed = edge = 0.0
+    sides = covered = 0
+    if r >= 2:
+        sh = u[k - 2] * u[k - 1] / 16.0
+        two += sh
+        if r >= 3 and sh > 0:
+            sides += 1
+            covered += (k - 3) in rv.genbutsu
+        if r == 2:
+            edge += sh
+    if r <= 6:
+        sh = u[k + 1] * u[k + 2] / 16.0
+        two += sh
+        if r <= 5 and sh > 0:
+            sides += 1
+            covered += (k + 3) in rv.genbutsu
+        if r == 6:
+            edge += sh
+    if r in (2, 6):
+        two -= edge             # 邊張 is its own shape: 12 waits on 3 only
+    if 1 <= r <= 7:
+        closed = u[k - 1] * u[k + 1] / 16.0
+    lc = rv.late_cut
+    near = 1.0 if lc is not None and lc // 9 == suit and 0 < abs(lc - k) <= 2 else 0.0
+    early = sum(1 for e in rv.early if e // 9 == suit and 0 < abs(e - k) <= 2) / 2.0
+    fs = rv.flush
+    suji = covered / sides if sides else 0.0
+    return [1.0, 0.0, 0.0, 0.0, 0.0,
+            1.0 if r in (0, 8) else 0.0, 1.0 if r in (1, 7) else 0.0, 1.0 if r in (2, 6) else 0.0,
+            two, closed, edge, max(0, n - 1) / 3.0, n / 4.0, gen,
+            suji,
+            rv.suit_share[suit],
+            1.0 if fs == suit else 0.0, 1.0 if fs is not None and fs != suit else 0.0,
+            near, early, n / 4.0, float(rv.melds_in_suit[suit]), passed,
+            two * (1.0 - suji), near * two]
+
+
+def _dot(w: tuple[float, ...], x: list[float]) -> float:
+    return sum(a * b for a, b in zip(w, x))
+
+
+class TableRead:
+    """One decision's reading of the three opponents (the seat's view only).
+
+    ``ready(s)`` is the chance that ``s`` is ready, ``wins(s, k)`` the chance that
+    ``k`` is one of its winning tiles if it is, ``deal_in(k)`` the chance that
+    throwing ``k`` deals in to anyone and ``deal_in_points(k)`` what that costs
+    on average (每張牌的放槍風險, in points)."""
+
+    def __init__(self, v: View):
+        self.view = v
+        rw, ww = weights()
+        self._ww = ww
+        self._ready: dict[int, float] = {}
+        self._rivers: dict[int, _River] = {}
+        self._cost: dict[int, float] = {}
+        self._wins: dict[tuple[int, int], float] = {}
+        for s in v.opponents():
+            self._ready[s] = 1.0 if v.declared[s] else _sigmoid(_dot(rw, ready_features(v, s)))
+            self._cost[s] = deal_in_cost(_their_tai(v, s))
+
+    def ready(self, s: int) -> float:
+        return self._ready[s]
+
+    def cost(self, s: int) -> float:
+        """Points a deal-in to ``s`` costs this seat (their hand's 台, dealer's 台 included)."""
+        return self._cost[s]
+
+    def wins(self, s: int, k: int) -> float:
+        key = (s, k)
+        p = self._wins.get(key)
+        if p is None:
+            v = self.view
+            if not possible(v.unseen, k):
+                p = 0.0
+            else:
+                rv = self._rivers.get(s)
+                if rv is None:
+                    rv = self._rivers[s] = _river(v, s)
+                p = _sigmoid(_dot(self._ww, win_features(v, s, k, rv)))
+            self._wins[key] = p
+        return p
+
+    def deal_in(self, k: int) -> float:
+        safe = 1.0
+        for s in self._ready:
+            safe *= 1.0 - self._ready[s] * self.wins(s, k)
+        return 1.0 - safe
+
+    def deal_in_points(self, k: int) -> float:
+        return sum(self._ready[s] * self.wins(s, k) * self._cost[s] for s in self._ready)
+
+    def max_ready(self) -> float:
+        return max(self._ready.values(), default=0.0)
+
+    def ready_sum(self) -> float:
+        """How many opponents are ready, in expectation."""
+        return sum(self._ready.values())
+
+    def mean_cost(self) -> float:
+        """What a deal-in costs, averaged over the opponents by their readiness."""
+        total = sum(self._ready.values())
+        if total <= 0:
+            return sum(self._cost.values()) / max(1, len(self._cost))
+        return sum(self._ready[s] * self._cost[s] for s in self._ready) / total
+
+    def table(self, kinds: Iterable[int]) -> dict[int, float]:
+        return {k: self.deal_in_points(k) for k in kinds}
+
+
+def _their_tai(v: View, s: int) -> float:
+    """About how many 台 an opponent's win would carry: the self-play average (1.8),
+    exposed honor pungs, a flush in its melds, the dealer's 台 (莊, 連莊)."""
+    tai = 1.8 + 0.7 * sum(1 for m in v.melds[s] if m.kinds and m.kinds[0] >= 27)
+    if flush_suit(v, s) is not None:
+        tai += 3.0
+    if s == v.dealer or v.seat == v.dealer:
+        tai += 1 + 2 * v.dealer_streak
+    return tai
+
+
+def read_table(v: View) -> TableRead:
+    return TableRead(v)
