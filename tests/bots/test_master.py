@@ -194,11 +194,13 @@ def test_the_arena_bot_has_no_deadline(monkeypatch):
     assert a in TIE_OBS["legal"]
 
 
-# ---- registered everywhere a level is chosen ---------------------------------------------------
+# ---- an arena seat, not yet an opponent people choose ------------------------------------------
 
-def test_L6_is_a_seat_a_bot_and_an_opponent():
-    from twmahjong.server.opponents import LEVELS as CHOOSABLE, level_of
-    assert "L6" in seat_names() and "L6" in CHOOSABLE and level_of("L6") == 6
+def test_L6_is_an_arena_seat_and_a_bot_but_not_offered_at_tables():
+    """Measured below L5 (docs/bots.md), L6 is not put in the lobby's level list:
+    a player choosing the top level must get the strongest bot."""
+    from twmahjong.server.opponents import LEVELS as CHOOSABLE
+    assert "L6" in seat_names() and "L6" not in CHOOSABLE and CHOOSABLE[-1] == "L5"
     assert isinstance(make_seat_bot("L6", 1), MasterBot)
     assert make_seat_bot("L6", 1, exact=True).exact is True
     assert make_bot("L6", 1).exact is False          # a live table keeps the deadline

@@ -45,9 +45,9 @@ def test_patterns_of_an_unknown_profile_is_a_clear_404(live):
 
 
 # -- choosing the bots --------------------------------------------------------------------------
-def test_bots_catalogue_lists_the_six_levels_and_sixteen_personalities(live):
+def test_bots_catalogue_lists_the_five_levels_and_sixteen_personalities(live):
     body = live.http("GET", "/api/v1/bots").json()
-    assert [lv["id"] for lv in body["levels"]] == ["L1", "L2", "L3", "L4", "L5", "L6"]
+    assert [lv["id"] for lv in body["levels"]] == ["L1", "L2", "L3", "L4", "L5"]
     ps = body["personalities"]
     assert len(ps) == 16
     assert {p["id"] for p in ps} == {p.id for p in PERSONALITIES}

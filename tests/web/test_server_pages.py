@@ -77,8 +77,8 @@ def test_the_lobby_offers_levels_personalities_and_adaptive_and_starts_that_game
     page.goto(table_url + "/")
     page.wait_for_selector("#opt-bots optgroup", state="attached")
     values = page.eval_on_selector_all("#opt-bots option", "els => els.map(e => e.value)")
-    assert values[:8] == ["", "adaptive", "L1", "L2", "L3", "L4", "L5", "L6"]
-    assert len(values) == 8 + 16
+    assert values[:7] == ["", "adaptive", "L1", "L2", "L3", "L4", "L5"]
+    assert len(values) == 7 + 16
     groups = page.eval_on_selector_all("#opt-bots optgroup", "els => els.map(e => e.label)")
     assert groups == ["等級", "第 1 級角色", "第 2 級角色", "第 3 級角色", "第 4 級角色", "第 5 級角色"]
     assert page.inner_text('#opt-bots option[value="shark"]') == "老鯊"

@@ -47,7 +47,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BUDGET_MS", "MASTER", "PUSH_BIAS", "MasterBot", "SUMMARY"]
 
-SUMMARY = ("L5's hand read against the table: each opponent's readiness and winning tiles "
+SUMMARY = ("Experimental (arena and offline play; measured below L5, so not offered at "
+           "server tables). L5's hand read against the table: each opponent's readiness and winning tiles "
            "(learned from self-play, 摸切/手切 included), every discard, claim and 棄胡 by "
            "expected points")
 

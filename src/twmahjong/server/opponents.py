@@ -2,7 +2,7 @@
 personality, or adaptive difficulty (自動調整難度) that follows how the player
 has been doing, so a game stays close.
 
-A room's ``bots`` names who sits in the three empty chairs: ``L1``-``L6`` (three
+A room's ``bots`` names who sits in the three empty chairs: ``L1``-``L5`` (three
 bots of that level), a personality id (three of that personality), any other
 name ``bots.make_bot`` knows (``random``, ``efficiency``), or ``adaptive``. For
 ``adaptive`` the server reads the player's recent hands against levelled bots
@@ -22,7 +22,7 @@ __all__ = ["ADAPTIVE", "LEVELS", "BadOpponent", "catalogue", "check_choice", "ch
            "history", "level_of", "seats_for"]
 
 ADAPTIVE = "adaptive"
-LEVELS = ("L1", "L2", "L3", "L4", "L5", "L6")
+LEVELS = ("L1", "L2", "L3", "L4", "L5")
 START_LEVEL = 2          # a new player meets L2 (efficiency, careless claims) first, then adapts
 _HISTORY_GAMES = 20      # newest games looked at; recommend() uses at most 32 hands
 

@@ -147,7 +147,7 @@ BOT_LINES: dict[str, dict[str, tuple[str, ...]]] = {
                     "long_wait": ("tea",)},
 }
 PERSONALITY_IDS = tuple(BOT_LINES)
-# a levelled bot (L1-L6, random, …) has no character: polite lines only
+# a levelled bot (L1-L5, random, …) has no character: polite lines only
 PLAIN_LINES = {"win": ("thanks",), "deal_in": ("congrats",), "long_wait": ("slow_down",)}
 
 

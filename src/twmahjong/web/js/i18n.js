@@ -157,7 +157,6 @@ const TABLE = {
   "bots.level.L3": ["L3 中級", "L3 Intermediate"],
   "bots.level.L4": ["L4 高手", "L4 Expert"],
   "bots.level.L5": ["L5 大師", "L5 Master"],
-  "bots.level.L6": ["L6 宗師", "L6 Grandmaster"],
   "timer.idle": ["備用 {n} 秒", "{n}s spare"],
   "stake.low": ["小 ×{n}", "Low ×{n}"],
   "stake.mid": ["中 ×{n}", "Mid ×{n}"],

@@ -41,7 +41,7 @@ function select(id, label, options, value, onchange) {
   return h("label", { class: "field", for: id }, h("span", {}, label), s);
 }
 
-/** The opponent selector: stake default, adaptive, levels L1-L6, then the
+/** The opponent selector: stake default, adaptive, levels L1-L5, then the
  * personalities grouped by tier (GET /api/v1/bots). */
 function botsSelect(state, actions) {
   const cat = state.bots;
