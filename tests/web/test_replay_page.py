@@ -136,6 +136,13 @@ def test_the_players_own_replay_marks_the_ais_review(player, static_url, fixture
     _check_review(page, lang)
     page.click(".analysis-mark.mistake")
     p.shot("analysis-mistake")
+    # the whole hand is in view above the sticky controls, without scrolling (the
+    # board once took the desktop's full height and a phone's controls hid the
+    # hand's second row)
+    tiles = page.eval_on_selector_all(".hand .hand-tile",
+                                      "els => els.map(e => e.getBoundingClientRect().bottom)")
+    controls = page.eval_on_selector(".replay-controls", "e => e.getBoundingClientRect().top")
+    assert len(tiles) == 13 and max(tiles) <= controls <= page.viewport_size["height"]
     assert asked.count("/api/v1/games/g_1/analysis") == 1
 
 
