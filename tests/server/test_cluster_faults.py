@@ -200,10 +200,17 @@ def test_health_counts_the_queue_of_the_whole_cluster(drill):
         ps = [Player(f"q{i}", w.guest(), live) for i, w in enumerate((a, b, b, b))]
         first = asyncio.Event()
         t0 = asyncio.create_task(ps[0].play(a.port, matched=None))
+        deadline = time.monotonic() + HANG      # a hang guard: fail, never wait for ever
         while a.health()["queued"] != 1:        # waits for the first to be queued
+            assert time.monotonic() < deadline, "the first player was never queued"
             await asyncio.sleep(0.05)
         rest = [asyncio.create_task(p.play(b.port, matched=first)) for p in ps[1:]]
-        while any(p.game_id is None for p in ps):
+        # seated: its table's snapshot arrived (with or without the ``matched`` before
+        # it: in one run of 2026-12-01 a relayed player played a whole game at the
+        # table without its client recording ``matched``, and this loop, which waited
+        # for ``game_id``, never ended)
+        while any(p.ticket is None for p in ps):
+            assert time.monotonic() < deadline, [(p.name, p.kinds[:6]) for p in ps]
             await asyncio.sleep(0.05)
         queued = (a.health()["queued"], b.health()["queued"])
         for t in (t0, *rest):
