@@ -211,6 +211,9 @@ def test_health_counts_the_queue_of_the_whole_cluster(drill):
         # for ``game_id``, never ended)
         while any(p.ticket is None for p in ps):
             assert time.monotonic() < deadline, [(p.name, p.kinds[:6]) for p in ps]
+            for t in (t0, *rest):               # a player that stopped says why at once
+                if t.done() and t.exception() is not None:
+                    raise t.exception()
             await asyncio.sleep(0.05)
         queued = (a.health()["queued"], b.health()["queued"])
         for t in (t0, *rest):
