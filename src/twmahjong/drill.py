@@ -273,7 +273,11 @@ class Player:
 
     async def _session(self, ws, matched: asyncio.Event | None, mode: str) -> None:
         while self.end is None:
-            m = json.loads(await asyncio.wait_for(ws.recv(), HANG))
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+            # cancel that lands as recv() completes, and a cancelled player then played
+            # on for ever at full speed (a test's gather of its cancelled players hung)
+            async with asyncio.timeout(HANG):
+                m = json.loads(await ws.recv())
             now = time.monotonic()
             self.times.append(now)
             t = m.get("type")

@@ -205,11 +205,7 @@ def test_health_counts_the_queue_of_the_whole_cluster(drill):
             assert time.monotonic() < deadline, "the first player was never queued"
             await asyncio.sleep(0.05)
         rest = [asyncio.create_task(p.play(b.port, matched=first)) for p in ps[1:]]
-        # seated: its table's snapshot arrived (with or without the ``matched`` before
-        # it: in one run of 2026-12-01 a relayed player played a whole game at the
-        # table without its client recording ``matched``, and this loop, which waited
-        # for ``game_id``, never ended)
-        while any(p.ticket is None for p in ps):
+        while any(p.game_id is None for p in ps):
             assert time.monotonic() < deadline, [(p.name, p.kinds[:6]) for p in ps]
             for t in (t0, *rest):               # a player that stopped says why at once
                 if t.done() and t.exception() is not None:
