@@ -3,6 +3,11 @@
 The static files are served from the package folder by a tiny threaded HTTP
 server, exactly as the game server serves them. Screenshots of each step go to
 ``$TWMJ_SCREENSHOTS`` or, by default, ``screenshots/`` under pytest's temp dir.
+
+Every wait is for an event, and no single wait lasts longer than ``WAIT_MS``: a
+Playwright action or assertion, a navigation, the game's next move, a server's
+start. Something that takes longer as a whole (a match that plays itself) is
+waited for step by step, and fails only when a step stops coming.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ import functools
 import json
 import os
 import socket
+import sqlite3
+import sys
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -25,22 +32,56 @@ from twmahjong.web import STATIC_DIR
 CHROMIUM = os.environ.get("TWMJ_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-# Hang guards, not budgets: a test waits for an event (a deal, a match's end) as long
-# as a machine busy with other work needs, and fails only if it never comes.
-EVENT_WAIT_MS = 600_000
-ACTION_WAIT_MS = 120_000
-expect.set_options(timeout=ACTION_WAIT_MS)      # assertions that wait, e.g. to_have_text
+# Hang guards, not budgets: a test waits for an event (a deal, a bot's move, a page
+# drawn), and fails only if it does not come within a minute, which a machine busy
+# with other work still gives it many times over (the events take well under a
+# second when the machine is idle). Nothing waits longer on any one thing: a stall
+# is a failure that names what never came, not a run that sits for minutes.
+# ($TWMJ_WAIT_MS sets another guard, e.g. a short one to see how close a run comes.)
+WAIT_MS = int(os.environ.get("TWMJ_WAIT_MS", 60_000))
+EVENT_WAIT_MS = WAIT_MS       # something the game server does (a deal, the next move)
+expect.set_options(timeout=WAIT_MS)      # assertions that wait, e.g. to_have_text
+
+
+def evaluate_async(page, function: str, arg=None, timeout_ms: int = WAIT_MS):
+    """``page.evaluate`` of an async ``function`` (it fetches, it imports a module),
+    failing after ``timeout_ms``: Playwright gives ``evaluate`` no timeout at all,
+    so a request the server never answers would hold the test for ever."""
+    race = (f"([arg, ms]) => Promise.race([({function})(arg), new Promise((_, reject) =>"
+            " setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))])")
+    return page.evaluate(race, [arg, timeout_ms])
 
 
 class _Quiet(SimpleHTTPRequestHandler):
+    # A connection that sends no request (Chromium opens spare ones ahead of time) or
+    # stops reading is dropped after this long, so no handler thread waits for ever.
+    timeout = 30
+
     def log_message(self, *args):  # keep pytest output readable
         pass
+
+
+class _StaticServer(ThreadingHTTPServer):
+    """One thread per connection (daemon threads): a request that hangs — a browser's
+    preconnect that never sends, a client that stops reading — holds only its own
+    thread, never the next request, and never the session's end."""
+
+    daemon_threads = True
+    request_queue_size = 128    # Chromium opens a burst of connections per page
+
+    def handle_error(self, request, client_address):
+        # The browser hung up mid-request (a context closed while a file was on its
+        # way, a spare connection dropped): not the server's error, and no traceback
+        # ("Exception occurred during processing of request") in the test log.
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
 
 @pytest.fixture(scope="session")
 def static_url():
     handler = functools.partial(_Quiet, directory=str(STATIC_DIR))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _StaticServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
@@ -82,7 +123,7 @@ class Page:
 
     def __init__(self, browser, base, viewport, shot_dir, test_name):
         self.context = browser.new_context(viewport=viewport, locale="zh-TW")
-        self.context.set_default_timeout(ACTION_WAIT_MS)
+        self.context.set_default_timeout(WAIT_MS)             # navigations too
         self.page = self.context.new_page()
         self.base = base
         self.errors: list[str] = []
@@ -96,7 +137,7 @@ class Page:
 
     def open(self, path: str):
         self.page.goto(f"{self.base}/{path}")
-        self.page.wait_for_selector("body[data-ready]", timeout=ACTION_WAIT_MS)
+        self.page.wait_for_selector("body[data-ready]")
         return self.page
 
     def shot(self, step: str) -> Path:
@@ -159,7 +200,7 @@ def player(browser, shot_dir, request):
         touch = size == "phone"
         p.context = browser.new_context(viewport=SIZES[size], locale="zh-TW", has_touch=touch,
                                         is_mobile=touch)
-        p.context.set_default_timeout(ACTION_WAIT_MS)
+        p.context.set_default_timeout(WAIT_MS)
         p.context.add_init_script(f"localStorage.setItem('twmj.lang', {lang!r})")
         p.page = p.context.new_page()
         p.base = base
@@ -189,17 +230,52 @@ def game_server(data_dir, **settings):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     settings = Settings.from_env({}, data_dir=data_dir, port=port, **settings)
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    # the graceful shutdown closes what is still open (a page's socket) within seconds
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + EVENT_WAIT_MS / 1000
+    deadline = time.monotonic() + WAIT_MS / 1000
     while not server.started:
         assert thread.is_alive(), "the game server failed to start"
-        assert time.monotonic() < deadline, "the game server did not start within 30 s"
+        assert time.monotonic() < deadline, f"the game server did not start within {WAIT_MS // 1000} s"
         time.sleep(0.05)
+    url = f"http://127.0.0.1:{port}"
+    _DATABASES[url] = settings.data_dir / "twmj.sqlite3"
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield url
     finally:
+        _DATABASES.pop(url, None)
         server.should_exit = True
-        thread.join(10)
+        thread.join(15)
+        if thread.is_alive():       # no graceful end: stop at once rather than leave it playing
+            server.force_exit = True
+            thread.join(15)
+
+
+_DATABASES: dict[str, Path] = {}        # a running game server's URL -> its SQLite file
+
+
+def wait_for_game_over(url: str, game_id: str):
+    """``GET /games/{game_id}`` of ``url``'s game server once the game is over.
+
+    A match that plays itself lasts as long as a busy machine makes it, so the guard
+    is on progress, not on the match's length: this fails once the game has stored
+    no move for ``WAIT_MS`` (a table that stalled)."""
+    import httpx
+
+    database = _DATABASES[url]
+    moves, moved_at = -1, time.monotonic()
+    while (r := httpx.get(f"{url}/api/v1/games/{game_id}", timeout=WAIT_MS / 1000)).status_code != 200:
+        with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True,
+                                                timeout=WAIT_MS / 1000)) as db:
+            n = db.execute("SELECT count(*) FROM game_actions WHERE game_id = ?",
+                           (game_id,)).fetchone()[0]
+        if n != moves:
+            moves, moved_at = n, time.monotonic()
+        assert time.monotonic() - moved_at < WAIT_MS / 1000, (
+            f"game {game_id} stored no move for {WAIT_MS // 1000} s ({moves} stored; "
+            f"the server says {r.status_code} {r.text[:200]})")
+        time.sleep(0.2)
+    return r

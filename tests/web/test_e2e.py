@@ -8,14 +8,16 @@ fixed sleep.
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .conftest import EVENT_WAIT_MS, game_server
 
 # What the player does when offered a decision, in order of preference.
 CLAIM_ORDER = ("win", "flower_win", "chi", "pon", "kong")
+# The moments the loop below acts on: a call offered, the player's turn, the result.
+PLAYERS_MOMENT = """() => document.querySelector('.calls .call, .hand.my-turn .hand-tile:not(.blocked)')
+    || [...document.querySelectorAll('.result-panel')].some((e) => e.checkVisibility())"""
 
 
 @pytest.fixture(scope="module")
@@ -42,9 +44,7 @@ def _play_one_hand(p):
     """Play until the 台 breakdown shows; returns what was done along the way."""
     page = p.page
     done = {"tap": 0, "swipe": 0, "claim": 0, "pass": 0}
-    deadline = time.monotonic() + EVENT_WAIT_MS / 1000
     while not page.locator(".result-panel").is_visible():
-        assert time.monotonic() < deadline, f"the hand did not end in time; did {done}"
         calls = page.locator(".calls .call")
         tiles = page.locator(".hand.my-turn .hand-tile:not(.blocked)")
         if calls.count():
@@ -82,7 +82,12 @@ def _play_one_hand(p):
                 done["tap"] += 1
             continue_wait(page)
             continue
-        page.wait_for_timeout(50)
+        # the bots are playing: wait for the player's next moment (each step of the hand
+        # is guarded, not the hand's length)
+        try:
+            page.wait_for_function(PLAYERS_MOMENT, timeout=EVENT_WAIT_MS)
+        except PlaywrightTimeoutError:
+            pytest.fail(f"no call, no turn and no result for {EVENT_WAIT_MS // 1000} s; did {done}")
     return done
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import EVENT_WAIT_MS, game_server
+from .conftest import EVENT_WAIT_MS, evaluate_async, game_server
 from .test_player_table import COMBOS, _inside, _no_horizontal_scroll
 
 # bots' hands: no pair among them, so no bot can 碰 what the player throws
@@ -36,7 +36,7 @@ def _seated(player, url, size, lang, wall, profile="standard"):
     page.wait_for_selector("body[data-ready] .guest-btn")
     page.click(".guest-btn")
     page.wait_for_selector(".account-coins")
-    page.evaluate("""async ([wall, profile]) => {
+    evaluate_async(page, """async ([wall, profile]) => {
         const h = {Authorization: 'Bearer ' + localStorage.getItem('twmj.token'),
                    'Content-Type': 'application/json'};
         const r = await (await fetch('/api/v1/rooms', {method: 'POST', headers: h,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import game_server
+from .conftest import evaluate_async, game_server
 from .test_player_table import COMBOS, _no_horizontal_scroll
 
 
@@ -23,15 +23,15 @@ def test_the_app_installs_and_says_offline_that_it_needs_the_server(player, serv
     page = p.page
     page.goto(server_url + "/")
     page.wait_for_selector("body[data-ready] .guest-btn")
-    manifest = page.evaluate(
-        "async () => (await fetch(document.querySelector('link[rel=manifest]').href)).json()")
+    manifest = evaluate_async(
+        page, "async () => (await fetch(document.querySelector('link[rel=manifest]').href)).json()")
     assert manifest["display"] == "standalone"
     assert manifest["start_url"] == "./" and manifest["short_name"] == "台灣麻將"
     pngs = {i["sizes"]: i["src"] for i in manifest["icons"] if i["type"] == "image/png"}
     assert {"192x192", "512x512"} <= set(pngs)
     for sizes, src in pngs.items():
         # the PNG's own header says its size (IHDR width and height)
-        w, h = page.evaluate("""async (src) => {
+        w, h = evaluate_async(page, """async (src) => {
             const b = new DataView(await (await fetch(src)).arrayBuffer());
             return [b.getUint32(16), b.getUint32(20)];
         }""", src)

@@ -8,6 +8,8 @@ from twmahjong.engine import HandState
 from twmahjong.selfplay import make_bots, play_hand
 from twmahjong.profiles import load_profile
 
+from .conftest import evaluate_async
+
 
 @pytest.fixture(scope="module")
 def won_hand():
@@ -28,7 +30,8 @@ def won_hand():
 def test_real_result_shows_the_scorers_patterns_and_the_payments(web, won_hand):
     result, events = won_hand
     page = web.open("dev/table.html?state=waiting&clean")
-    page.evaluate(
+    evaluate_async(
+        page,
         """async ([result, events]) => {
             const { handResult } = await import('/js/game.js');
             window.__view.showResult(handResult(result, events), {});

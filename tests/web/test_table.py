@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from .conftest import evaluate_async
+
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -282,7 +284,8 @@ def test_phone_swipe_and_result(phone):
 )
 def test_calls_use_a_taiwanese_voice_or_stay_silent(web, voices, hokkien, expected):
     page = web.open("dev/tiles.html")
-    got = page.evaluate(
+    got = evaluate_async(
+        page,
         """async ([voices, hokkien]) => {
             const m = await import('/js/speech.js');
             const v = m.chooseVoice(voices, {hokkien});
@@ -292,4 +295,4 @@ def test_calls_use_a_taiwanese_voice_or_stay_silent(web, voices, hokkien, expect
     )
     assert got == expected
     # Speaking where the browser has no voice at all is silent, not an error.
-    assert page.evaluate("async () => (await import('/js/speech.js')).speakCall('pon')") is False
+    assert evaluate_async(page, "async () => (await import('/js/speech.js')).speakCall('pon')") is False
