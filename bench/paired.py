@@ -4,10 +4,10 @@ walls, same opponents' seeds), so where two players choose alike their hands are
 identical and only their differences cost variance.
 
     .venv/bin/python bench/paired.py --deals 300 --seed 5 --against L5 \\
-        --players "L5,L6,L6:risk_weight=0.5" [--shard 0/2] [--out out/paired]
+        --players "L5,L6,L6:margin=0.2" [--shard 0/2] [--out out/paired]
 
-A player is a seat name (``make_seat_bot``) or ``L6:knob=value,...`` (a
-``MasterBot`` keyword). Per deal, each player's mean net 台 and points over the
+A player is a seat name (``make_seat_bot``) or ``L6:knob=value;...`` (see
+``make_l6``). Per deal, each player's mean net 台 and points over the
 four rotations; then every player against the first, the per-deal difference
 with its 95% interval. Shards (``--shard I/K``) write their own files; run
 without ``--shard`` after them (or with ``--report``) to read them all.
@@ -22,16 +22,29 @@ from pathlib import Path
 
 from twmahjong.bots.arena import _Seats, _tai_flow, make_seat_bot, play_deal  # noqa: F401
 from twmahjong.bots.base import Bot
+from twmahjong.bots.advantage import load_weights
 from twmahjong.bots.master import MasterBot
 from twmahjong.profiles import load_profile
+
+
+def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> Bot:
+    """``MasterBot`` with changed knobs: ``weights=PATH`` (another fit of
+    advantage.json), ``margin=X`` (台 an advantage must pass), ``confidence=Z``
+    (standard errors it must clear), ``;``-separated."""
+    kw = dict(x.split("=", 1) for x in knobs.split(";") if x)
+    w = load_weights(kw.pop("weights", None))
+    w = w.changed(margin=float(kw.pop("margin")) if "margin" in kw else None,
+                  confidence=float(kw.pop("confidence")) if "confidence" in kw else None)
+    if kw:
+        raise SystemExit(f"unknown L6 knobs: {', '.join(kw)}")
+    return MasterBot(seed, name=name, exact=exact, weights=w)
 
 
 def make_player(spec: str, seed: int) -> Bot:
     if ":" in spec:
         name, knobs = spec.split(":", 1)
         assert name == "L6", spec
-        kw = {k: float(v) for k, v in (x.split("=") for x in knobs.split(";"))}
-        return MasterBot(seed, exact=True, **kw)  # type: ignore[arg-type]
+        return make_l6(knobs, seed)
     return make_seat_bot(spec, seed, exact=True)
 
 

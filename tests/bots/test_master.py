@@ -8,7 +8,8 @@ from botobs import make_obs
 
 from twmahjong.bots import make_bot
 from twmahjong.bots.arena import make_seat_bot, seat_names
-from twmahjong.bots.master import MasterBot
+from twmahjong.bots.advantage import CLAIM_FEATURES, DISCARD_FEATURES, Weights
+from twmahjong.bots.master import Explorer, MasterBot
 from twmahjong.bots.policy import LEVELS, PolicyBot
 from twmahjong.bots.reader import possible, read_table
 from twmahjong.bots.view import View
@@ -99,52 +100,150 @@ def test_the_observation_tells_which_discards_were_the_tile_just_drawn():
     assert [len(d) for d in v.drawn_out] == [len(d) for d in v.discards]
 
 
-# ---- deciding by expectation ----------------------------------------------------------------
+# ---- corrections to L5, and the experiment they are fitted from -------------------------------
 
-# Seat 2 declared; our hand is far from ready. Holding 99s, whose other copies are
-# in the rivers with every 7s: no shape can wait on 9s, so it is the one tile
-# that cannot deal in. Efficiency keeps the pair; folding throws it.
+# Seat 2 declared; our hand is far from ready (三向聽). Holding 99s, whose other
+# copies are in the rivers with every 7s: no shape can wait on 9s. 5p is the
+# declared seat's own discard (現物; Taiwanese rules have no furiten, so nearly
+# safe). The isolated 1m that efficiency throws is 13 points of risk.
 FAR_OBS = make_obs(
-    "35m68m11p23p99s23z46s1m5p 4m",
+    "35m68m11p24p99s13s46s1m5p7m", drawn="4m",
     discards=[["7s", "9s"], ["1s", "7s", "9s"], ["7z", "5p", "2s", "4z", "8p", "7s"], ["6z", "7s"]],
     declared=[False, False, True, False], wall_remaining=40)
 
 
-def test_folds_the_safe_tile_against_a_declared_player_when_far_from_ready():
-    bot = MasterBot(seed=1, exact=True)
-    assert bot.act(FAR_OBS) == {"type": "discard", "tile": "9s"}
-    assert bot.last_plan["folding"] == 1.0
+def test_folds_a_safe_tile_against_a_declared_player_when_far_from_ready():
+    """With the shipped fit: far behind a declared hand, efficiency is worth little
+    (the fit's 'eff*far' and 'eff*ready' take most of its 'eff'), so L6 throws a
+    tile the declared hand (almost) cannot win on — 9s as L5 does, or the 現物 5p
+    that keeps the 99s pair — never efficiency's dangerous 1m."""
+    assert make_bot("efficiency", 1).act(FAR_OBS) == {"type": "discard", "tile": "1m"}
+    a = MasterBot(seed=1, exact=True).act(FAR_OBS)
+    k = T(a["tile"])
+    read = _read(FAR_OBS)
+    assert a["tile"] in ("9s", "5p")
+    assert read.wins(2, k) < 0.02
+    assert read.deal_in_points(k) < 0.25 * read.deal_in_points(T("1m"))
 
 
 def test_pushes_a_ready_hand_worth_much_against_the_same_threat():
     # dealer on 連三拉三, concealed, ready on 5s/8s after throwing 8p: the dealer's
-    # 台 (1 + 2 × 3) ride on the win; breaking the 中 pair (every copy in sight, so
-    # safe) gives up the hand. 8p is what the expectation throws.
-    obs = dict(READ_OBS, dealer=0, dealer_streak=3)
+    # 台 (1 + 2 x 3) ride on the win; breaking the 中 pair (every copy in sight, so
+    # safe) would give up the hand.
     bot = MasterBot(seed=1, exact=True)
-    assert bot.act(obs) == {"type": "discard", "tile": "8p"}
-    assert bot.last_plan["folding"] == 0.0
+    assert bot.act(dict(READ_OBS, dealer=0, dealer_streak=3)) == {"type": "discard", "tile": "8p"}
 
 
-def test_a_bigger_hand_is_pushed_harder():
-    plans = []
-    for dealer, streak in ((1, 0), (0, 0), (0, 3)):
-        bot = MasterBot(seed=1, exact=True)
-        bot.act(dict(READ_OBS, dealer=dealer, dealer_streak=streak))
-        plans.append(bot.last_plan["push_minus_fold"])
-    assert plans[0] < plans[1] < plans[2]
+def test_keeps_menqing_where_l5_chows_for_a_small_gain():
+    """With the shipped fit: a concealed hand offered a chow that L5 takes (its gain
+    clears L5's margin) passes it — self-play measured 門清 and the chow's small
+    speed worth less than L5's fixed charge says. An open hand is not held back."""
+    legal = [{"type": "chi", "tile": "8m", "tiles": "67m"}, {"type": "pass"}]
+    obs = make_obs("4677m34668p34999s56z", legal=legal, wall_remaining=50,
+                   discards=[["1z", "9p"], ["2z", "1s"], ["3z", "9m"], ["4z", "8m"]],
+                   last_discard={"seat": 3, "tile": "8m"})
+    chow = {"type": "chi", "tile": "8m", "tiles": "67m"}
+    assert PolicyBot(LEVELS[5], seed=1, exact=True).act(obs) == chow
+    bot = MasterBot(seed=1, exact=True)
+    assert bot.act(obs) == {"type": "pass"} and bot.last_plan["advantage"] > 0
 
 
-def test_no_claim_while_folding():
-    # seat 3 declared; our hand is far; seat 1 throws 1p, which we could pung.
-    # L5 takes the pung (it advances the hand); L6 does not open a hand it is folding.
+def _play_hand(make, seed=31):
+    """Every action of one hand with the bots ``make(seat)`` gives."""
+    h = HandState(load_profile("standard"), dealer=1, seed=seed)
+    bots = [make(s) for s in range(4)]
+    acts = []
+    while not h.over:
+        for s in list(h.pending()):
+            a = bots[s].act(h.observation(s))
+            acts.append((s, a if isinstance(a, dict) else a.to_json()))
+            h.act(s, a)
+    return acts
+
+
+def test_with_no_weights_L6_is_L5_move_for_move():
+    """The corrections are all L6 adds: with none, every decision of a whole hand
+    (discards, claims, wins) is L5's."""
+    total = 0
+    for seed in range(31, 37):
+        l5 = _play_hand(lambda s: PolicyBot(LEVELS[5], seed=s, exact=True), seed)
+        l6 = _play_hand(lambda s: MasterBot(seed=s, exact=True, weights=Weights()), seed)
+        assert l6 == l5
+        total += len(l5)
+    assert total > 200
+
+
+def test_a_measured_advantage_changes_the_move_and_a_small_one_does_not():
+    """A weight that makes safety worth more than L5's efficiency (a 台 of risk
+    counted as 50) turns L5's discard into the reader's safest one; the
+    same weight behind a margin larger than any advantage leaves L5's choice."""
+    l5 = PolicyBot(LEVELS[5], seed=1, exact=True).act(READ_OBS)
+    assert l5 == {"type": "discard", "tile": "8p"}      # ready, pushing against 天聽
+    heavy = [0.0] * len(DISCARD_FEATURES)
+    heavy[DISCARD_FEATURES.index("risk")] = -50.0
+    bot = MasterBot(seed=1, exact=True, weights=Weights({"discard": heavy}))
+    # 中: every copy in sight, the one tile no hand can win on
+    assert bot.act(READ_OBS) == {"type": "discard", "tile": "7z"}
+    assert bot.last_plan["changed"] == 1.0
+    capped = MasterBot(seed=1, exact=True, weights=Weights({"discard": heavy}, margin=1e9))
+    assert capped.act(READ_OBS) == l5
+
+
+def test_a_claim_weight_turns_l5s_claim_into_a_pass():
+    # L5 takes the pung (it advances the hand); a weight against claiming in a
+    # concealed hand makes L6 pass it.
     legal = [{"type": "pon", "tile": "1p"}, {"type": "pass"}]
     obs = make_obs("35m68m11p23p99s23z46s1m5p", seat=0, legal=legal,
                    discards=[["7s"], ["1s", "7s", "9s", "1p"], ["5p", "2s"], ["7z", "4z", "8p"]],
                    declared=[False, False, False, True], wall_remaining=30,
                    last_discard={"seat": 1, "tile": "1p"})
     assert PolicyBot(LEVELS[5], seed=1, exact=True).act(obs) == {"type": "pon", "tile": "1p"}
-    assert MasterBot(seed=1, exact=True).act(obs) == {"type": "pass"}
+    w = [0.0] * len(CLAIM_FEATURES)
+    w[CLAIM_FEATURES.index("concealed")] = -30.0
+    assert MasterBot(seed=1, exact=True, weights=Weights({"claim": w})).act(obs) == {"type": "pass"}
+    assert MasterBot(seed=1, exact=True, weights=Weights()).act(obs) == {"type": "pon", "tile": "1p"}
+
+
+def test_the_experiment_sums_have_mean_zero_whatever_is_chosen():
+    """Explorer.choose adds what was made minus the random choice's expectation:
+    with chance 1 and candidates 1 and 3 the sum is -1 or +1; never exploring, it
+    still subtracts nothing it did not expect (chance 0)."""
+    import random
+    seen = set()
+    for seed in range(20):
+        ex = Explorer(random.Random(seed), discard=1.0)
+        i = ex.choose("discard", [[1.0] + [0.0] * 11, [3.0] + [0.0] * 11])
+        seen.add((i, ex.sums["discard"][0]))
+    assert seen == {(0, -1.0), (1, 1.0)}
+    ex = Explorer(random.Random(1), discard=0.0)
+    assert ex.choose("discard", [[5.0] * 12]) == -1 and ex.sums["discard"] == [0.0] * 12
+
+
+def test_the_fit_recovers_a_planted_advantage():
+    """Rows whose outcome is 2 x a feature's sum + 0.5 x another's + noise: the
+    least-squares fit finds 2 and 0.5 within a few standard errors, 0 elsewhere —
+    also when an older experiment's rows, whose claim features differ, are fitted
+    with them (their claims get columns of their own)."""
+    import numpy as np
+    tm = load_bench("train_master")
+    rng = np.random.default_rng(3)
+
+    def rows(n, claim_width):
+        width = len(tm.DISCARD_FEATURES) + claim_width + len(tm.WIN_FEATURES)
+        r = np.zeros((n, width + 6))
+        r[:, :width] = rng.normal(0, 1, (n, width))
+        r[:, width] = rng.integers(0, 2, n)
+        r[:, width + 1] = 2.0 * r[:, 0] + 0.5 * r[:, 4] + r[:, width] + rng.normal(0, 3, n)
+        return r
+
+    new = {g: list(f) for g, f in tm.GROUPS}
+    old = dict(new, claim=list(tm.V1_CLAIM))
+    x, outs = tm.design([(rows(12000, len(tm.V1_CLAIM)), {"features": old}),
+                         (rows(12000, len(tm.CLAIM_FEATURES)), {"features": new})])
+    beta, se, _cov = tm.fit(x, outs[:, 0])
+    assert abs(beta[0] - 2.0) < 4 * se[0] and abs(beta[4] - 0.5) < 4 * se[4]
+    assert all(abs(beta[i]) < 4 * se[i] for i in range(tm.WIDTH) if i not in (0, 4))
+    assert se[0] < 0.8 * se[tm.OFFSET["claim"]]       # the shared groups use both files' rows
 
 
 # ---- the time budget ------------------------------------------------------------------------
@@ -228,8 +327,26 @@ def test_the_training_rows_derive_from_the_seed_alone():
     assert len(a["ready"][1]) > 0 and set(a["ready"][1].tolist()) <= {0.0, 1.0}
 
 
+def test_the_master_experiment_derives_from_the_seed_alone():
+    """bench/train_master.py's rows: the same hand number and seed give the same
+    rows; the experiment did make other moves (its counts), and a seat's outcome
+    columns are the hand's own (net 台 and points sum to zero over the table)."""
+    tm = load_bench("train_master")
+    a, b = tm.play(3, 5, (0.5, 0.5, 0.5)), tm.play(3, 5, (0.5, 0.5, 0.5))
+    assert (a == b).all() and a.shape == (4, tm.WIDTH + 6)
+    assert a[:, tm.WIDTH + 3].sum() > 0
+    assert abs(a[:, tm.WIDTH + 1].sum()) < 1e-9 and abs(a[:, tm.WIDTH + 2].sum()) < 1e-9
+
+
 def test_the_shipped_weights_match_the_features_and_are_small():
     import json
+    from twmahjong.bots.advantage import _PATH, WIN_FEATURES as ADV_WIN
+    adv = json.loads(_PATH.read_text(encoding="utf-8"))
+    assert adv["features"] == {"discard": list(DISCARD_FEATURES), "claim": list(CLAIM_FEATURES),
+                               "win": list(ADV_WIN)}
+    for g, names in adv["features"].items():
+        assert len(adv["weights"][g]) == len(names) == len(adv["cov"][g])
+    assert _PATH.stat().st_size < 64 * 1024
     from twmahjong.bots.reader import READY_FEATURES, WEIGHTS, WIN_FEATURES
     doc = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     assert doc["ready"]["features"] == list(READY_FEATURES)

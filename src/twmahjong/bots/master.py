@@ -1,149 +1,145 @@
-"""Level 6 (宗師): L5's hand, played by expected points against a read of the table.
+"""Level 6 (宗師): L5's play, corrected where self-play measured L5 wrong.
 
-L5 weighs safety only among discards its efficiency cannot tell apart, and folds
-(棄胡) only against a declared player. L6 reads the table (``reader.py``: how likely
-each opponent is ready, which tiles win for it) and decides each discard by the
-expected points of the hand:
+L6 first works out what L5 would do — its discard (efficiency, lookahead, 牌流,
+門清, safety among near-equals, sampled search for ties), its claim, its win —
+then looks at L5's other candidates: the four best discards by L5's own score
+and the two the table reader (``reader.py``) finds safest, claiming or passing,
+passing a discard win to play for the self-draw. Each is scored by
+``advantage.py``: how much better than L5's choice such a move turned out in
+L5's self-play, as a function of its efficiency, its deal-in risk and the
+position. L6 makes the best of them when it is measured better than L5's, and
+L5's choice otherwise.
 
-    push:  P(win) × what a win pays − this tile's deal-in risk
-           − P(a later deal-in while pushing) × what it costs
-    fold:  − the safest tile's deal-in risk − the later deal-ins while folding
+The same bot, given an ``Explorer``, is the experiment the weights are fitted
+from (``bench/train_master.py``): it then makes one of the other candidates at
+random with known chances and adds up, per hand, the centred features of what
+it chose.
 
-``P(win)`` and the later deal-ins are ``reader.outlook`` of the hand after the
-discard (shanten, 有效牌, turns left, opponents expected ready), fitted on
-self-play; what a win pays counts the hand's 台 (``value.estimate_tai``: 門清,
-dealer and 連莊, flowers, honor pungs) and the self-draw share; what a deal-in
-costs counts the opponent's visible 台 and the dealer's. While pushing, every
-candidate's efficiency (L5's units, lookahead and 牌流 included) is traded against
-its deal-in risk at the rate the race sets: a unit of efficiency is worth
-``V × ΔP(win)`` points (a tenth of what one shanten changes the win chance by),
-small late in the hand or far from ready — where safety then decides — and large
-when the hand is close. A claim (吃 碰 槓) is passed while folding; 胡, 花胡 and
-天聽/地聽 are always taken, as at L5.
-
-Near-ties are broken by L5's sampled search. At a live table the whole decision
-has a hard budget (``budget_ms``): the search gets what is left of it and, when
-nothing is left, the best move so far is played; in the arena (``exact``) there is
-no deadline, so runs replay exactly.
+At a live table the whole decision has a hard budget (``budget_ms``): L5's
+search gets what is left of it and, when nothing is left, the best move so far
+is played; in the arena (``exact``) there is no deadline, so runs replay exactly.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .efficiency import DiscardInfo, shanten, useful_tiles
-from .outlook import win_value
-from .policy import LEVELS, Params, PolicyBot
-from .reader import TableRead, outlook, read_table
-from .value import estimate_tai
+from .advantage import (CLAIM_FEATURES, DISCARD_FEATURES, WIN_FEATURES, Weights,
+                        claim_context, discard_features, load_weights, win_context)
+from .efficiency import DiscardInfo, discard_table, shanten, useful_tiles
+from .policy import LEVELS, Params, PolicyBot, _offered
+from .reader import TableRead, read_table
+from .value import estimate_tai, valued_honors
 from .view import View
 
 if TYPE_CHECKING:
     from ..engine.actions import Action, ActionJSON
     from ..engine.observe import Observation
 
-__all__ = ["BUDGET_MS", "MASTER", "PUSH_BIAS", "MasterBot", "SUMMARY"]
+__all__ = ["BUDGET_MS", "MASTER", "Explorer", "MasterBot", "SUMMARY"]
 
-SUMMARY = ("Experimental (arena and offline play; measured below L5, so not offered at "
-           "server tables). L5's hand read against the table: each opponent's readiness and winning tiles "
-           "(learned from self-play, 摸切/手切 included), every discard, claim and 棄胡 by "
-           "expected points")
+SUMMARY = ("Experimental (arena and offline play, not yet at server tables). "
+           "L5's play corrected where self-play measured it wrong: every other "
+           "candidate discard, claim and discard win scored by how much better than "
+           "L5's choice it turned out (fitted on L5's self-play), with a table "
+           "reader's deal-in risk among its features")
 
 MASTER: Params = replace(LEVELS[5], level=6)
 BUDGET_MS = 200.0           # the whole decision at a live table (p99 target 250 ms)
+TOP = 4                     # L5's best discards looked at ...
+SAFEST = 2                  # ... and the reader's safest
 
-_PPU_RANGE = (1.5, 12.0)    # points per efficiency unit, clamped
-# Points added to pushing's side of the fold decision. The paired tuning run
-# (docs/bots.md, seed 11, 288 deals against three L5) measured less defence doing
-# better: 0 → −4.8 points a hand against L5 in the same seat, 30 → −2.4 (neither
-# interval excludes zero).
-PUSH_BIAS = 30.0
+
+@dataclass
+class Explorer:
+    """Self-play's experiment: with chance ``discard`` (``claim``, ``win``) a seat
+    makes one of its other candidates, uniformly, instead of L5's choice. Per hand
+    it sums each group's centred features: what was chosen minus what the random
+    choice makes on average, so the sum has mean zero whatever the position."""
+    rng: random.Random
+    discard: float = 0.3
+    claim: float = 0.25
+    win: float = 0.15
+    sums: dict[str, list[float]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def reset(self) -> None:
+        self.sums = {"discard": [0.0] * len(DISCARD_FEATURES), "claim": [0.0] * len(CLAIM_FEATURES),
+                     "win": [0.0] * len(WIN_FEATURES)}
+        self.counts = {"discard": 0, "claim": 0, "win": 0}
+
+    def choose(self, group: str, others: list[list[float]]) -> int:
+        """Index into ``others`` of the move made, or -1 for L5's choice."""
+        if not self.sums:
+            self.reset()
+        eps = getattr(self, group)
+        pick = -1
+        if others and self.rng.random() < eps:
+            pick = self.rng.randrange(len(others))
+            self.counts[group] += 1
+        acc = self.sums[group]
+        n = len(others)
+        for x in others:                              # minus the expectation
+            for i, xi in enumerate(x):
+                acc[i] -= eps * xi / n
+        if pick >= 0:
+            for i, xi in enumerate(others[pick]):
+                acc[i] += xi
+        return pick
 
 
 class MasterBot(PolicyBot):
     """Level 6. ``budget_ms`` bounds a decision at a live table; ``exact`` (the
     arena) lifts it. ``clock`` is the time source (a test may pass its own).
-    ``risk_weight`` scales the deal-in risk a pushing hand weighs against its
-    efficiency (1: the expectation as it stands) and ``push_bias`` (points) is
-    added to pushing's side of the fold decision; the tuning runs try others."""
+    ``weights`` overrides the shipped fit (``advantage.json``); ``explorer`` turns
+    the bot into the training experiment."""
 
     def __init__(self, seed: int = 0, name: str = "L6", *, exact: bool = False,
                  budget_ms: float = BUDGET_MS, clock: Callable[[], float] = time.perf_counter,
-                 params: Params = MASTER, risk_weight: float = 1.0,
-                 push_bias: float = PUSH_BIAS):
+                 params: Params = MASTER, weights: Weights | None = None,
+                 explorer: Explorer | None = None):
         super().__init__(params, seed, name, exact=exact)
-        self.risk_weight = risk_weight
-        self.push_bias = push_bias
+        self.weights = weights if weights is not None else load_weights()
+        self.explorer = explorer
         self.budget_ms = budget_ms
         self.clock = clock
         self._deadline: float | None = None
         self._read: TableRead | None = None
-        self._folding = False
-        self.last_plan: dict[str, float] = {}     # the numbers behind the last own-turn choice
+        self._eff: dict[int, float] = {}
+        self.last_plan: dict[str, float] = {}     # the numbers behind the last correction
 
     def act(self, observation: Observation) -> ActionJSON | Action:
         self._deadline = None if self.exact else self.clock() + self.budget_ms / 1000.0
         self._read = None
         return super().act(observation)
 
-    # ---- the read and the exchange rate -------------------------------------------------
-
     def _reading(self, v: View) -> TableRead:
         if self._read is None or self._read.view is not v:
             self._read = read_table(v)
         return self._read
 
-    def _win_points(self, v: View) -> float:
-        return win_value(estimate_tai(v) + 0.3)
-
-    def _plan(self, v: View, read: TableRead, s: int, u: int,
-              risks: list[float]) -> tuple[float, float, float]:
-        """(P(win), points per efficiency unit, push − fold in points) for a hand at
-        shanten ``s`` with ``u`` 有效牌 after its discard, given the deal-in risks
-        (points) of the tiles it holds.
-
-        The race (``reader.outlook``, fitted on self-play): the chance to win and
-        the chance to deal in on a later discard while pushing, both against the
-        expected number of ready opponents. Folding throws the safest tiles, so
-        its later deal-ins are the pushing ones scaled by safest / typical risk."""
-        turns = v.wall_remaining / 4.0
-        value = self._win_points(v)
-        ready = read.ready_sum()
-        dealer = v.seat == v.dealer
-        p, later = outlook(s, u, turns, ready, dealer)
-        slower, _ = outlook(s + 1, u, turns, ready, dealer)
-        ppu = min(max(value * (p - slower) / 10.0, _PPU_RANGE[0]), _PPU_RANGE[1])
-        ordered = sorted(risks) or [0.0]
-        typical = ordered[len(ordered) // 2]
-        safest = ordered[0]
-        later_cost = later * read.mean_cost()
-        fold_later = later_cost * (safest / typical) if typical > 0 else 0.0
-        return p, ppu, p * value - later_cost + fold_later + self.push_bias
+    def _pick(self, group: str, others: list[list[float]]) -> int:
+        """Which of ``others`` to make (-1: L5's choice)."""
+        if self.explorer is not None:
+            return self.explorer.choose(group, others)
+        best, best_a = -1, self.weights.margin
+        for i, x in enumerate(others):
+            a = self.weights.advantage(group, x)
+            if a > best_a:
+                best, best_a = i, a
+        self.last_plan = {"group": float(("discard", "claim", "win").index(group)),
+                          "advantage": best_a if best >= 0 else 0.0, "changed": float(best >= 0)}
+        return best
 
     # ---- discards -------------------------------------------------------------------------
 
-    def _discard_slack(self, v: View) -> int | None:
-        return None if self._reading(v).max_ready() > 0.2 else 1
-
-    def _score_discards(self, v: View, table: list[DiscardInfo], best_s: int) -> dict[int, float]:
-        scores = self._valued_scores(v, table, best_s)
-        read = self._reading(v)
-        risk = read.table(scores)
-        info = {d.kind: d for d in table}
-        best = max(scores, key=lambda k: (scores[k], -k))
-        d = info[best]
-        p, ppu, margin = self._plan(v, read, d.shanten, d.useful, list(risk.values()))
-        margin -= risk[best] - min(risk.values())
-        self._folding = margin < 0 and read.max_ready() > 0.05
-        self.last_plan = {"win": p, "points_per_unit": ppu, "push_minus_fold": margin,
-                          "max_ready": read.max_ready(), "folding": float(self._folding)}
-        if self._folding:
-            return {k: -risk[k] + 0.001 * scores[k] for k in scores}
-        w = self.risk_weight / ppu
-        return {k: sc - w * risk[k] for k, sc in scores.items()}
+    def _valued_scores(self, v: View, table: list[DiscardInfo], best_s: int) -> dict[int, float]:
+        self._eff = super()._valued_scores(v, table, best_s)
+        return self._eff
 
     def _search_budget(self) -> float | None:
         if self.exact or self._deadline is None:
@@ -154,22 +150,91 @@ class MasterBot(PolicyBot):
         budget = self._search_budget()
         if budget is not None and budget <= 0:
             return ranked[0][0]              # out of time: the best move so far
-        return super()._search(v, ranked, table)
+        choice = super()._search(v, ranked, table)
+        return self._correct_discard(v, ranked, table, choice)
+
+    def _correct_discard(self, v: View, ranked: list[tuple[int, float]],
+                         table: list[DiscardInfo], d: int) -> int:
+        if self._deadline is not None and self.clock() >= self._deadline:
+            return d
+        read = self._reading(v)
+        kinds = [k for k, _ in ranked]
+        risk = {k: read.deal_in_points(k) for k in kinds}
+        cands = [k for k in kinds[:TOP] if k != d]
+        for k in sorted(kinds, key=lambda k: (risk[k], k))[:SAFEST]:
+            if k != d and k not in cands:
+                cands.append(k)
+        if not cands:
+            return d
+        info = {x.kind: x for x in table}
+        best_s = min(x.shanten for x in table)
+        ready = read.ready_sum()
+        eff_d = self._eff.get(d, 0.0)
+        feats = [discard_features(self._eff.get(k, eff_d) - eff_d, risk[k] - risk[d],
+                                  info[k].shanten - info[d].shanten, best_shanten=best_s,
+                                  wall_remaining=v.wall_remaining, ready=ready) for k in cands]
+        i = self._pick("discard", feats)
+        return d if i < 0 else cands[i]
 
     # ---- claims ---------------------------------------------------------------------------
 
     def _claim(self, v: View) -> ActionJSON | Action:
-        """L5's claims, but none while the hand is not worth pushing."""
+        """L5's claim (or pass), and the other of the two — passing where L5 claims,
+        L5's best-scoring claim where it passes — made when it is measured better."""
         types = v.legal_types()
-        if types & {"chi", "pon", "kong"}:
-            read = self._reading(v)
-            if read.max_ready() > 0.05:
-                s = shanten(v.counts)
-                u = useful_tiles(v.counts, v.unseen, s)[0]
-                risks = [read.deal_in_points(k) for k in range(34) if v.counts[k]]
-                _p, _ppu, margin = self._plan(v, read, s, u, risks)
-                if margin < 0:
-                    passed = v.find("pass")
-                    if passed is not None:
-                        return passed.copy() if isinstance(passed, dict) else passed
-        return super()._claim(v)
+        passed = v.find("pass")
+        if not types & {"chi", "pon", "kong"} or passed is None:
+            return super()._claim(v)
+        p = self.params
+        s_now = shanten(v.counts)
+        base = self._claim_outlook(v, s_now, useful_tiles(v.counts, v.unseen, s_now)[0], 0.0)
+        scored = []
+        for t, tile, tiles, js in v.legal:
+            if t not in ("chi", "pon", "kong") or tile is None or (t == "chi" and not p.chi):
+                continue
+            sc = self._claim_score(v, t, tile, tiles, s_now)
+            if sc is not None:
+                scored.append((sc, t, tile, tuple(tiles), js))
+        if not scored:
+            return super()._claim(v)
+        l5 = None                       # L5's rule: each claim must beat the best so far by the margin
+        bar = base
+        for c in scored:
+            if c[0] > bar + self._claim_margin():
+                l5, bar = c, c[0]
+        claim = l5 or max(scored, key=lambda c: c[0])
+        sc, t, tile, tiles, js = claim
+        ctx = claim_context(sc - base, concealed=v.concealed_hand,
+                            wall_remaining=v.wall_remaining, ready=self._reading(v).ready_sum(),
+                            pon=t != "chi", shanten_now=s_now,
+                            ready_after=_shanten_after(v, t, tile, tiles) <= 0,
+                            dealer=v.seat == v.dealer,
+                            melds=sum(1 for m in v.my_melds if m.type != "concealed_kong"),
+                            honor=t != "chi" and tile in valued_honors(v))
+        other = [-x for x in ctx] if l5 else ctx
+        take = (l5 is not None) != (self._pick("claim", [other]) == 0)
+        return _offered(js if take else passed)
+
+    # ---- wins -----------------------------------------------------------------------------
+
+    def _decide_win(self, v: View) -> ActionJSON | Action | None:
+        win = v.find("win")
+        passed = v.find("pass")
+        if v.drawn is not None or passed is None or win is None:
+            return _offered(win)               # a self-draw is always taken
+        waits = useful_tiles(v.counts, v.unseen, 0)[0] if shanten(v.counts) == 0 else 0
+        ctx = win_context(estimate_tai(v), wall_remaining=v.wall_remaining, waits=waits,
+                          ready=self._reading(v).ready_sum())
+        if self._pick("win", [ctx]) == 0:
+            return _offered(passed)            # 等自摸: passed for a self-draw (過水 applies)
+        return _offered(win)
+
+
+def _shanten_after(v: View, t: str, tile: int, tiles: tuple[int, ...]) -> int:
+    """The hand's shanten after the claim (and, for 吃 and 碰, its best discard)."""
+    c = list(v.counts)
+    for k in (tiles if t == "chi" else (tile,) * (2 if t == "pon" else 3)):
+        c[k] -= 1
+    if t == "kong":
+        return shanten(c)
+    return min(d.shanten for d in discard_table(c, v.unseen, slack=0, count_useful=False))

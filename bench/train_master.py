@@ -1,0 +1,223 @@
+"""Fit L6's corrections to L5 (bots/advantage.py) on randomised self-play.
+
+    .venv/bin/python bench/train_master.py collect --hands 20000 --seed 5 --workers 2 --out out/master
+    .venv/bin/python bench/train_master.py fit --data out/master [--target tai|points] [--write]
+
+``collect`` plays hands of four L5 seats (``MasterBot`` with an ``Explorer``):
+at each of its decisions a seat makes, with a known small chance, one of its
+other candidates (another of L5's best discards or one of the reader's safest,
+the opposite claim, passing a discard win) instead of L5's choice. Per seat and
+hand it writes the summed centred features of those choices and the hand's
+outcome for the seat (net 台 flow and net points).
+
+``fit`` regresses the outcome on those sums by least squares (plus the dealer
+seat, which only lowers the variance). The choices were random, so the
+regressors have mean zero in every position and the coefficients estimate, with
+no model of the position's value, how much each feature of a move changes the
+hand's outcome against L5's own choice. It prints each weight with its standard
+error; ``--write`` stores them in ``src/twmahjong/bots/advantage.json`` with the
+command, seed, data size and time. Everything derives from ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from twmahjong.bots.advantage import (_PATH, CLAIM_FEATURES, DISCARD_FEATURES, WIN_FEATURES,
+                                      Weights)
+from twmahjong.bots.arena import _tai_flow
+from twmahjong.bots.master import Explorer, MasterBot
+from twmahjong.engine import HandState
+from twmahjong.profiles import load_profile
+
+GROUPS = (("discard", DISCARD_FEATURES), ("claim", CLAIM_FEATURES), ("win", WIN_FEATURES))
+WIDTH = sum(len(f) for _, f in GROUPS)
+OFFSET = {g: sum(len(f) for _, f in GROUPS[:i]) for i, (g, _) in enumerate(GROUPS)}
+
+
+def play(hand_no: int, seed: int, rates: tuple[float, float, float]) -> np.ndarray:
+    """One randomised hand: four rows (one a seat) of [features..., dealer, 台, points,
+    explored discards, claims, wins]."""
+    rng = random.Random(f"master/{seed}/{hand_no}")
+    prof = load_profile("standard")
+    bots = []
+    for _ in range(4):
+        ex = Explorer(random.Random(rng.getrandbits(62)), *rates)
+        ex.reset()
+        bots.append(MasterBot(rng.getrandbits(31), exact=True, weights=Weights(), explorer=ex))
+    dealer = hand_no % 4
+    h = HandState(prof, dealer=dealer, seed=rng.getrandbits(62))
+    while not h.over:
+        for s in list(h.pending()):
+            h.act(s, bots[s].act(h.observation(s)))
+    r = h.result or {}
+    flow = _tai_flow(r)
+    net = r.get("net") or [0, 0, 0, 0]
+    rows = np.zeros((4, WIDTH + 6), dtype=np.float64)
+    for s, b in enumerate(bots):
+        ex = b.explorer
+        assert ex is not None
+        rows[s, :WIDTH] = ex.sums["discard"] + ex.sums["claim"] + ex.sums["win"]
+        rows[s, WIDTH:] = [1.0 if s == dealer else 0.0, flow[s], net[s],
+                           ex.counts["discard"], ex.counts["claim"], ex.counts["win"]]
+    return rows
+
+
+def _play_many(args: tuple[list[int], int, tuple[float, float, float]]) -> np.ndarray:
+    hands, seed, rates = args
+    return np.concatenate([play(i, seed, rates) for i in hands])
+
+
+def collect(hands: int, seed: int, workers: int, out: Path, rates: tuple[float, float, float]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    chunks = [list(range(i, min(hands, i + 50))) for i in range(0, hands, 50)]
+    parts: list[np.ndarray] = []
+    done = 0
+    with mp.get_context("spawn").Pool(workers) as pool:
+        for rows in pool.imap(_play_many, [(c, seed, rates) for c in chunks]):
+            parts.append(rows)
+            done += len(rows) // 4
+            if done % 1000 < 50:
+                print(f"{done}/{hands} hands, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    data = np.concatenate(parts)
+    np.save(out / f"rows-{seed}.npy", data)
+    meta = {"hands": hands, "seed": seed, "workers": workers, "rates": rates,
+            "seconds": round(time.perf_counter() - t0, 1),
+            "features": {g: list(f) for g, f in GROUPS}}
+    (out / f"rows-{seed}.json").write_text(json.dumps(meta), encoding="utf-8")
+    print(json.dumps(meta))
+
+
+V1_CLAIM = ("claim", "gain", "concealed", "late", "ready", "pon", "shanten")
+
+
+def load(data: Path) -> tuple[list[tuple[np.ndarray, dict]], list[dict]]:
+    """Every ``rows-*.npy`` with its metadata (a file without a feature list is the
+    first experiment's, whose claims had the first seven claim features)."""
+    parts, metas = [], []
+    for f in sorted(data.glob("rows-*.npy")):
+        meta = json.loads(f.with_suffix(".json").read_text(encoding="utf-8"))
+        meta.setdefault("features", {"discard": list(DISCARD_FEATURES), "claim": list(V1_CLAIM),
+                                     "win": list(WIN_FEATURES)})
+        parts.append((np.load(f), meta))
+        metas.append(meta)
+    if not parts:
+        raise SystemExit(f"no rows-*.npy in {data}")
+    return parts, metas
+
+
+def design(parts: list[tuple[np.ndarray, dict]]) -> tuple[np.ndarray, np.ndarray]:
+    """One matrix over every file: [the current features, each older file's
+    differing groups in a block of its own, 1 and dealer per file] and the
+    outcome columns [台, points, explored discards, claims, wins].
+
+    A group whose features changed between experiments cannot share columns (the
+    older rows lack the new sums, and their randomised choices drove the old
+    and new sums together), so the older rows get that group in columns of their
+    own; the groups that did not change are fitted on all the rows. Each
+    experiment's choices were random on their own, so the blocks do not bias
+    one another."""
+    blocks: list[np.ndarray] = []
+    outs: list[np.ndarray] = []
+    n_total = sum(len(r) for r, _ in parts)
+    extra_cols: list[np.ndarray] = []
+    at = 0
+    for rows, meta in parts:
+        n = len(rows)
+        x = np.zeros((n, WIDTH))
+        col = 0
+        own = 0
+        for g, names in GROUPS:
+            have = meta["features"][g]
+            width = len(have)
+            if list(have) == list(names):
+                x[:, OFFSET[g]:OFFSET[g] + width] = rows[:, col:col + width]
+            else:
+                e = np.zeros((n_total, width))
+                e[at:at + n] = rows[:, col:col + width]
+                extra_cols.append(e)
+            col += width
+            own += width
+        nuis = np.zeros((n_total, 2))
+        nuis[at:at + n, 0] = 1.0
+        nuis[at:at + n, 1] = rows[:, own]
+        extra_cols.append(nuis)
+        blocks.append(x)
+        outs.append(rows[:, own + 1:own + 6])
+        at += n
+    x = np.column_stack([np.concatenate(blocks)] + extra_cols)
+    return x, np.concatenate(outs)
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Least squares of the outcome ``y`` on ``x`` (the current features first, then
+    nuisance columns): (weights, standard errors, covariance) of the features only."""
+    beta, *_ = np.linalg.lstsq(x, y, rcond=None)
+    resid = y - x @ beta
+    sigma2 = resid @ resid / max(1, len(y) - x.shape[1])
+    cov = sigma2 * np.linalg.pinv(x.T @ x)
+    return beta[:WIDTH], np.sqrt(np.clip(np.diag(cov), 0, None))[:WIDTH], cov[:WIDTH, :WIDTH]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--hands", type=int, default=20000)
+    c.add_argument("--seed", type=int, default=5)
+    c.add_argument("--workers", type=int, default=2)
+    c.add_argument("--out", type=Path, default=Path("out/master"))
+    c.add_argument("--rates", default="0.15,0.25,0.15", help="exploration chances: discard,claim,win")
+    f = sub.add_parser("fit")
+    f.add_argument("--data", type=Path, default=Path("out/master"))
+    f.add_argument("--target", choices=("tai", "points"), default="tai")
+    f.add_argument("--shrink", type=float, default=0.0,
+                   help="zero every weight within this many standard errors of 0")
+    f.add_argument("--write", action="store_true")
+    f.add_argument("--to", type=Path, default=_PATH, help="where --write stores the fit")
+    a = ap.parse_args()
+    if a.cmd == "collect":
+        r = tuple(float(x) for x in a.rates.split(","))
+        collect(a.hands, a.seed, a.workers, a.out, (r[0], r[1], r[2]))
+        return
+    parts, metas = load(a.data)
+    x, outs = design(parts)
+    y = outs[:, 0] if a.target == "tai" else outs[:, 1] / 20.0
+    beta, se, cov = fit(x, y)
+    print(f"{len(y) // 4} hands, {len(y)} seat-hands; explored discards {int(outs[:, 2].sum())}, "
+          f"claims {int(outs[:, 3].sum())}, wins {int(outs[:, 4].sum())}; target {a.target}")
+    out: dict[str, list[float]] = {}
+    i = 0
+    for group, names in GROUPS:
+        ws = []
+        for name in names:
+            b, e = float(beta[i]), float(se[i])
+            keep = abs(b) > a.shrink * e
+            print(f"  {group:8s} {name:16s} {b:+9.4f} ± {e:.4f}  {'' if keep else '(zeroed)'}")
+            ws.append(round(b, 5) if keep else 0.0)
+            i += 1
+        out[group] = ws
+    if a.write:
+        starts = np.cumsum([0] + [len(f) for _, f in GROUPS])
+        spans = [(g, f, int(j)) for (g, f), j in zip(GROUPS, starts)]
+        doc = {"command": " ".join(sys.argv), "target": a.target, "data": metas,
+               "features": {g: list(f) for g, f in GROUPS},
+               "weights": out,
+               "stderr": {g: [round(float(x), 6) for x in se[j:j + len(f)]] for g, f, j in spans},
+               "cov": {g: [[float(f"{x:.4g}") for x in row[j:j + len(f)]] for row in cov[j:j + len(f)]]
+                       for g, f, j in spans}}
+        a.to.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {a.to}")
+
+
+if __name__ == "__main__":
+    main()
