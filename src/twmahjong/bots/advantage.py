@@ -11,8 +11,9 @@ Because the choice is random, the fit needs no model of the position's value:
 the regressors are centred on their expectation under the random choice, so
 anything the position itself is worth averages out. What it estimates is
 ``A(c) = Q(c) − Q(L5's choice)`` with L5 playing on, as a linear function of the
-features below; L6 then makes the candidate with the largest positive ``A`` —
-one step of policy improvement over L5, measured rather than modelled.
+features below; L6 then makes the candidate whose ``A`` has the largest lower
+bound (``Weights.advantage``), when that bound is above zero — one step of
+policy improvement over L5, measured rather than modelled.
 
 Every feature is a difference against L5's choice, so L5's choice scores 0:
 
@@ -20,13 +21,15 @@ Every feature is a difference against L5's choice, so L5's choice scores 0:
   reader's deal-in risk in points (``reader.py``), each also scaled by the
   position (far from ready, late in the wall, opponents expected ready), and the
   shanten it gives up;
-* a claim (吃 碰 槓) against passing: the gain L5 sees, 門清 given up, how late,
-  how many opponents look ready;
+* a claim (吃 碰 槓) against passing: the gain L5 sees, 門清 given up, 碰 or 吃,
+  a scoring honor pung, the melds already shown, whether it leaves the hand
+  ready, dealer, how late, how many opponents look ready;
 * a discard win (胡) against passing it for a self-draw (自摸 pays three): the
   台 it would score, how late, the waits left.
 
-The weights ship as ``advantage.json`` (the training command, seed, data size
-and each weight's standard error beside it); none at all means L6 plays as L5.
+The weights ship as ``advantage.json`` (the training command, seeds, data size,
+each weight's standard error and the covariance beside them); none at all means
+L6 plays as L5.
 """
 
 from __future__ import annotations
@@ -36,8 +39,8 @@ import math
 from functools import cache
 from pathlib import Path
 
-__all__ = ["CONFIDENCE", "CLAIM_FEATURES", "DISCARD_FEATURES", "WIN_FEATURES", "Weights", "claim_context",
-           "discard_features", "load_weights", "score", "win_context"]
+__all__ = ["CLAIM_FEATURES", "CONFIDENCE", "DISCARD_FEATURES", "WIN_FEATURES", "Weights",
+           "claim_context", "discard_features", "load_weights", "score", "win_context"]
 
 DISCARD_FEATURES = (
     "eff", "eff*late", "eff*ready", "eff*far",
