@@ -51,7 +51,6 @@ def play(hand_no: int, seed: int, rates: tuple[float, float, float]) -> np.ndarr
     bots = []
     for _ in range(4):
         ex = Explorer(random.Random(rng.getrandbits(62)), *rates)
-        ex.reset()
         bots.append(MasterBot(rng.getrandbits(31), exact=True, weights=Weights(), explorer=ex))
     dealer = hand_no % 4
     h = HandState(prof, dealer=dealer, seed=rng.getrandbits(62))
@@ -135,7 +134,6 @@ def design(parts: list[tuple[np.ndarray, dict]]) -> tuple[np.ndarray, np.ndarray
         n = len(rows)
         x = np.zeros((n, WIDTH))
         col = 0
-        own = 0
         for g, names in GROUPS:
             have = meta["features"][g]
             width = len(have)
@@ -146,13 +144,12 @@ def design(parts: list[tuple[np.ndarray, dict]]) -> tuple[np.ndarray, np.ndarray
                 e[at:at + n] = rows[:, col:col + width]
                 extra_cols.append(e)
             col += width
-            own += width
         nuis = np.zeros((n_total, 2))
         nuis[at:at + n, 0] = 1.0
-        nuis[at:at + n, 1] = rows[:, own]
+        nuis[at:at + n, 1] = rows[:, col]
         extra_cols.append(nuis)
         blocks.append(x)
-        outs.append(rows[:, own + 1:own + 6])
+        outs.append(rows[:, col + 1:col + 6])
         at += n
     x = np.column_stack([np.concatenate(blocks)] + extra_cols)
     return x, np.concatenate(outs)

@@ -61,11 +61,14 @@ class Explorer:
     it sums each group's centred features: what was chosen minus what the random
     choice makes on average, so the sum has mean zero whatever the position."""
     rng: random.Random
-    discard: float = 0.3
+    discard: float = 0.15
     claim: float = 0.25
     win: float = 0.15
-    sums: dict[str, list[float]] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
+    sums: dict[str, list[float]] = field(init=False)
+    counts: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reset()
 
     def reset(self) -> None:
         self.sums = {"discard": [0.0] * len(DISCARD_FEATURES), "claim": [0.0] * len(CLAIM_FEATURES),
@@ -74,8 +77,6 @@ class Explorer:
 
     def choose(self, group: str, others: list[list[float]]) -> int:
         """Index into ``others`` of the move made, or -1 for L5's choice."""
-        if not self.sums:
-            self.reset()
         eps = getattr(self, group)
         pick = -1
         if others and self.rng.random() < eps:
@@ -181,39 +182,23 @@ class MasterBot(PolicyBot):
     def _claim(self, v: View) -> ActionJSON | Action:
         """L5's claim (or pass), and the other of the two — passing where L5 claims,
         L5's best-scoring claim where it passes — made when it is measured better."""
-        types = v.legal_types()
         passed = v.find("pass")
-        if not types & {"chi", "pon", "kong"} or passed is None:
+        if not v.legal_types() & {"chi", "pon", "kong"} or passed is None:
             return super()._claim(v)
-        p = self.params
-        s_now = shanten(v.counts)
-        base = self._claim_outlook(v, s_now, useful_tiles(v.counts, v.unseen, s_now)[0], 0.0)
-        scored = []
-        for t, tile, tiles, js in v.legal:
-            if t not in ("chi", "pon", "kong") or tile is None or (t == "chi" and not p.chi):
-                continue
-            sc = self._claim_score(v, t, tile, tiles, s_now)
-            if sc is not None:
-                scored.append((sc, t, tile, tuple(tiles), js))
+        base, scored, l5 = self._claim_options(v)
         if not scored:
             return super()._claim(v)
-        l5 = None                       # L5's rule: each claim must beat the best so far by the margin
-        bar = base
-        for c in scored:
-            if c[0] > bar + self._claim_margin():
-                l5, bar = c, c[0]
-        claim = l5 or max(scored, key=lambda c: c[0])
-        sc, t, tile, tiles, js = claim
-        ctx = claim_context(sc - base, concealed=v.concealed_hand,
+        c = l5 or max(scored, key=lambda o: o.score)
+        ctx = claim_context(c.score - base, concealed=v.concealed_hand,
                             wall_remaining=v.wall_remaining, ready=self._reading(v).ready_sum(),
-                            pon=t != "chi", shanten_now=s_now,
-                            ready_after=_shanten_after(v, t, tile, tiles) <= 0,
+                            pon=c.type != "chi", shanten_now=shanten(v.counts),
+                            ready_after=_shanten_after(v, c.type, c.tile, c.tiles) <= 0,
                             dealer=v.seat == v.dealer,
                             melds=sum(1 for m in v.my_melds if m.type != "concealed_kong"),
-                            honor=t != "chi" and tile in valued_honors(v))
+                            honor=c.type != "chi" and c.tile in valued_honors(v))
         other = [-x for x in ctx] if l5 else ctx
         take = (l5 is not None) != (self._pick("claim", [other]) == 0)
-        return _offered(js if take else passed)
+        return _offered(c.action if take else passed)
 
     # ---- wins -----------------------------------------------------------------------------
 

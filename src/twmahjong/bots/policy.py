@@ -34,7 +34,7 @@ import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict, Unpack, cast
 
 from .defence import danger_table, max_threat
 from .efficiency import DiscardInfo, discard_table, shanten, useful_tiles
@@ -46,8 +46,17 @@ if TYPE_CHECKING:                       # types only: importing the bots loads n
     from ..engine.actions import Action, ActionJSON
     from ..engine.observe import Observation
 
-__all__ = ["LEVELS", "LEVEL_SUMMARY", "ParamChanges", "Params", "PolicyBot", "default_action",
+__all__ = ["ClaimOption", "LEVELS", "LEVEL_SUMMARY", "ParamChanges", "Params", "PolicyBot", "default_action",
            "level_params"]
+
+
+class ClaimOption(NamedTuple):
+    """One legal 吃 碰 槓, scored as ``_claim_outlook`` scores the hand after it."""
+    score: float
+    type: str
+    tile: int
+    tiles: tuple[int, ...]
+    action: ActionJSON | Action
 
 
 @dataclass(frozen=True)
@@ -388,12 +397,26 @@ class PolicyBot:
 
     def _claim(self, v: View) -> ActionJSON | Action:
         """吃 碰 槓 or pass: compare the hand after the best claim with the hand as it is."""
+        _base, _scored, chosen = self._claim_options(v)
+        if chosen is not None:
+            return _offered(chosen.action)
+        passed = v.find("pass")
+        if passed is None:
+            return default_action({"legal": [_as_json(a[3]) for a in v.legal]})
+        return _offered(passed)
+
+    def _claim_options(self, v: View) -> tuple[float, list[ClaimOption], ClaimOption | None]:
+        """(passing's score, every legal claim scored, the claim this level takes or
+        None). A claim is taken when it beats the best so far — passing first —
+        by ``_claim_margin``."""
         p = self.params
         counts = v.counts
         s_now = shanten(counts)
         u_now = useful_tiles(counts, v.unseen, s_now)[0] if p.useful else 0
         base = self._claim_outlook(v, s_now, u_now, 0.0)
-        best: tuple[float, ActionJSON | Action | None] = (base, v.find("pass"))
+        scored: list[ClaimOption] = []
+        chosen: ClaimOption | None = None
+        bar = base
         for t, tile, tiles, js in v.legal:
             if t not in ("chi", "pon", "kong") or tile is None:
                 continue
@@ -402,11 +425,11 @@ class PolicyBot:
             score = self._claim_score(v, t, tile, tiles, s_now)
             if score is None:
                 continue
-            if score > best[0] + self._claim_margin():
-                best = (score, js)
-        if best[1] is None:
-            return default_action({"legal": [_as_json(a[3]) for a in v.legal]})
-        return _offered(best[1])
+            option = ClaimOption(score, t, tile, tuple(tiles), js)
+            scored.append(option)
+            if score > bar + self._claim_margin():
+                chosen, bar = option, score
+        return base, scored, chosen
 
     def _claim_margin(self) -> float:
         """How much better a claim must look than passing (claim_bias lowers it)."""
