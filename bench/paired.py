@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 
-from twmahjong.bots.arena import _Seats, _tai_flow, make_seat_bot, play_deal  # noqa: F401
+from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal
 from twmahjong.bots.base import Bot
 from twmahjong.bots.advantage import load_weights
 from twmahjong.bots.master import MasterBot
@@ -78,10 +77,9 @@ def play(players: list[str], against: str, deal: int, seed: int) -> dict[str, li
 
 
 def _ci(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / max(1, n - 1))
-    return m, 1.96 * sd / math.sqrt(n)
+    """Mean and the half-width of its 95% interval (the arena's)."""
+    m, _lo, hi = _mean_ci(xs)
+    return m, hi - m
 
 
 def main() -> None:
