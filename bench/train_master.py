@@ -165,6 +165,16 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return beta[:WIDTH], np.sqrt(np.clip(np.diag(cov), 0, None))[:WIDTH], cov[:WIDTH, :WIDTH]
 
 
+def _rates(text: str) -> tuple[float, float, float]:
+    try:
+        r = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        r = ()
+    if len(r) != 3 or not all(0.0 <= x <= 1.0 for x in r):
+        raise argparse.ArgumentTypeError(f"{text!r}: three chances between 0 and 1, e.g. 0.15,0.25,0.15")
+    return r[0], r[1], r[2]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -173,7 +183,8 @@ def main() -> None:
     c.add_argument("--seed", type=int, default=5)
     c.add_argument("--workers", type=int, default=2)
     c.add_argument("--out", type=Path, default=Path("out/master"))
-    c.add_argument("--rates", default="0.15,0.25,0.15", help="exploration chances: discard,claim,win")
+    c.add_argument("--rates", type=_rates, default=(0.15, 0.25, 0.15),
+                   help="exploration chances: discard,claim,win (each 0-1)")
     f = sub.add_parser("fit")
     f.add_argument("--data", type=Path, default=Path("out/master"))
     f.add_argument("--target", choices=("tai", "points"), default="tai")
@@ -183,8 +194,7 @@ def main() -> None:
     f.add_argument("--to", type=Path, default=_PATH, help="where --write stores the fit")
     a = ap.parse_args()
     if a.cmd == "collect":
-        r = tuple(float(x) for x in a.rates.split(","))
-        collect(a.hands, a.seed, a.workers, a.out, (r[0], r[1], r[2]))
+        collect(a.hands, a.seed, a.workers, a.out, a.rates)
         return
     parts, metas = load(a.data)
     x, outs = design(parts)

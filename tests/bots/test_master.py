@@ -353,3 +353,22 @@ def test_the_shipped_weights_match_the_features_and_are_small():
     assert doc["ready"]["features"] == list(READY_FEATURES)
     assert doc["wins"]["features"] == list(WIN_FEATURES)
     assert WEIGHTS.stat().st_size < 10 * 1024 * 1024
+
+
+def test_the_training_command_refuses_bad_input_in_one_line(tmp_path):
+    """bench/train_master.py: chances that are not three numbers in 0-1, and a
+    folder with no experiment in it, are one line each, exit 2 and 1, and nothing
+    is written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).parents[2] / "bench" / "train_master.py"
+    bad = subprocess.run([sys.executable, str(script), "collect", "--rates", "0.1,x",
+                          "--hands", "1", "--out", str(tmp_path / "o")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "three chances between 0 and 1" in bad.stderr
+    assert "Traceback" not in bad.stderr and not (tmp_path / "o").exists()
+    empty = subprocess.run([sys.executable, str(script), "fit", "--data", str(tmp_path), "--write",
+                            "--to", str(tmp_path / "w.json")], capture_output=True, text=True)
+    assert empty.returncode == 1 and empty.stderr.strip() == f"no rows-*.npy in {tmp_path}"
+    assert not (tmp_path / "w.json").exists()
