@@ -31,9 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from twmahjong.bots.arena import make_seat_bot
-from twmahjong.bots.efficiency import shanten, useful_tiles
-from twmahjong.bots.reader import (OUTLOOK_FEATURES, READY_FEATURES, WEIGHTS, WIN_FEATURES,
-                                   _river, outlook_features, possible, ready_features,
+from twmahjong.bots.reader import (READY_FEATURES, WEIGHTS, WIN_FEATURES,
+                                   _river, possible, ready_features,
                                    win_features)
 from twmahjong.bots.view import View
 from twmahjong.engine import HandState
@@ -56,8 +55,6 @@ def play(hand_no: int, seed: int) -> dict:
     win_x: list[list[float]] = []
     win_y: list[int] = []
     thrown: list[dict] = []
-    race: list[dict] = []
-    decisions = [0, 0, 0, 0]
     while not h.over:
         for s in list(h.pending()):
             obs = h.observation(s)
@@ -82,14 +79,6 @@ def play(hand_no: int, seed: int) -> dict:
             js = a if isinstance(a, dict) else a.to_json()
             if rows and js.get("type") in ("discard", "declare") and js.get("tile"):
                 k = parse_tile(js["tile"])
-                c = list(v.counts)
-                c[k] -= 1
-                sh = shanten(c)
-                race.append({"seat": s, "j": decisions[s], "shanten": sh,
-                             "useful": useful_tiles(c, v.unseen, sh)[0],
-                             "turns": v.wall_remaining / 4.0, "dealer": s == v.dealer,
-                             "opps": [(rf, decl) for rf, decl, _w, _rv in rows.values()]})
-                decisions[s] += 1
                 poss = possible(v.unseen, k)
                 thrown.append({
                     "opps": [(rf, decl, poss, win_features(v, o, k, rv) if poss else None)
@@ -97,15 +86,8 @@ def play(hand_no: int, seed: int) -> dict:
                     "dealt": int(any(k in w for _rf, _d, w, _rv in rows.values())),
                 })
             h.act(s, a)
-    r = h.result or {}
-    winners = r.get("winners") or []
-    payer = r.get("payer")
-    for pos in race:
-        s = pos["seat"]
-        pos["won"] = int(s in winners)
-        pos["later"] = int(bool(winners) and payer == s and pos["j"] < decisions[s] - 1)
     f32 = np.float32
-    return {"race": race, "ready": (np.asarray(ready_x, dtype=f32).reshape(-1, len(READY_FEATURES)),
+    return {"ready": (np.asarray(ready_x, dtype=f32).reshape(-1, len(READY_FEATURES)),
                       np.asarray(ready_y, dtype=f32)),
             "wins": (np.asarray(win_x, dtype=f32).reshape(-1, len(WIN_FEATURES)),
                      np.asarray(win_y, dtype=f32)),
@@ -189,18 +171,6 @@ def main() -> None:
     rw = fit(rx, ry)
     ww = fit(wx, wy)
 
-    def race_rows(which: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        xs, won, later = [], [], []
-        for i in which:
-            for pos in data[i]["race"]:
-                ready = sum(1.0 if decl else float(_prob(np.asarray([rf]), rw)[0])
-                            for rf, decl in pos["opps"])
-                xs.append(outlook_features(pos["shanten"], pos["useful"], pos["turns"], ready,
-                                           pos["dealer"]))
-                won.append(pos["won"])
-                later.append(pos["later"])
-        return np.asarray(xs), np.asarray(won, dtype=float), np.asarray(later, dtype=float)
-
     # Recalibrate ``wins`` on the tiles players actually threw (fitted hands only):
     # the shapes model is fitted over every possible kind, but a thrown tile is one
     # its holder did not need, and there the raw model under-predicts (by about half
@@ -230,9 +200,6 @@ def main() -> None:
     ww[0] += cal_a
     print(f"wins recalibrated on {len(y_arr)} thrown tiles: log-odds × {cal_b:.2f} + {cal_a:.2f}")
 
-    ox, owon, olater = race_rows(train)
-    race_w = fit(ox, owon)
-    later_w = fit(ox, olater)
     t_fit = time.time() - t1
     trx, tr_y = stack("ready", test)
     twx, tw_y = stack("wins", test)
@@ -243,12 +210,6 @@ def main() -> None:
     base_w = float(wy.mean())
     print(f"held-out log-loss: ready {logloss(_prob(trx, rw), tr_y):.4f} (base rate {logloss(np.full(len(tr_y), base_r), tr_y):.4f}); "
           f"wins {logloss(_prob(twx, ww), tw_y):.4f} (base rate {logloss(np.full(len(tw_y), base_w), tw_y):.4f})")
-    tox, towon, tolater = race_rows(test)
-    print(f"held-out log-loss: win the hand {logloss(_prob(tox, race_w), towon):.4f} "
-          f"(base rate {logloss(np.full(len(towon), owon.mean()), towon):.4f}); deal in later "
-          f"{logloss(_prob(tox, later_w), tolater):.4f} "
-          f"(base rate {logloss(np.full(len(tolater), olater.mean()), tolater):.4f}) "
-          f"on {len(towon)} positions")
     # reliability: the chance the thrown tile was an opponent's winning tile
     pred: list[float] = []
     obs: list[int] = []
@@ -279,11 +240,7 @@ def main() -> None:
                "ready_rows": int(len(ry)), "win_rows": int(len(wy)),
                "seconds": round(time.time() - t0, 1),
                "ready": {"features": list(READY_FEATURES), "weights": [round(float(x), 6) for x in rw]},
-               "wins": {"features": list(WIN_FEATURES), "weights": [round(float(x), 6) for x in ww]},
-               "win_race": {"features": list(OUTLOOK_FEATURES),
-                            "weights": [round(float(x), 6) for x in race_w]},
-               "deal_later": {"features": list(OUTLOOK_FEATURES),
-                              "weights": [round(float(x), 6) for x in later_w]}}
+               "wins": {"features": list(WIN_FEATURES), "weights": [round(float(x), 6) for x in ww]}}
         a.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print(f"\nwrote {a.out}", file=sys.stderr)
 

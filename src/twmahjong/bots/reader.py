@@ -38,9 +38,8 @@ from .defence import flush_suit
 from .outlook import deal_in_cost
 from .view import View
 
-__all__ = ["OUTLOOK_FEATURES", "READY_FEATURES", "WIN_FEATURES", "TableRead", "outlook",
-           "outlook_features", "possible", "read_table", "ready_features", "win_features",
-           "weights"]
+__all__ = ["READY_FEATURES", "WIN_FEATURES", "TableRead", "possible", "read_table",
+           "ready_features", "win_features", "weights"]
 
 WEIGHTS = Path(__file__).with_name("reader.json")
 
@@ -50,11 +49,6 @@ READY_FEATURES = (
     "honor_last3", "outer_first6", "flowers", "dealer", "flush", "middle_share",
     "middle_last6", "concealed",
 )
-# The race (the seat's own outlook against this table): P(this seat wins the hand)
-# and P(it deals in on a later discard), from its shanten and 有效牌 after the
-# discard, the turns left and how many opponents are (expected to be) ready.
-OUTLOOK_FEATURES = ("bias", "shanten", "log_useful", "turns", "shanten_x_turns",
-                    "log_useful_x_turns", "ready", "ready_x_shanten", "ready_x_turns", "dealer")
 WIN_FEATURES = (
     "bias", "honor", "honor_unseen", "honor_last_copy", "honor_scoring", "terminal", "two_eight",
     "three_seven", "two_sided", "closed", "edge", "pair", "single", "genbutsu", "suji",
@@ -73,8 +67,7 @@ def _sigmoid(z: float) -> float:
 def _fitted() -> dict[str, tuple[float, ...]]:
     data = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     out = {}
-    for part, names in (("ready", READY_FEATURES), ("wins", WIN_FEATURES),
-                        ("win_race", OUTLOOK_FEATURES), ("deal_later", OUTLOOK_FEATURES)):
+    for part, names in (("ready", READY_FEATURES), ("wins", WIN_FEATURES)):
         if tuple(data[part]["features"]) != names:
             raise ValueError(f"{WEIGHTS.name} was fitted on other features ({part}): refit "
                              "it (bench/train_reader.py)")
@@ -86,27 +79,6 @@ def weights() -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The fitted (ready, wins) weights, in ``READY_FEATURES`` / ``WIN_FEATURES`` order."""
     f = _fitted()
     return f["ready"], f["wins"]
-
-
-def outlook_features(shanten: int, useful: float, turns_left: float, ready: float,
-                     dealer: bool) -> list[float]:
-    s = float(max(shanten, 0))
-    lu = math.log1p(max(useful, 0.0))
-    t = max(turns_left, 0.0) / 10.0
-    return [1.0, s, lu, t, s * t, lu * t, ready, ready * s, ready * t, 1.0 if dealer else 0.0]
-
-
-def outlook(shanten: int, useful: float, turns_left: float, ready: float,
-            dealer: bool) -> tuple[float, float]:
-    """(P(the seat wins this hand), P(it deals in on a later discard)) for a hand at
-    ``shanten`` with ``useful`` 有效牌 after its discard, ``turns_left`` draws to
-    come and ``ready`` opponents expected ready — measured on self-play, where the
-    seats push as L5 does."""
-    if shanten < 0:
-        return 1.0, 0.0
-    f = _fitted()
-    x = outlook_features(shanten, useful, turns_left, ready, dealer)
-    return _sigmoid(_dot(f["win_race"], x)), _sigmoid(_dot(f["deal_later"], x))
 
 
 def _is_middle(k: int) -> bool:
