@@ -21,22 +21,25 @@ from pathlib import Path
 
 from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal
 from twmahjong.bots.base import Bot
-from twmahjong.bots.advantage import load_weights
+from twmahjong.bots.advantage import load_stages, load_weights
 from twmahjong.bots.master import MasterBot
 from twmahjong.profiles import load_profile
 
 
 def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> Bot:
-    """``MasterBot`` with changed knobs: ``weights=PATH`` (another fit of
-    advantage.json), ``margin=X`` (台 an advantage must pass), ``confidence=Z``
-    (standard errors it must clear), ``;``-separated."""
+    """``MasterBot`` with changed knobs: ``stages=N`` (only the first N shipped
+    stages of corrections; 0 is L5), ``weights=PATH`` (one stage, another fit),
+    ``margin=X`` (台 an advantage must pass), ``confidence=Z`` (standard errors it
+    must clear), ``;``-separated."""
     kw = dict(x.split("=", 1) for x in knobs.split(";") if x)
-    w = load_weights(kw.pop("weights", None))
-    w = w.changed(margin=float(kw.pop("margin")) if "margin" in kw else None,
-                  confidence=float(kw.pop("confidence")) if "confidence" in kw else None)
+    stages = ((load_weights(kw.pop("weights")),) if "weights" in kw
+              else load_stages(int(kw.pop("stages")) if "stages" in kw else None))
+    margin = float(kw.pop("margin")) if "margin" in kw else None
+    confidence = float(kw.pop("confidence")) if "confidence" in kw else None
     if kw:
         raise SystemExit(f"unknown L6 knobs: {', '.join(kw)}")
-    return MasterBot(seed, name=name, exact=exact, weights=w)
+    return MasterBot(seed, name=name, exact=exact,
+                     weights=[w.changed(margin=margin, confidence=confidence) for w in stages])
 
 
 def make_player(spec: str, seed: int) -> Bot:

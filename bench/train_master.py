@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from twmahjong.bots.advantage import (_PATH, CLAIM_FEATURES, DISCARD_FEATURES, WIN_FEATURES,
-                                      Weights)
+                                      load_stages)
 from twmahjong.bots.arena import _tai_flow
 from twmahjong.bots.master import Explorer, MasterBot
 from twmahjong.engine import HandState
@@ -43,15 +43,17 @@ WIDTH = sum(len(f) for _, f in GROUPS)
 OFFSET = {g: sum(len(f) for _, f in GROUPS[:i]) for i, (g, _) in enumerate(GROUPS)}
 
 
-def play(hand_no: int, seed: int, rates: tuple[float, float, float]) -> np.ndarray:
+def play(hand_no: int, seed: int, rates: tuple[float, float, float], stages: int = 0) -> np.ndarray:
     """One randomised hand: four rows (one a seat) of [features..., dealer, 台, points,
-    explored discards, claims, wins]."""
+    explored discards, claims, wins]. The seats play L5 corrected by the first
+    ``stages`` shipped stages (0: plain L5), and explore around that policy."""
     rng = random.Random(f"master/{seed}/{hand_no}")
     prof = load_profile("standard")
     bots = []
     for _ in range(4):
         ex = Explorer(random.Random(rng.getrandbits(62)), *rates)
-        bots.append(MasterBot(rng.getrandbits(31), exact=True, weights=Weights(), explorer=ex))
+        bots.append(MasterBot(rng.getrandbits(31), exact=True, weights=load_stages(stages),
+                              explorer=ex))
     dealer = hand_no % 4
     h = HandState(prof, dealer=dealer, seed=rng.getrandbits(62))
     while not h.over:
@@ -70,26 +72,29 @@ def play(hand_no: int, seed: int, rates: tuple[float, float, float]) -> np.ndarr
     return rows
 
 
-def _play_many(args: tuple[list[int], int, tuple[float, float, float]]) -> np.ndarray:
-    hands, seed, rates = args
-    return np.concatenate([play(i, seed, rates) for i in hands])
+def _play_many(args: tuple[list[int], int, tuple[float, float, float], int]) -> np.ndarray:
+    hands, seed, rates, stages = args
+    return np.concatenate([play(i, seed, rates, stages) for i in hands])
 
 
-def collect(hands: int, seed: int, workers: int, out: Path, rates: tuple[float, float, float]) -> None:
+def collect(hands: int, seed: int, workers: int, out: Path, rates: tuple[float, float, float],
+            stages: int = 0) -> None:
+    if len(load_stages(stages)) < stages:
+        raise SystemExit(f"--stages {stages}: only {len(load_stages())} stage(s) are shipped")
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     chunks = [list(range(i, min(hands, i + 50))) for i in range(0, hands, 50)]
     parts: list[np.ndarray] = []
     done = 0
     with mp.get_context("spawn").Pool(workers) as pool:
-        for rows in pool.imap(_play_many, [(c, seed, rates) for c in chunks]):
+        for rows in pool.imap(_play_many, [(c, seed, rates, stages) for c in chunks]):
             parts.append(rows)
             done += len(rows) // 4
             if done % 1000 < 50:
                 print(f"{done}/{hands} hands, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     data = np.concatenate(parts)
     np.save(out / f"rows-{seed}.npy", data)
-    meta = {"hands": hands, "seed": seed, "workers": workers, "rates": rates,
+    meta = {"hands": hands, "seed": seed, "workers": workers, "rates": rates, "stages": stages,
             "seconds": round(time.perf_counter() - t0, 1),
             "features": {g: list(f) for g, f in GROUPS}}
     (out / f"rows-{seed}.json").write_text(json.dumps(meta), encoding="utf-8")
@@ -185,6 +190,8 @@ def main() -> None:
     c.add_argument("--out", type=Path, default=Path("out/master"))
     c.add_argument("--rates", type=_rates, default=(0.15, 0.25, 0.15),
                    help="exploration chances: discard,claim,win (each 0-1)")
+    c.add_argument("--stages", type=int, choices=(0, 1), default=0,
+                   help="the policy explored: L5 (0) or L5 with the shipped stage 1 (1)")
     f = sub.add_parser("fit")
     f.add_argument("--data", type=Path, default=Path("out/master"))
     f.add_argument("--target", choices=("tai", "points"), default="tai")
@@ -194,7 +201,7 @@ def main() -> None:
     f.add_argument("--to", type=Path, default=_PATH, help="where --write stores the fit")
     a = ap.parse_args()
     if a.cmd == "collect":
-        collect(a.hands, a.seed, a.workers, a.out, a.rates)
+        collect(a.hands, a.seed, a.workers, a.out, a.rates, a.stages)
         return
     parts, metas = load(a.data)
     x, outs = design(parts)

@@ -189,6 +189,41 @@ def test_a_measured_advantage_changes_the_move_and_a_small_one_does_not():
     assert capped.act(READ_OBS) == l5
 
 
+def test_a_second_stage_corrects_the_first_stages_choice_not_l5s():
+    """Stage 2 is fitted on stage 1's self-play, so its advantages are over stage
+    1's move: a stage that prizes efficiency takes L6 back from the safe 中 the
+    first stage chose to L5's 8p, and on its own (over L5's 8p, already the most
+    efficient) changes nothing."""
+    heavy = [0.0] * len(DISCARD_FEATURES)
+    heavy[DISCARD_FEATURES.index("risk")] = -50.0
+    fast = [0.0] * len(DISCARD_FEATURES)
+    fast[DISCARD_FEATURES.index("eff")] = 50.0
+    first, second = Weights({"discard": heavy}), Weights({"discard": fast})
+    assert MasterBot(seed=1, exact=True, weights=[first]).act(READ_OBS)["tile"] == "7z"
+    both = MasterBot(seed=1, exact=True, weights=[first, second])
+    assert both.act(READ_OBS) == {"type": "discard", "tile": "8p"}
+    assert both.last_plan["changed"] == 1.0
+    alone = MasterBot(seed=1, exact=True, weights=[second])
+    assert alone.act(READ_OBS) == {"type": "discard", "tile": "8p"}
+    assert alone.last_plan["changed"] == 0.0
+
+
+def test_the_experiment_explores_around_the_corrected_policy():
+    """With stages, the explorer's alternatives are the candidates other than the
+    corrected move (中 here), so a second stage measures advantages over it:
+    exploring every time, it never makes 中, and makes several others."""
+    import random
+    heavy = [0.0] * len(DISCARD_FEATURES)
+    heavy[DISCARD_FEATURES.index("risk")] = -50.0
+    made = set()
+    for seed in range(12):
+        ex = Explorer(random.Random(seed), discard=1.0)
+        bot = MasterBot(seed=1, exact=True, weights=[Weights({"discard": heavy})], explorer=ex)
+        made.add(bot.act(READ_OBS)["tile"])
+        assert ex.counts["discard"] == 1
+    assert "7z" not in made and len(made) >= 3
+
+
 def test_a_claim_weight_turns_l5s_claim_into_a_pass():
     # L5 takes the pung (it advances the hand); a weight against claiming in a
     # concealed hand makes L6 pass it.
@@ -372,3 +407,20 @@ def test_the_training_command_refuses_bad_input_in_one_line(tmp_path):
                             "--to", str(tmp_path / "w.json")], capture_output=True, text=True)
     assert empty.returncode == 1 and empty.stderr.strip() == f"no rows-*.npy in {tmp_path}"
     assert not (tmp_path / "w.json").exists()
+
+
+def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():
+    """bench/paired.py's ``L6:knobs``: ``stages=0`` is L5 (no corrections),
+    ``stages=1`` the first shipped stage alone, the bound's knobs apply to every
+    stage, and an unknown knob is refused by name."""
+    import pytest
+
+    from twmahjong.bots.advantage import load_stages
+    paired = load_bench("paired")
+    assert paired.make_l6("stages=0", 1).stages == ()
+    one = paired.make_l6("stages=1;confidence=1", 1)
+    assert len(one.stages) == 1 and one.stages[0].groups == load_stages()[0].groups
+    assert one.stages[0].confidence == 1.0
+    assert len(paired.make_l6("", 1).stages) == len(load_stages())
+    with pytest.raises(SystemExit, match="unknown L6 knobs: depth"):
+        paired.make_l6("depth=3", 1)

@@ -29,7 +29,9 @@ Every feature is a difference against L5's choice, so L5's choice scores 0:
 
 The weights ship as ``advantage.json`` (the training command, seeds, data size,
 each weight's standard error and the covariance beside them); none at all means
-L6 plays as L5.
+L6 plays as L5. A second stage (``advantage2.json``) has the same features, but
+measured against the first stage's choice in the first stage's self-play — the
+next step of policy iteration — and applies after it.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from functools import cache
 from pathlib import Path
 
 __all__ = ["CLAIM_FEATURES", "CONFIDENCE", "DISCARD_FEATURES", "WIN_FEATURES", "Weights",
-           "claim_context", "discard_features", "load_weights", "score", "win_context"]
+           "claim_context", "discard_features", "load_stages", "load_weights", "score",
+           "win_context"]
 
 DISCARD_FEATURES = (
     "eff", "eff*late", "eff*ready", "eff*far",
@@ -54,6 +57,7 @@ WIN_FEATURES = ("pass", "tai", "late", "waits", "ready")
 LATE_WALL = 24            # tiles left to draw below which a hand is "late"
 
 _PATH = Path(__file__).with_name("advantage.json")
+STAGES = ("advantage.json", "advantage2.json")   # stage 1 fitted on L5, stage 2 on stage 1
 
 
 def discard_features(eff: float, risk: float, dshanten: int, *, best_shanten: int,
@@ -137,3 +141,16 @@ def load_weights(path: str | None = None) -> Weights:
         return Weights()
     data = json.loads(p.read_text(encoding="utf-8"))
     return Weights(data.get("weights"), data.get("cov"))
+
+
+@cache
+def load_stages(count: int | None = None) -> tuple[Weights, ...]:
+    """The shipped stages of corrections, in the order they apply (the first
+    ``count`` of them; a stage whose file is missing ends the list)."""
+    out = []
+    for name in STAGES[:count]:
+        p = Path(__file__).with_name(name)
+        if not p.exists():
+            break
+        out.append(load_weights(str(p)))
+    return tuple(out)

@@ -8,12 +8,14 @@ passing a discard win to play for the self-draw. Each is scored by
 ``advantage.py``: how much better than L5's choice such a move turned out in
 L5's self-play, as a function of its efficiency, its deal-in risk and the
 position. L6 makes the best of them when it is measured better than L5's, and
-L5's choice otherwise.
+L5's choice otherwise. That is one step of policy improvement; a second stage,
+fitted the same way on the first stage's own self-play, then corrects the
+first stage's choice (policy iteration).
 
 The same bot, given an ``Explorer``, is the experiment the weights are fitted
 from (``bench/train_master.py``): it then makes one of the other candidates at
-random with known chances and adds up, per hand, the centred features of what
-it chose.
+random with known chances, instead of the move its stages chose, and adds up,
+per hand, the centred features of what it made.
 
 At a live table the whole decision has a hard budget (``budget_ms``): L5's
 search gets what is left of it and, when nothing is left, the best move so far
@@ -24,12 +26,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .advantage import (CLAIM_FEATURES, DISCARD_FEATURES, WIN_FEATURES, Weights,
-                        claim_context, discard_features, load_weights, win_context)
+                        claim_context, discard_features, load_stages, win_context)
 from .efficiency import DiscardInfo, discard_table, shanten, useful_tiles
 from .policy import LEVELS, Params, PolicyBot, _offered
 from .reader import TableRead, read_table
@@ -52,6 +54,8 @@ MASTER: Params = replace(LEVELS[5], level=6)
 BUDGET_MS = 200.0           # the whole decision at a live table (p99 target 250 ms)
 TOP = 4                     # L5's best discards looked at ...
 SAFEST = 2                  # ... and the reader's safest
+
+K = TypeVar("K", int, bool)   # a candidate: a discard's kind, or claim / take the win
 
 
 @dataclass
@@ -96,15 +100,19 @@ class Explorer:
 class MasterBot(PolicyBot):
     """Level 6. ``budget_ms`` bounds a decision at a live table; ``exact`` (the
     arena) lifts it. ``clock`` is the time source (a test may pass its own).
-    ``weights`` overrides the shipped fit (``advantage.json``); ``explorer`` turns
-    the bot into the training experiment."""
+    ``weights`` overrides the shipped stages of corrections (``advantage.json``,
+    then ``advantage2.json``): one ``Weights`` or a sequence applied in turn, and
+    an empty ``Weights()`` plays as L5; ``explorer`` turns the bot into the
+    training experiment."""
 
     def __init__(self, seed: int = 0, name: str = "L6", *, exact: bool = False,
                  budget_ms: float = BUDGET_MS, clock: Callable[[], float] = time.perf_counter,
-                 params: Params = MASTER, weights: Weights | None = None,
+                 params: Params = MASTER, weights: Weights | Sequence[Weights] | None = None,
                  explorer: Explorer | None = None):
         super().__init__(params, seed, name, exact=exact)
-        self.weights = weights if weights is not None else load_weights()
+        self.stages: tuple[Weights, ...] = (
+            load_stages() if weights is None
+            else (weights,) if isinstance(weights, Weights) else tuple(weights))
         self.explorer = explorer
         self.budget_ms = budget_ms
         self.clock = clock
@@ -123,18 +131,31 @@ class MasterBot(PolicyBot):
             self._read = read_table(v)
         return self._read
 
-    def _pick(self, group: str, others: list[list[float]]) -> int:
-        """Which of ``others`` to make (-1: L5's choice)."""
+    def _improve(self, group: str, cands: list[K], base: K,
+                 feats: Callable[[K, K], list[float]]) -> K:
+        """The move made out of ``cands``, starting from L5's ``base``. Each stage of
+        corrections in turn moves to the candidate whose measured advantage over the
+        current choice is best, when that clears the margin: stage 1 was fitted on
+        L5's self-play, stage 2 on stage 1's (policy iteration). An explorer then
+        deviates from the final choice, so its experiment measures that policy."""
+        changed, best_a = 0.0, 0.0
+        for w in self.stages:
+            pick, top = None, w.margin
+            for c in cands:
+                if c != base:
+                    a = w.advantage(group, feats(c, base))
+                    if a > top:
+                        pick, top = c, a
+            if pick is not None:
+                base, changed, best_a = pick, 1.0, best_a + top
         if self.explorer is not None:
-            return self.explorer.choose(group, others)
-        best, best_a = -1, self.weights.margin
-        for i, x in enumerate(others):
-            a = self.weights.advantage(group, x)
-            if a > best_a:
-                best, best_a = i, a
+            others = [c for c in cands if c != base]
+            i = self.explorer.choose(group, [feats(c, base) for c in others])
+            if i >= 0:
+                base = others[i]
         self.last_plan = {"group": float(("discard", "claim", "win").index(group)),
-                          "advantage": best_a if best >= 0 else 0.0, "changed": float(best >= 0)}
-        return best
+                          "advantage": best_a, "changed": changed}
+        return base
 
     # ---- discards -------------------------------------------------------------------------
 
@@ -161,21 +182,22 @@ class MasterBot(PolicyBot):
         read = self._reading(v)
         kinds = [k for k, _ in ranked]
         risk = {k: read.deal_in_points(k) for k in kinds}
-        cands = [k for k in kinds[:TOP] if k != d]
+        cands = [d] + [k for k in kinds[:TOP] if k != d]
         for k in sorted(kinds, key=lambda k: (risk[k], k))[:SAFEST]:
-            if k != d and k not in cands:
+            if k not in cands:
                 cands.append(k)
-        if not cands:
+        if len(cands) == 1:
             return d
         info = {x.kind: x for x in table}
         best_s = min(x.shanten for x in table)
         ready = read.ready_sum()
-        eff_d = self._eff.get(d, 0.0)
-        feats = [discard_features(self._eff.get(k, eff_d) - eff_d, risk[k] - risk[d],
-                                  info[k].shanten - info[d].shanten, best_shanten=best_s,
-                                  wall_remaining=v.wall_remaining, ready=ready) for k in cands]
-        i = self._pick("discard", feats)
-        return d if i < 0 else cands[i]
+        eff = {k: self._eff.get(k, self._eff.get(d, 0.0)) for k in cands}
+
+        def feats(k: int, b: int) -> list[float]:
+            return discard_features(eff[k] - eff[b], risk[k] - risk[b],
+                                    info[k].shanten - info[b].shanten, best_shanten=best_s,
+                                    wall_remaining=v.wall_remaining, ready=ready)
+        return self._improve("discard", cands, d, feats)
 
     # ---- claims ---------------------------------------------------------------------------
 
@@ -196,8 +218,8 @@ class MasterBot(PolicyBot):
                             dealer=v.seat == v.dealer,
                             melds=sum(1 for m in v.my_melds if m.type != "concealed_kong"),
                             honor=c.type != "chi" and c.tile in valued_honors(v))
-        other = [-x for x in ctx] if l5 else ctx
-        take = (l5 is not None) != (self._pick("claim", [other]) == 0)
+        take = self._improve("claim", [True, False], l5 is not None,
+                             lambda claim, _: ctx if claim else [-x for x in ctx])
         return _offered(c.action if take else passed)
 
     # ---- wins -----------------------------------------------------------------------------
@@ -210,9 +232,10 @@ class MasterBot(PolicyBot):
         waits = useful_tiles(v.counts, v.unseen, 0)[0] if shanten(v.counts) == 0 else 0
         ctx = win_context(estimate_tai(v), wall_remaining=v.wall_remaining, waits=waits,
                           ready=self._reading(v).ready_sum())
-        if self._pick("win", [ctx]) == 0:
-            return _offered(passed)            # 等自摸: passed for a self-draw (過水 applies)
-        return _offered(win)
+        if self._improve("win", [True, False], True,
+                         lambda take, _: [-x for x in ctx] if take else ctx):
+            return _offered(win)
+        return _offered(passed)                # 等自摸: passed for a self-draw (過水 applies)
 
 
 def _shanten_after(v: View, t: str, tile: int, tiles: tuple[int, ...]) -> int:
