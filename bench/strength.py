@@ -8,6 +8,12 @@ The deals are exactly those of ``twmj arena --duplicate --seed S`` (same walls,
 same bot seeds: ``arena.play_deal``), so a finished file equals one arena run;
 a partial file is its first N deals. ``report`` prints the arena's JSON report.
 
+``compare SEATS --with DIR`` sets this run beside the same match played earlier
+into another folder (another version of the first seat's bot, the same deals and
+opponents): deal by deal, the first seat's net points and 台 a hand here minus
+there, with a 95% interval. Where the two versions choose alike their hands are
+the same, so this is far tighter than the difference of the two reports.
+
 ``--shard I/K`` plays only the deals whose number is I modulo K, into a file of
 its own, so K processes share one match; ``report`` reads the main file and every
 shard file together and reports the deals 0..N-1 that are all there (a run still
@@ -20,14 +26,14 @@ import argparse
 import json
 from pathlib import Path
 
-from twmahjong.bots.arena import play_deal, summarise
+from twmahjong.bots.arena import _mean_ci, play_deal, summarise
 from twmahjong.profiles import load_profile
 
 OUT = Path("out/arena")
 
 
-def path_for(seats: str, seed: int) -> Path:
-    return OUT / f"{seats.replace(',', '-')}_s{seed}.jsonl"
+def path_for(seats: str, seed: int, out: Path | None = None) -> Path:
+    return (out or OUT) / f"{seats.replace(',', '-')}_s{seed}.jsonl"
 
 
 def _read(p: Path) -> dict[int, list]:
@@ -61,16 +67,41 @@ def run(seats: str, deals: int, seed: int, shard: tuple[int, int] = (0, 1)) -> N
             f.flush()
 
 
-def report(seats: str, seed: int) -> dict:
-    specs = seats.split(",")
-    main = path_for(seats, seed)
+def _deals(seats: str, seed: int, out: Path | None = None) -> list:
+    """The complete prefix of deals 0..N-1, over the main file and its shards."""
+    main = path_for(seats, seed, out)
     found = _read(main)
     for part in sorted(main.parent.glob(main.stem + ".shard*.jsonl")):
         found.update(_read(part))
     n = 0
     while n in found:
         n += 1
-    deals = [[[tuple(x) for x in row] for row in found[d]] for d in range(n)]
+    return [[[tuple(x) for x in row] for row in found[d]] for d in range(n)]
+
+
+def _first_seat(deal: list) -> tuple[float, float]:
+    """The first entrant's mean net points and 台 a hand over a deal's plays."""
+    mine = [(x[1], x[2]) for row in deal for x in row if x[0] == 0]
+    return sum(m[0] for m in mine) / len(mine), sum(m[1] for m in mine) / len(mine)
+
+
+def compare(seats: str, seed: int, other: Path) -> dict:
+    here, there = _deals(seats, seed), _deals(seats, seed, other)
+    n = min(len(here), len(there))
+    if n == 0:
+        raise SystemExit(f"no complete deals of {seats} (seed {seed}) in both {OUT} and {other}")
+    a = [_first_seat(d) for d in here[:n]]
+    b = [_first_seat(d) for d in there[:n]]
+    m, lo, hi = _mean_ci([x[0] - y[0] for x, y in zip(a, b)])
+    tm, tlo, thi = _mean_ci([x[1] - y[1] for x, y in zip(a, b)])
+    same = sum(1 for x, y in zip(here[:n], there[:n]) if x == y)
+    return {"seats": seats.split(","), "seed": seed, "deals": n, "identical_deals": same,
+            "net_diff": m, "net_diff_ci95": [lo, hi], "tai_diff": tm, "tai_diff_ci95": [tlo, thi]}
+
+
+def report(seats: str, seed: int) -> dict:
+    specs = seats.split(",")
+    deals = _deals(seats, seed)
     rep = summarise(specs, deals)
     rep.update(seed=seed, deals=len(deals), duplicate=True, profile="standard", seats=specs)
     return rep
@@ -78,15 +109,21 @@ def report(seats: str, seed: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["run", "report"])
+    ap.add_argument("mode", choices=["run", "report", "compare"])
     ap.add_argument("seats")
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--shard", default="0/1", help="I/K: play the deals numbered I modulo K")
+    ap.add_argument("--with", dest="other", type=Path,
+                    help="compare: the folder holding the earlier run of the same match")
     a = ap.parse_args()
     if a.mode == "run":
         i, k = (int(x) for x in a.shard.split("/"))
         run(a.seats, a.deals, a.seed, (i, k))
+    elif a.mode == "compare":
+        if a.other is None:
+            ap.error("compare needs --with DIR")
+        print(json.dumps(compare(a.seats, a.seed, a.other)))
     else:
         print(json.dumps(report(a.seats, a.seed)))
 

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/train_master.py collect --hands 20000 --seed 5 --workers 2 --out out/master
     .venv/bin/python bench/train_master.py fit --data out/master [--target tai|points] [--write]
+    .venv/bin/python bench/train_master.py ceiling --hands 300 [--weights PATH]
 
 ``collect`` plays hands of four L5 seats (``MasterBot`` with an ``Explorer``):
 at each of its decisions a seat makes, with a known small chance, one of its
@@ -17,6 +18,13 @@ no model of the position's value, how much each feature of a move changes the
 hand's outcome against L5's own choice. It prints each weight with its standard
 error; ``--write`` stores them in ``src/twmahjong/bots/advantage.json`` with the
 command, seed, data size and time. Everything derives from ``--seed``.
+
+``ceiling`` asks what a fit can be worth at most: over L5 self-play it adds up,
+per seat and hand, the advantage the fit itself predicts for the moves L6 would
+make instead of L5's — with the lower bound (as L6 plays) and with the point
+estimates (every correction the fit believes in, as if it were exact). If even
+the point estimates add up to little, more data cannot lift the level: the
+features and candidates must change.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from twmahjong.bots.advantage import (_PATH, CLAIM_FEATURES, DISCARD_FEATURES, WIN_FEATURES,
-                                      load_stages)
+                                      Weights, load_stages, load_weights, score)
 from twmahjong.bots.arena import _tai_flow
 from twmahjong.bots.master import Explorer, MasterBot
 from twmahjong.engine import HandState
@@ -170,6 +178,49 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return beta[:WIDTH], np.sqrt(np.clip(np.diag(cov), 0, None))[:WIDTH], cov[:WIDTH, :WIDTH]
 
 
+class _Probe(MasterBot):
+    """L5 (no stages) that, at each decision, scores the other candidates with
+    ``fit`` and adds up what the corrections would be predicted to gain."""
+
+    def __init__(self, seed: int, fit: Weights, tally: dict[str, float]):
+        super().__init__(seed, exact=True, weights=Weights())
+        self.fit, self.tally = fit, tally
+
+    def _improve(self, group, cands, base, feats):
+        xs = [feats(c, base) for c in cands if c != base]
+        point = [score(self.fit.groups[group], x) for x in xs]
+        bound = [self.fit.advantage(group, x) for x in xs]
+        t = self.tally
+        t[f"{group} decisions"] += 1
+        if point and max(point) > 0:
+            t[f"{group} point changes"] += 1
+            t[f"{group} point gain"] += max(point)
+        if bound and max(bound) > 0:
+            t[f"{group} bound changes"] += 1
+            t[f"{group} bound gain"] += point[bound.index(max(bound))]
+        return super()._improve(group, cands, base, feats)
+
+
+def ceiling(hands: int, seed: int, fit: Weights) -> dict[str, float]:
+    """Per group: decisions, how many the bounded and the point-estimate
+    corrections change, and their predicted gain in 台 per seat and hand."""
+    keys = [f"{g} {k}" for g, _ in GROUPS for k in
+            ("decisions", "point changes", "point gain", "bound changes", "bound gain")]
+    tally = dict.fromkeys(keys, 0.0)
+    prof = load_profile("standard")
+    for n in range(hands):
+        rng = random.Random(f"ceiling/{seed}/{n}")
+        bots = [_Probe(rng.getrandbits(31), fit, tally) for _ in range(4)]
+        h = HandState(prof, dealer=n % 4, seed=rng.getrandbits(62))
+        while not h.over:
+            for s in list(h.pending()):
+                h.act(s, bots[s].act(h.observation(s)))
+    for g, _ in GROUPS:
+        for k in ("point gain", "bound gain"):
+            tally[f"{g} {k}"] /= 4 * hands
+    return tally
+
+
 def _rates(text: str) -> tuple[float, float, float]:
     try:
         r = tuple(float(x) for x in text.split(","))
@@ -192,6 +243,10 @@ def main() -> None:
                    help="exploration chances: discard,claim,win (each 0-1)")
     c.add_argument("--stages", type=int, choices=(0, 1), default=0,
                    help="the policy explored: L5 (0) or L5 with the shipped stage 1 (1)")
+    e = sub.add_parser("ceiling")
+    e.add_argument("--hands", type=int, default=300)
+    e.add_argument("--seed", type=int, default=1)
+    e.add_argument("--weights", type=Path, default=_PATH, help="the fit to weigh (default: stage 1)")
     f = sub.add_parser("fit")
     f.add_argument("--data", type=Path, default=Path("out/master"))
     f.add_argument("--target", choices=("tai", "points"), default="tai")
@@ -202,6 +257,19 @@ def main() -> None:
     a = ap.parse_args()
     if a.cmd == "collect":
         collect(a.hands, a.seed, a.workers, a.out, a.rates, a.stages)
+        return
+    if a.cmd == "ceiling":
+        if not a.weights.exists():
+            raise SystemExit(f"no fit at {a.weights}")
+        t = ceiling(a.hands, a.seed, load_weights(str(a.weights)))
+        print(f"{a.hands} hands of L5 self-play (seed {a.seed}), the fit {a.weights}")
+        for g, _ in GROUPS:
+            print(f"  {g:8s} {int(t[g + ' decisions']):6d} decisions; point estimates change "
+                  f"{int(t[g + ' point changes']):5d}, predicted {t[g + ' point gain']:+.4f} 台/hand; "
+                  f"the bound changes {int(t[g + ' bound changes']):5d}, predicted "
+                  f"{t[g + ' bound gain']:+.4f} 台/hand")
+        print(f"  total: point estimates {sum(t[g + ' point gain'] for g, _ in GROUPS):+.4f}, "
+              f"the bound {sum(t[g + ' bound gain'] for g, _ in GROUPS):+.4f} 台/hand")
         return
     parts, metas = load(a.data)
     x, outs = design(parts)

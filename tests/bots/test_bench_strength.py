@@ -17,3 +17,31 @@ def test_shards_report_as_one_run(tmp_path, monkeypatch):
     arena = run_arena(seats.split(","), deals=3, seed=5)
     assert rep["deals"] == 3
     assert rep["comparisons"] == arena["comparisons"] and rep["bots"] == arena["bots"]
+
+
+def test_compare_sets_a_run_beside_the_same_match_played_before(tmp_path, monkeypatch):
+    """``compare``: the same match in two folders is identical deal by deal
+    (difference 0); a first seat that is another bot differs by exactly the
+    difference of its mean net points in each deal."""
+    st = load_bench("strength")
+    seats = "L2,L1,L1,L1"
+    before, now = tmp_path / "before", tmp_path / "now"
+    monkeypatch.setattr(st, "OUT", before)
+    st.run(seats, 3, 5)
+    monkeypatch.setattr(st, "OUT", now)
+    st.run(seats, 3, 5)
+    same = st.compare(seats, 5, before)
+    assert same["deals"] == 3 and same["identical_deals"] == 3
+    assert same["net_diff"] == 0 and same["tai_diff"] == 0
+    # the "before" run's first seat made 100 points more in every play of deal 0
+    lines = st.path_for(seats, 5, before).read_text().splitlines()
+    import json
+    first = json.loads(lines[0])
+    for row in first["plays"]:
+        for x in row:
+            if x[0] == 0:
+                x[1] += 100
+    lines[0] = json.dumps(first)
+    st.path_for(seats, 5, before).write_text("\n".join(lines) + "\n")
+    diff = st.compare(seats, 5, before)
+    assert diff["identical_deals"] == 2 and abs(diff["net_diff"] - (-100 / 3)) < 1e-9

@@ -375,14 +375,20 @@ def test_the_master_experiment_derives_from_the_seed_alone():
 
 
 def test_the_shipped_weights_match_the_features_and_are_small():
+    """Every shipped stage has the current features; stage 2 was fitted on the
+    experiment around stage 1 (``--stages 1``), and L6 applies every stage."""
     import json
-    from twmahjong.bots.advantage import _PATH, WIN_FEATURES as ADV_WIN
-    adv = json.loads(_PATH.read_text(encoding="utf-8"))
-    assert adv["features"] == {"discard": list(DISCARD_FEATURES), "claim": list(CLAIM_FEATURES),
-                               "win": list(ADV_WIN)}
-    for g, names in adv["features"].items():
-        assert len(adv["weights"][g]) == len(names) == len(adv["cov"][g])
-    assert _PATH.stat().st_size < 64 * 1024
+    from twmahjong.bots.advantage import _PATH, STAGES, WIN_FEATURES as ADV_WIN, load_stages
+    shipped = [p for p in (_PATH.with_name(n) for n in STAGES) if p.exists()]
+    assert shipped[0] == _PATH and len(MasterBot(seed=1).stages) == len(shipped) == len(load_stages())
+    for n, path in enumerate(shipped):
+        adv = json.loads(path.read_text(encoding="utf-8"))
+        assert adv["features"] == {"discard": list(DISCARD_FEATURES), "claim": list(CLAIM_FEATURES),
+                                   "win": list(ADV_WIN)}
+        for g, names in adv["features"].items():
+            assert len(adv["weights"][g]) == len(names) == len(adv["cov"][g])
+        assert path.stat().st_size < 64 * 1024
+        assert all(meta.get("stages", 0) == n for meta in adv["data"])
     from twmahjong.bots.reader import READY_FEATURES, WEIGHTS, WIN_FEATURES
     doc = json.loads(WEIGHTS.read_text(encoding="utf-8"))
     assert doc["ready"]["features"] == list(READY_FEATURES)
@@ -424,3 +430,21 @@ def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():
     assert len(paired.make_l6("", 1).stages) == len(load_stages())
     with pytest.raises(SystemExit, match="unknown L6 knobs: depth"):
         paired.make_l6("depth=3", 1)
+
+
+def test_the_ceiling_adds_up_what_the_fit_predicts_for_its_own_changes():
+    """bench/train_master.py ceiling: with a fit that makes safety worth far more
+    than efficiency, the point estimates change many discards and predict a
+    positive gain; with no fit nothing changes and nothing is predicted; the
+    bounded changes are never more than the point estimates' (a lower bound
+    above zero needs a point estimate above it)."""
+    tm = load_bench("train_master")
+    heavy = [0.0] * len(DISCARD_FEATURES)
+    heavy[DISCARD_FEATURES.index("risk")] = -50.0
+    t = tm.ceiling(2, 3, Weights({"discard": heavy}))
+    assert t["discard decisions"] > 40 and t["discard point changes"] > 0
+    assert t["discard point gain"] > 0
+    assert t["discard bound changes"] <= t["discard point changes"]
+    none = tm.ceiling(2, 3, Weights())
+    assert none["discard decisions"] == t["discard decisions"]      # the same L5 hands
+    assert all(none[k] == 0 for k in none if not k.endswith("decisions"))
