@@ -76,7 +76,7 @@ class Chaos:
         """One fault. A worker struck is restarted in the background (a start takes a
         while on a loaded machine); only a worker that is up is struck, and never the
         last one up."""
-        kind = self.rng.choice(["kill9", "sigterm", "redis"])
+        kind = self.rng.choice(self.a.faults)
         up = [w for w in self.workers if w.alive and w not in self.starting]
         if kind != "redis" and len(up) < 2:
             kind = "redis"
@@ -179,6 +179,12 @@ class Chaos:
                               f"{p.connections} connections); faults near: {before}; "
                               f"heard {p.kinds[max(0, i - 3):i + 1]} then "
                               f"{p.kinds[i + 1:i + 3]}; acted {acted} times meanwhile")
+                        for q in ps:                 # what the rest of the table heard
+                            if q is not p:
+                                heard = [f"{k}@{t - self.t0:.1f}" for t, k in
+                                         zip(q.times, q.kinds) if start - 1 < t < hi + 1]
+                                print(f"    {q.name} seat {q.seat} (port {q.port}): "
+                                      f"{' '.join(heard[:12]) or 'nothing'}")
                         break
         longest = [max((g for _, g in p.gaps()), default=0.0) for p in self.players
                    if p.times]
@@ -186,6 +192,8 @@ class Chaos:
         kinds = {k: sum(1 for _, x in self.faults if x == k) for k in ("kill9", "sigterm",
                                                                        "redis")}
         ended = sum(1 for p in self.players if p.end is not None)
+        for gid, name, n, where in found.get("lost_detail", [])[:12]:
+            print(f"  lost: {name} game {gid}: {n} seen discards not stored; first {where}")
         print("\n== chaos run ==")
         print(f"duration            {duration / 60:.1f} min (seed {a.seed}, {a.workers} workers,"
               f" lease {lease:g}s)")
@@ -218,6 +226,13 @@ class Chaos:
         self.redis.stop()
 
 
+def _kinds(text: str) -> list[str]:
+    kinds = [k for k in text.split(",") if k]
+    if not kinds or any(k not in ("kill9", "sigterm", "redis") for k in kinds):
+        raise argparse.ArgumentTypeError(f"{text!r}: a comma-separated list of kill9, sigterm, redis")
+    return kinds
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--workers", type=int, default=3, choices=(2, 3))
@@ -226,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--bot", default="speedster", help="the bot that answers for each client")
+    ap.add_argument("--faults", type=_kinds, default=["kill9", "sigterm", "redis"],
+                    help="the kinds of fault to draw from, comma-separated (kill9,sigterm,redis)")
     ap.add_argument("--lease", type=float, default=3.0)
     ap.add_argument("--pace-min", type=float, default=0.05)
     ap.add_argument("--pace-max", type=float, default=0.4)

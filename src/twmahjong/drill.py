@@ -350,6 +350,22 @@ def _subsequence_missing(seen: list, stored: list) -> int:
     return missing
 
 
+def _first_missing(seen: list, stored: list) -> dict:
+    """Where ``seen`` first leaves ``stored``: the seen discard, what the player saw
+    just before it, and the stored rows around the last match (a chaos report)."""
+    it = 0
+    for n, x in enumerate(seen):
+        j = it
+        while j < len(stored) and stored[j] != x:
+            j += 1
+        if j == len(stored):
+            return {"seen": x, "seen_before": seen[max(0, n - 3):n], "seen_index": n,
+                    "of_seen": len(seen), "stored_after_match": stored[it:it + 4],
+                    "stored_index": it, "of_stored": len(stored)}
+        it = j + 1
+    return {}
+
+
 async def audit(db_url: str, players: list[Player]) -> dict:
     """What the database holds, checked against what the players saw."""
     from .server.core import rebuild
@@ -390,7 +406,11 @@ async def audit(db_url: str, players: list[Player]) -> dict:
                 if a and a.get("type") == "discard":
                     stored.append((hand, r["seat"], a["tile"]))
             for p in ps:
-                out["lost"] += _subsequence_missing(p.discards, stored)
+                missing = _subsequence_missing(p.discards, stored)
+                out["lost"] += missing
+                if missing:
+                    out.setdefault("lost_detail", []).append(
+                        (gid, p.name, missing, _first_missing(p.discards, stored)))
         async with engine.connect() as conn:
             import sqlalchemy as sa
             off = await conn.execute(sa.text(

@@ -483,6 +483,8 @@ class Cluster:
             del self._remote[proxy.id]
 
     def drop_relay(self, relay: Relay) -> None:
+        log.warning("game %s: seat %d's connection through process %s dropped (that "
+                    "process stayed unreachable)", relay.game_id, relay.seat, relay.via)
         self._relays.pop((relay.via, relay.conn), None)
         table = self.directory.get(relay.game_id)
         if table is not None and relay.seat < 0:

@@ -739,6 +739,7 @@ class Table:
         if s.conns or s.epoch != epoch or s.auto or self.finished:
             return
         s.auto = True
+        log.info("table %s: seat %d did not come back in time; a bot plays it", self.id, seat)
         self._presence(seat)
         if self.hand_open:
             self._sync_pending()
