@@ -135,6 +135,26 @@ def test_leave_confirms_and_the_lobby_brings_the_player_back(player, server_url,
     page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
 
 
+def test_a_lobby_redraw_while_typing_keeps_the_field_the_caret_and_the_keystrokes(
+        player, server_url):
+    """The lobby redraws whenever its data arrives, also while someone types. It
+    used to replace the field being typed in, so the focus (and a phone's keyboard)
+    went away and the next keystrokes were lost; a loaded machine showed it as a
+    name that never reached the server ("A name has 2–20 letters...")."""
+    p = player(server_url, "phone", "zh-TW")
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click("#login-name")
+    page.keyboard.type("阿明朋友")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")                  # the caret between 明 and 朋
+    page.evaluate("window.dispatchEvent(new HashChangeEvent('hashchange'))")    # a redraw
+    page.keyboard.type("的")
+    assert page.input_value("#login-name") == "阿明的朋友"
+    assert page.evaluate("document.activeElement.id") == "login-name"
+
+
 @pytest.mark.parametrize("size,lang", COMBOS)
 def test_errors_are_said_in_the_page_language_and_forms_keep_what_was_typed(
         player, server_url, size, lang):

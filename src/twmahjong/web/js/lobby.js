@@ -223,8 +223,29 @@ function gamesPanel(state, actions) {
       : h("p", { class: "muted" }, t("games.empty")));
 }
 
-/** Draw the whole lobby for `state`; `actions` are the app's handlers. */
+/** Draw the whole lobby for `state`; `actions` are the app's handlers. The lobby
+ * redraws whenever data arrives (profiles, bots, the ladder, a room), also while
+ * someone is typing: the field they are in keeps the focus, the caret and the
+ * selection, so a slow phone does not drop the keyboard or the next keystrokes. */
 export function renderLobby(root, state, actions) {
+  const was = document.activeElement;
+  const id = was && was.id && root.contains(was) ? was.id : null;
+  const caret = id && typeof was.selectionStart === "number" ? [was.selectionStart, was.selectionEnd] : null;
+  drawLobby(root, state, actions);
+  const now = id ? document.getElementById(id) : null;
+  if (now && now !== was && !now.disabled) {
+    now.focus({ preventScroll: true });
+    if (caret) {
+      try {
+        now.setSelectionRange(caret[0], caret[1]);
+      } catch {
+        /* a field without a caret (a select, a number input) */
+      }
+    }
+  }
+}
+
+function drawLobby(root, state, actions) {
   root.replaceChildren(
     h("div", { class: "lobby" },
       h("div", { class: "lobby-hero" },
