@@ -33,6 +33,7 @@ from pathlib import Path
 from twmahjong.drill import Player, RedisServer, Worker, audit, bot_policy, fresh_postgres
 
 PG = "postgresql+asyncpg://twmj:twmj@127.0.0.1:5432/twmj_test"
+FAULTS = ("kill9", "sigterm", "redis")
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -189,8 +190,7 @@ class Chaos:
         longest = [max((g for _, g in p.gaps()), default=0.0) for p in self.players
                    if p.times]
         acked = sum(1 for p in self.players for (_, s, _) in p.discards if s == p.seat)
-        kinds = {k: sum(1 for _, x in self.faults if x == k) for k in ("kill9", "sigterm",
-                                                                       "redis")}
+        kinds = {k: sum(1 for _, x in self.faults if x == k) for k in FAULTS}
         ended = sum(1 for p in self.players if p.end is not None)
         for gid, name, n, where in found.get("lost_detail", [])[:12]:
             print(f"  lost: {name} game {gid}: {n} seen discards not stored; first {where}")
@@ -228,8 +228,8 @@ class Chaos:
 
 def _kinds(text: str) -> list[str]:
     kinds = [k for k in text.split(",") if k]
-    if not kinds or any(k not in ("kill9", "sigterm", "redis") for k in kinds):
-        raise argparse.ArgumentTypeError(f"{text!r}: a comma-separated list of kill9, sigterm, redis")
+    if not kinds or any(k not in FAULTS for k in kinds):
+        raise argparse.ArgumentTypeError(f"{text!r}: a comma-separated list of {', '.join(FAULTS)}")
     return kinds
 
 
@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--bot", default="speedster", help="the bot that answers for each client")
-    ap.add_argument("--faults", type=_kinds, default=["kill9", "sigterm", "redis"],
+    ap.add_argument("--faults", type=_kinds, default=list(FAULTS),
                     help="the kinds of fault to draw from, comma-separated (kill9,sigterm,redis)")
     ap.add_argument("--lease", type=float, default=3.0)
     ap.add_argument("--pace-min", type=float, default=0.05)

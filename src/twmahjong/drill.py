@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -336,33 +337,32 @@ class _GameOver(Exception):
     pass
 
 
-def _subsequence_missing(seen: list, stored: list) -> int:
-    """How many of ``seen`` cannot be matched, in order, within ``stored``."""
-    it, missing = 0, 0
-    for x in seen:
-        j = it
-        while j < len(stored) and stored[j] != x:
-            j += 1
-        if j == len(stored):
-            missing += 1
-        else:
-            it = j + 1
-    return missing
-
-
-def _first_missing(seen: list, stored: list) -> dict:
-    """Where ``seen`` first leaves ``stored``: the seen discard, what the player saw
-    just before it, and the stored rows around the last match (a chaos report)."""
+def _unmatched(seen: list, stored: list) -> Iterator[tuple[int, int]]:
+    """Each of ``seen`` that cannot be matched, in order, within ``stored``: its
+    index, and where in ``stored`` the matching had got to."""
     it = 0
     for n, x in enumerate(seen):
         j = it
         while j < len(stored) and stored[j] != x:
             j += 1
         if j == len(stored):
-            return {"seen": x, "seen_before": seen[max(0, n - 3):n], "seen_index": n,
-                    "of_seen": len(seen), "stored_after_match": stored[it:it + 4],
-                    "stored_index": it, "of_stored": len(stored)}
-        it = j + 1
+            yield n, it
+        else:
+            it = j + 1
+
+
+def _subsequence_missing(seen: list, stored: list) -> int:
+    """How many of ``seen`` cannot be matched, in order, within ``stored``."""
+    return sum(1 for _ in _unmatched(seen, stored))
+
+
+def _first_missing(seen: list, stored: list) -> dict:
+    """Where ``seen`` first leaves ``stored``: the seen discard, what the player saw
+    just before it, and the stored rows around the last match (a chaos report)."""
+    for n, it in _unmatched(seen, stored):
+        return {"seen": seen[n], "seen_before": seen[max(0, n - 3):n], "seen_index": n,
+                "of_seen": len(seen), "stored_after_match": stored[it:it + 4],
+                "stored_index": it, "of_stored": len(stored)}
     return {}
 
 
