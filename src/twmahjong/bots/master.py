@@ -61,7 +61,8 @@ K = TypeVar("K", int, bool)   # a candidate: a discard's kind, or claim / take t
 @dataclass
 class Explorer:
     """Self-play's experiment: with chance ``discard`` (``claim``, ``win``) a seat
-    makes one of its other candidates, uniformly, instead of L5's choice. Per hand
+    makes one of its other candidates, uniformly, instead of the move its policy
+    chose (L5's, or L5's corrected by the stages it plays with). Per hand
     it sums each group's centred features: what was chosen minus what the random
     choice makes on average, so the sum has mean zero whatever the position."""
     rng: random.Random
@@ -80,7 +81,7 @@ class Explorer:
         self.counts = {"discard": 0, "claim": 0, "win": 0}
 
     def choose(self, group: str, others: list[list[float]]) -> int:
-        """Index into ``others`` of the move made, or -1 for L5's choice."""
+        """Index into ``others`` of the move made, or -1 for the policy's own choice."""
         eps = getattr(self, group)
         pick = -1
         if others and self.rng.random() < eps:
