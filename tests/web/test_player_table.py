@@ -190,13 +190,18 @@ def test_a_table_is_made_at_a_chosen_speed(player, server_url, size, lang):
     page.goto(server_url + "/")
     page.wait_for_selector("body[data-ready] .guest-btn")
     page.click(".guest-btn")
-    page.wait_for_selector("#opt-speed option[value=slow]", state="attached")
+    # The select is drawn at once with bare names and again with each speed's clock
+    # when the profiles arrive, so wait for the clock rather than for the option.
+    standard = ("標準（每手 30 秒＋備用 20 秒）" if lang == "zh-TW"
+                else "Standard (30s a move + 20s bank)")
+    page.wait_for_function(
+        "(want) => document.querySelector('#opt-speed option[value=standard]')"
+        "?.textContent === want", arg=standard)
     labels = page.eval_on_selector_all("#opt-speed option", "els => els.map(e => e.textContent)")
     if lang == "zh-TW":
-        assert labels == ["快（每手 15 秒＋備用 10 秒）", "標準（每手 30 秒＋備用 20 秒）",
-                          "慢（每手 60 秒＋備用 40 秒）"]
+        assert labels == ["快（每手 15 秒＋備用 10 秒）", standard, "慢（每手 60 秒＋備用 40 秒）"]
     else:
-        assert labels[1] == "Standard (30s a move + 20s bank)"
+        assert labels[1] == standard
     assert page.input_value("#opt-speed") == "standard"
     page.select_option("#opt-speed", "slow")
     page.click(".bots-btn")
