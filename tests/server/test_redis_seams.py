@@ -477,6 +477,178 @@ def test_a_relayed_attach_the_owner_never_answered_is_sent_again():
     assert {m["seat"] for m in sent} == {2}
 
 
+class _Link:
+    """A RedisLink's publishing side, recording; ``heard`` says whether anyone listened."""
+
+    def __init__(self, heard: bool = True, alive: bool = False):
+        self.sent: list[tuple[str, dict]] = []
+        self.heard, self._alive = heard, alive
+
+    def inbox(self, proc: str) -> str:
+        return f"inbox:{proc}"
+
+    def publish(self, channel, msg, on_nobody=None):
+        self.sent.append((channel, msg))
+        if not self.heard and on_nobody is not None:
+            on_nobody()
+
+    async def alive(self, proc: str) -> bool:
+        return self._alive
+
+
+def _bare_cluster(link, tables: dict):
+    """A Cluster with only its relaying state, around a fake link and directory."""
+    from types import SimpleNamespace
+
+    from twmahjong.server.cluster import Cluster
+    c = Cluster.__new__(Cluster)
+    c.link, c.process_id, c.lease = link, "owner", 0.02
+    c.directory = SimpleNamespace(get=tables.get)
+    c._relays, c._conns, c._remote, c._adopting, c._tasks = {}, {}, {}, set(), set()
+    c._wake = asyncio.Event()
+    return c
+
+
+class _Table:
+    def __init__(self, game_id):
+        self.id, self.calls = game_id, []
+
+    def attach(self, seat, conn):
+        self.calls.append(("attach", seat))
+
+    def detach(self, seat, conn):
+        self.calls.append(("detach", seat))
+
+    def submit(self, seat, msg, conn):
+        self.calls.append(("submit", seat))
+
+
+def test_a_liveness_check_never_drops_a_seat_its_process_seated_again_meanwhile():
+    """A message to a relayed seat that reaches nobody (Redis restarting) starts a
+    check: is the relaying process gone for a lease? If that process seats the
+    connection again while the check waits, the seat is live, whatever the lease key
+    says; dropping it would leave the player hearing nothing while it thinks itself
+    seated (the stranded players of chaos run 1)."""
+    link = _Link(heard=False, alive=False)
+    table = _Table("g1")
+    owner = _bare_cluster(link, {"g1": table})
+    dropped: list = []
+    owner.drop_relay = dropped.append
+
+    async def go():
+        owner._inbox({"op": "attach", "game": "g1", "via": "v", "conn": "c1", "seat": 1})
+        relay = owner._relays[("v", "c1")]
+        relay.push('{"type":"update"}')             # reaches nobody: the check starts
+        assert relay.checking
+        owner._inbox({"op": "attach", "game": "g1", "via": "v", "conn": "c1", "seat": 1})
+        while relay.checking:
+            await asyncio.sleep(0.01)
+        return relay
+    relay = run(go())
+    assert dropped == [] and not relay.gone
+    assert table.calls == [("attach", 1), ("attach", 1)]
+
+
+def test_a_seat_whose_process_stays_unreachable_is_still_dropped():
+    """The other side of the check above: nobody seats it again, nobody listens."""
+    link = _Link(heard=False, alive=False)
+    owner = _bare_cluster(link, {"g1": _Table("g1")})
+    dropped: list = []
+    owner.drop_relay = dropped.append
+
+    async def go():
+        owner._inbox({"op": "attach", "game": "g1", "via": "v", "conn": "c1", "seat": 1})
+        relay = owner._relays[("v", "c1")]
+        relay.push('{"type":"update"}')
+        while relay.checking:
+            await asyncio.sleep(0.01)
+    run(go())
+    assert [r.conn for r in dropped] == ["c1"]
+
+
+def test_a_move_from_a_connection_the_owner_does_not_seat_gets_it_seated_again():
+    """The owner dropped a relayed seat (or lost it in a restart) while its process
+    still relays a player there: the player's move used to vanish without a word.
+    Now the owner answers ``unseated`` and the relaying process attaches again, so
+    the player gets a snapshot that offers the move anew."""
+    from twmahjong.server.cluster import RemoteTable
+    owner_link, via_link = _Link(), _Link()
+    table = _Table("g1")
+    owner = _bare_cluster(owner_link, {"g1": table})
+    via = _bare_cluster(via_link, {})
+    via.process_id = "v"
+
+    async def go():
+        proxy = RemoteTable(via, "g1", [{"account_id": 1, "name": "a"}] * 4, "owner")
+        conn = object()
+        proxy.attach(2, conn)
+        cid = next(iter(proxy.attached))
+        proxy.seen('{"v":1,"type":"snapshot"}', cid)
+        via_link.sent.clear()
+        owner._inbox({"op": "action", "game": "g1", "via": "v", "conn": cid, "seat": 2,
+                      "msg": {"type": "action", "action": {"type": "pass"}}})
+        assert table.calls == []                    # not seated here: not applied
+        [(channel, answer)] = owner_link.sent
+        assert channel == "inbox:v"
+        assert answer == {"op": "unseated", "conn": cid, "game": "g1"}
+        via._inbox(answer)
+        return cid
+    cid = run(go())
+    [(channel, again)] = via_link.sent
+    assert channel == "inbox:owner"
+    assert again["op"] == "attach" and again["conn"] == cid and again["seat"] == 2
+
+
+def test_a_move_that_reached_no_process_seats_its_connection_again():
+    """A relayed move published while the owner's subscription is down reaches nobody.
+    The connection is then treated like an unanswered attach: seated again at the next
+    heartbeat unless a snapshot arrives first."""
+    from types import SimpleNamespace
+
+    from twmahjong.server import protocol as P
+    from twmahjong.server.cluster import RemoteTable
+    link = _Link(heard=False)
+    via = _bare_cluster(link, {})
+
+    async def go():
+        proxy = RemoteTable(via, "g1", [{"account_id": 1, "name": "a"}] * 4, "owner")
+        conn = SimpleNamespace()
+        proxy.attach(0, conn)
+        cid = next(iter(proxy.attached))
+        proxy.seen('{"v":1,"type":"snapshot"}', cid)
+        assert proxy.unacked == {}
+        msg = P.seat_message.validate_python({"type": "action", "action": {"type": "pass"}})
+        proxy.submit(0, msg, conn)
+        await asyncio.sleep(0.02)
+        link.sent.clear()
+        proxy.reattach(0.01)
+        return cid
+    cid = run(go())
+    assert [(m["op"], m["conn"]) for _, m in link.sent] == [("attach", cid)]
+
+
+def test_a_process_that_listens_on_its_inbox_is_alive_without_its_lease_key(space):
+    """After Redis restarts empty, a process's lease key is gone until its next beat,
+    but its subscription is back at once: relayed messages reach it, so it is alive."""
+    url, prefix = space
+
+    async def go():
+        a = RedisLink(url, prefix, "pa", 10.0)
+        b = RedisLink(url, prefix, "pb", 10.0)
+        a.on(a.inbox("pa"), lambda m: None)
+        b.on(b.inbox("pb"), lambda m: None)
+        await a.start()
+        await b.start()
+        try:
+            listening = await a.alive("pb")             # subscribed, never beat
+            gone = await a.alive("nobody")
+            return listening, gone
+        finally:
+            await a.close()
+            await b.close()
+    assert run(go()) == (True, False)
+
+
 def test_serve_with_an_unreachable_redis_says_so_in_one_line(tmp_path):
     import socket
     import subprocess

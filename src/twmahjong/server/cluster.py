@@ -58,6 +58,9 @@ class Relay:
         self.game_id, self.seat = game_id, seat
         self.gone = False
         self.checking = False
+        # attaches seen for this seat: a liveness check that began before the latest
+        # one must not drop a connection its process has seated again meanwhile
+        self.attaches = 0
 
     def push(self, text: str) -> None:
         if not self.gone:
@@ -71,15 +74,15 @@ class Relay:
         has stayed gone for a lease; a process that comes back seats it again anyway."""
         if not self.gone and not self.checking:
             self.checking = True
-            self.cluster._spawn(self._check())
+            self.cluster._spawn(self._check(self.attaches))
 
-    async def _check(self) -> None:
+    async def _check(self, attaches: int) -> None:
         try:
             for _ in range(2):
                 await asyncio.sleep(self.cluster.lease / 2)
-                if await self.cluster.link.alive(self.via):
+                if self.attaches != attaches or await self.cluster.link.alive(self.via):
                     return
-            if not self.gone:
+            if not self.gone and self.attaches == attaches:
                 self.gone = True
                 self.cluster.drop_relay(self)
         except Exception:
@@ -155,11 +158,30 @@ class RemoteTable:
 
     def _send(self, msg: dict) -> None:
         if self.owner is not None:      # no owner: wait for table_moved, then re-attach
+            cid = msg["conn"]
             if msg["op"] == "attach":
-                self.unacked[msg["conn"]] = asyncio.get_running_loop().time()
+                self.unacked[cid] = asyncio.get_running_loop().time()
+            on_nobody = None
+            if msg["op"] == "action":
+                on_nobody = lambda: self._unheard(cid)      # noqa: E731
             self.cluster.link.publish(self.cluster.link.inbox(self.owner),
                                       {**msg, "game": self.id,
-                                       "via": self.cluster.process_id})
+                                       "via": self.cluster.process_id},
+                                      on_nobody=on_nobody)
+
+    def _unheard(self, cid: str) -> None:
+        """A move reached no process (the owner's subscription was down: Redis
+        restarting). Seat the connection again unless a snapshot comes first: the
+        snapshot offers the move anew, where a lost move would leave the table waiting
+        out the seat's clock."""
+        if cid in self.attached and cid not in self.unacked:
+            self.unacked[cid] = asyncio.get_running_loop().time()
+
+    def reseat(self, cid: str) -> None:
+        """The owner does not seat this connection (it dropped it as unreachable, or
+        lost it with a restart): attach it again, for a fresh snapshot."""
+        if cid in self.attached and self.local is None:
+            self._send({"op": "attach", "seat": self.attached[cid][0], "conn": cid})
 
     def moved(self, owner: str | None, local: Any = None) -> None:
         """The table has a new owner: take every relayed seat there (a new snapshot)."""
@@ -504,6 +526,12 @@ class Cluster:
                 proxy.seen(m["text"], m["conn"])
         elif op in ("attach", "detach", "action"):
             self._for_owner(op, m)
+        elif op == "unseated":
+            item = self._conns.get(m["conn"])
+            if item is not None and item[1].id == m.get("game"):
+                log.info("game %s: the owner does not seat a relayed connection; "
+                         "seating it again", item[1].id)
+                item[1].reseat(m["conn"])
         elif op in ("watch", "unwatch"):
             self._for_watch(op, m)
 
@@ -545,6 +573,7 @@ class Cluster:
             if relay is None or relay.game_id != table.id:
                 relay = self._relays[key] = Relay(self, m["via"], m["conn"], table.id, seat)
             relay.seat = seat
+            relay.attaches += 1
             table.attach(seat, relay)
         elif op == "detach":
             relay = self._relays.pop(key, None)
@@ -552,7 +581,12 @@ class Cluster:
                 table.detach(seat, relay)
         else:
             relay = self._relays.get(key)
-            if relay is None:
+            if relay is None or relay.game_id != table.id:
+                # a move from a connection not seated here (dropped as unreachable, or
+                # seated before a restart): without an answer the player waits for a
+                # table that never hears them, so tell their process to seat it again
+                self.link.publish(self.link.inbox(m["via"]),
+                                  {"op": "unseated", "conn": m["conn"], "game": table.id})
                 return
             try:
                 msg = P.seat_message.validate_python(m["msg"])

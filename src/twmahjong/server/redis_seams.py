@@ -242,7 +242,13 @@ class RedisLink:
         await self.r.set(self.key("proc", self.process_id), "1", px=self.lease_ms)
 
     async def alive(self, process_id: str) -> bool:
-        return bool(await self.r.exists(self.key("proc", process_id)))
+        """The process holds its lease, or listens on its inbox. Either is enough: a
+        Redis that restarted empty has no lease key until the process's next beat,
+        while its subscription (what relayed messages need) is back already."""
+        if await self.r.exists(self.key("proc", process_id)):
+            return True
+        subs = await self.r.pubsub_numsub(self.inbox(process_id))
+        return bool(subs and subs[0][1])
 
 
 class RedisPresence:
