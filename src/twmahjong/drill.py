@@ -366,6 +366,20 @@ def _first_missing(seen: list, stored: list) -> dict:
     return {}
 
 
+def _stored_discards(rows: list[dict]) -> list[tuple[int, int, str]]:
+    """(hand, seat, tile) of every stored move that puts a tile in the river: a
+    discard, and a 聽 declared with its discard (the players see a discard for it)."""
+    hand = 0
+    out = []
+    for r in rows:
+        if r["kind"] == "hand":
+            hand = r["hand_no"]
+        a = r["data"].get("action") if r["kind"] == "action" else None
+        if a and a.get("tile") and a.get("type") in ("discard", "declare"):
+            out.append((hand, r["seat"], a["tile"]))
+    return out
+
+
 async def audit(db_url: str, players: list[Player]) -> dict:
     """What the database holds, checked against what the players saw."""
     from .server.core import rebuild
@@ -397,14 +411,7 @@ async def audit(db_url: str, players: list[Player]) -> dict:
                 await rebuild(repo, row)
             except Exception:
                 out["unreplayable"] += 1
-            hand = 0
-            stored: list[tuple[int, int, str]] = []
-            for r in rows:
-                if r["kind"] == "hand":
-                    hand = r["hand_no"]
-                a = r["data"].get("action") if r["kind"] == "action" else None
-                if a and a.get("type") == "discard":
-                    stored.append((hand, r["seat"], a["tile"]))
+            stored = _stored_discards(rows)
             for p in ps:
                 missing = _subsequence_missing(p.discards, stored)
                 out["lost"] += missing
