@@ -2,7 +2,6 @@
 
 from botobs import make_obs
 
-from twmahjong.bots.outlook import win_chance
 from twmahjong.bots.view import View
 from twmahjong.tiles import parse_tile
 
@@ -30,8 +29,3 @@ def test_hidden_concealed_kong_and_drawn_tile():
     assert sum(v.visible) == 4
     assert v.concealed_hand
 
-
-def test_measured_win_chance_falls_with_shanten_and_rises_with_tiles():
-    assert win_chance(0, 8, turns_left=10) > win_chance(1, 30, turns_left=10) > win_chance(2, 30, turns_left=10)
-    assert win_chance(1, 30, turns_left=10) > win_chance(1, 10, turns_left=10)
-    assert win_chance(-1, 0) == 1.0
