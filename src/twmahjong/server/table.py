@@ -2,14 +2,9 @@
 
 Everything reaches the table through its inbox — a player's action, a connection
 arriving or leaving, a bot's turn, a timer — and everything leaves it as
-per-seat messages. Each seat is sent only its own observation. Every seat sees
-every seat's clock (``clocks``), but another seat's clock runs only while it is
-that seat's turn to discard — public at any table — and its bank shows only
-what it spent on such turns, so nobody learns who could claim a discard.
-
-A seat with nobody connected, or whose timer ran out, is on auto-play (托管): a
-bot plays it and the other seats see that. The player who (re)connects with the
-seat's ticket takes it back at once, mid-hand, from a full snapshot.
+per-seat messages. Who sits where, who is connected and what each seat is told
+(its own observation only, the clocks, auto-play 托管 for a seat with nobody
+there) is the table's other half, ``seats.Seating``.
 
 Every decision is stored before anyone is told of it (seed + ordered actions, in
 group commits shared by all tables), so a crash can lose only a move nobody saw,
@@ -25,7 +20,7 @@ No message can stop a table: an unexpected error while handling one is logged
 with the table's id, the sender gets an ``error``, and the table rebuilds itself
 from what it stored; one that cannot be rebuilt ends cleanly (``aborted``).
 A table with no person connected for ``pause_after`` seconds waits (``paused``)
-until one comes back, instead of letting bots play it out.
+until one comes back, instead of letting bots play it out (``seats.py``).
 
 Between hands the result (本局結算) stays up until every person at the table has
 pressed 下一局 (``ready``) or ``hand_pause`` seconds pass; bots never hurry anyone.
@@ -42,13 +37,13 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ..errors import UserError
 from . import protocol as P
-from .game import PASS_ONLY, TableGame, commitment, match_commitment, safe_default
+from .game import PASS_ONLY, TableGame, commitment, safe_default
 from .repository import Fenced
-from .timers import TurnClock
+from .seats import Outbox, SeatState, Seating, is_turn
 
 __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
 
@@ -56,66 +51,6 @@ log = logging.getLogger("twmahjong.server.table")
 
 # s the result stays up when no person at the table is there to press 下一局
 UNWATCHED_PAUSE = 3.0
-
-
-class Outbox(Protocol):
-    """A connection as the table sees it: push never waits for a slow client."""
-    def push(self, text: str) -> None: ...
-
-
-@dataclass
-class SeatState:
-    account_id: int | None
-    name: str
-    bot: str | None                 # a bot's name for a seat filled by a bot
-    clock: TurnClock
-    conns: list[Outbox] = field(default_factory=list)
-    auto: bool = False              # 托管: a bot plays for the absent/silent player
-    decision_turn: int | None = None
-    bot_scheduled: int | None = None
-    player: Any = None              # the bot object, made on first use
-    last_obs: dict | None = None
-    last_view: tuple | None = None  # (game's view key, own legal) when last_obs was made
-    ev_sent: int = 0                # events of this hand already sent to this seat
-    public_decision: bool = False   # the running decision is a turn (everyone knows it)
-    shown_bank: float = 0.0         # the bank as the other seats see it (turn time only)
-    epoch: int = 0                  # bumps on every (re)attach; stale grace timers see it
-
-    def public(self) -> dict:
-        out = {"name": self.name, "bot": self.bot is not None,
-               "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
-        if self.bot is not None:
-            from .opponents import persona
-            if (who := persona(self.bot)) is not None:
-                out["persona"] = who     # a personality: its name, style line and tier
-        return out
-
-    def new_hand(self) -> None:
-        self.clock.new_hand()
-        self.shown_bank = self.clock.bank
-        self.public_decision = False
-
-    def stop_clock(self, now: float) -> None:
-        """Charge the bank; the others see the charge only for a turn of this seat."""
-        before = self.clock.bank
-        self.clock.stop(now)
-        if self.public_decision:
-            self.shown_bank = max(0.0, self.shown_bank - (before - self.clock.bank))
-        self.public_decision = False
-
-    def clock_for(self, viewer_is_me: bool, now: float) -> dict | None:
-        """This seat's clock as one viewer may see it (None for a bot's seat)."""
-        if self.bot is not None:
-            return None
-        view = self.clock.view(now)
-        running = self.clock.running
-        if viewer_is_me:
-            return {**view, "running": running}
-        if running and self.public_decision:
-            spent = self.clock.bank - view["bank"]
-            return {"base": view["base"], "bank": round(max(0.0, self.shown_bank - spent), 2),
-                    "running": True}
-        return {"base": self.clock.base, "bank": round(self.shown_bank, 2), "running": False}
 
 
 @dataclass
@@ -135,7 +70,7 @@ class TableServices:
     metrics: Any = None                # server/metrics.py: moves and their latency
 
 
-class Table:
+class Table(Seating):
     def __init__(self, game_id: str, meta: dict, seats: list[SeatState], game: TableGame,
                  services: TableServices):
         self.id = game_id
@@ -355,7 +290,7 @@ class Table:
                 self._ready(seat)
         elif seat in self.pending and self._deciding(seat) and not self.paused:
             s.clock.start(now)
-            s.public_decision = _is_turn(self.pending[seat])
+            s.public_decision = is_turn(self.pending[seat])
         self._presence(seat)
         if self.hand_open:
             self._sync_pending()
@@ -493,7 +428,7 @@ class Table:
                 if self._human_plays(s):
                     if not s.clock.running:
                         s.clock.start(now)
-                        s.public_decision = _is_turn(self.pending[i])
+                        s.public_decision = is_turn(self.pending[i])
                         if s.public_decision:
                             self.social.turn_started(i, s.decision_turn)
                 elif s.bot_scheduled != s.decision_turn:
@@ -695,151 +630,6 @@ class Table:
         self._broadcast(end)
         self.social.desk.ended(end)
 
-    # -- connections ------------------------------------------------------------------------
-    def _attach(self, seat: int, conn: Outbox) -> None:
-        s = self.seats[seat]
-        if conn not in s.conns:         # seated again (a resync): one more snapshot only
-            s.conns.append(conn)
-        s.epoch += 1
-        self.conn_epoch += 1
-        if self.paused and s.bot is None:
-            self.paused = False          # somebody is back: the table goes on
-            for o in self.seats:
-                o.bot_scheduled = None
-            if self.hand_open:
-                self._sync_pending()
-        if s.auto:
-            s.auto = False
-            if seat in self.pending and not s.clock.running:
-                s.clock.start(self.sv.clock())
-                s.public_decision = _is_turn(self.pending[seat])
-        self._presence(seat)
-        conn.push(self.snapshot(seat))
-
-    def _detach(self, seat: int, conn: Outbox) -> None:
-        s = self.seats[seat]
-        if conn in s.conns:
-            s.conns.remove(conn)
-        if not s.conns and seat in self.ready_wait:
-            self._ready(seat)            # gone: the next deal does not wait for them
-        self.conn_epoch += 1
-        self._arm_pause()
-        if not s.conns and s.bot is None and not self.finished:
-            grace = self.sv.settings.disconnect_grace
-            if grace <= 0:
-                self._grace_over(seat, s.epoch)
-            else:
-                self._presence(seat)
-                asyncio.get_running_loop().call_later(grace, self.inbox.put_nowait,
-                                                      ("grace", seat, s.epoch))
-
-    def _grace_over(self, seat: int, epoch: int) -> None:
-        """The player did not come back in time: a bot plays the seat (托管)."""
-        s = self.seats[seat]
-        if s.conns or s.epoch != epoch or s.auto or self.finished:
-            return
-        s.auto = True
-        log.info("table %s: seat %d did not come back in time; a bot plays it", self.id, seat)
-        self._presence(seat)
-        if self.hand_open:
-            self._sync_pending()
-
-    def _arm_pause(self) -> None:
-        """With no person connected, check again after ``pause_after`` seconds."""
-        if not self._people_connected() and any(s.bot is None for s in self.seats):
-            asyncio.get_running_loop().call_later(
-                self.sv.settings.pause_after, self.inbox.put_nowait, ("idle", self.conn_epoch))
-
-    def _people_connected(self) -> bool:
-        return any(s.conns for s in self.seats if s.bot is None)
-
-    def _idle_check(self, epoch: int) -> None:
-        if epoch == self.conn_epoch and not self._people_connected() and not self.finished:
-            self.paused = True
-            self.window = None           # reopened, whole, when somebody is back
-            log.info("table %s paused: nobody connected", self.id)
-
-    def _presence(self, seat: int) -> None:
-        s = self.seats[seat]
-        self._broadcast(P.message("presence", seat=seat, connected=bool(s.conns), auto=s.auto))
-
-    def table_info(self) -> dict:
-        seed = self.meta["options"].get("seed")
-        return {"game_id": self.id, **{k: self.meta[k] for k in ("mode", "profile", "stake",
-                                                                "rounds")},
-                "seats": [s.public() for s in self.seats], "scores": list(self.game.scores()),
-                "finished": self.finished, "state": self.state,
-                "speed": self.meta["options"].get("speed", "standard"),
-                "tier": self.meta["options"].get("tier"),      # 挑戰賽: the tier played
-                "turn_time": {"base": self.seats[0].clock.base,
-                              "bank": self.seats[0].clock.bank_size},
-                **({"next_hand": {"in": self._next_in(), "waiting": sorted(self.ready_wait)}}
-                   if self.next_deal_at is not None else {}),
-                "commitment": None if seed is None else match_commitment(int(seed)),
-                "watchers": len(self.social.desk), "watchable": self.social.watchable}
-
-    def snapshot(self, seat: int) -> str:
-        """Everything one seat needs to draw the table from nothing (reconnect)."""
-        s = self.seats[seat]
-        dealt = self.game.hand_no > 0
-        obs = self.game.observation(seat) if dealt else None
-        s.last_obs = obs
-        s.last_view = None
-        s.ev_sent = self.game.event_count()
-        hand = None
-        if dealt:
-            hand = {"hand_no": self.game.hand_no, "open": self.hand_open,
-                    "commitment": commitment(self.hand_seed or 0), "deal": self._deal_info(seat)}
-        now = self.sv.clock()
-        timer = s.clock.view(now) if self._deciding(seat) else None
-        return P.message("snapshot", table=self.table_info(), hand=hand, observation=obs,
-                         turn=s.decision_turn if s.decision_turn is not None else self.turn,
-                         timer=timer, clocks=self.clocks(seat, now))
-
-    def _deal_info(self, seat: int) -> dict | None:
-        """The hand's dice and 開門 (public at the table), for a seat that sits down
-        after the deal: who is dealer and why the winds sit where they do."""
-        for ev in reversed(self.game.events_for(seat, 0)):
-            if ev.get("type") == "deal":
-                return {k: ev.get(k) for k in ("dealer", "dice", "wall_break", "seat_winds",
-                                               "dealer_streak")}
-        return None
-
-    def clocks(self, viewer: int, now: float) -> list[dict | None]:
-        """Every seat's clock as ``viewer`` may see it (see the module docstring)."""
-        return [s.clock_for(i == viewer, now) for i, s in enumerate(self.seats)]
-
-    def _send_updates(self) -> None:
-        now = self.sv.clock()
-        key_of = getattr(self.game, "view_key", None)
-        key = key_of() if key_of is not None else None
-        for i, s in enumerate(self.seats):
-            if not s.conns or self.game.hand_no == 0:
-                continue
-            view = None if key is None else (key, self.pending.get(i))
-            if view is not None and view == s.last_view:
-                continue                 # nothing this seat sees has changed
-            s.last_view = view
-            obs = self.game.observation(i)
-            events = self.game.events_for(i, s.ev_sent)
-            if obs == s.last_obs and not events:
-                continue
-            s.last_obs = obs
-            s.ev_sent += len(events)
-            timer = s.clock.view(now) if self._deciding(i) else None
-            turn = s.decision_turn if s.decision_turn is not None else self.turn
-            text = P.message("update", turn=turn, events=events, observation=obs, timer=timer,
-                             clocks=self.clocks(i, now))
-            for c in s.conns:
-                c.push(text)
-        self.social.desk.moved()         # watchers: the public frame, sent turns later
-
-    def _broadcast(self, text: str) -> None:
-        for s in self.seats:
-            for c in s.conns:
-                c.push(text)
-
-
 class _Closed(BaseException):
     """Unwinds the actor from wherever it waits when an operator closes the table
     (a BaseException: the per-message recovery must not catch it)."""
@@ -848,12 +638,6 @@ class _Closed(BaseException):
 def _ranks(scores: list[int]) -> list[int]:
     order = sorted(range(4), key=lambda i: (-scores[i], i))
     return [order.index(i) + 1 for i in range(4)]
-
-
-def _is_turn(legal: list[dict]) -> bool:
-    """A decision with a discard in it is the seat's turn, which every seat sees;
-    claims, 搶槓 and 天聽 windows are not (who may claim is secret)."""
-    return any(a["type"] == "discard" for a in legal)
 
 
 def _as_json(action: Any) -> dict | None:
