@@ -12,7 +12,8 @@ the players saw. Loopback only; it stops by itself.
 
 It prints: tables (games played), moves acknowledged, faults injected, moves lost
 (a discard someone saw that is not stored, in order: must be 0), stranded clients
-(no message for longer than lease + 5 s while their table played on: must be 0),
+(no message for longer than lease + 5 s while their table played on, i.e. another
+seat heard from it at least a second before they did: must be 0),
 moves applied twice (0), the longest stall each player saw (p50/p99/max), and the
 ledger (accounts whose coins differ from their ledger; hands whose rows do not sum
 to zero). Exit 1 if any of lost / stranded / twice / ledger is off.
@@ -167,9 +168,11 @@ class Chaos:
                 for start, length in p.gaps():
                     if length <= lease + 5:
                         continue
-                    # did the table play on meanwhile? another seat heard from it
+                    # did the table play on meanwhile? another seat heard from it at
+                    # least a second before this one did (the whole table hears again
+                    # within a moment after an adoption: that is a stall, not a strand)
                     lo, hi = start + lease + 5, start + length
-                    if any(lo < t < hi for q in ps if q is not p for t in q.times):
+                    if any(lo < t < hi - 1.0 for q in ps if q is not p for t in q.times):
                         stranded += 1
                         before = [f"{k}@{t - self.t0:.1f}s" for t, k in self.faults
                                   if start - 30 < t < hi]
