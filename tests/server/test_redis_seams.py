@@ -649,6 +649,57 @@ def test_a_process_that_listens_on_its_inbox_is_alive_without_its_lease_key(spac
     assert run(go()) == (True, False)
 
 
+def test_an_account_talking_through_two_workers_has_one_talk_limit(space):
+    """The talk limit (3 at once, then one every 3 s) was counted per worker: an
+    account with a tab on each of two workers could say 6 lines at once. With the
+    bucket in Redis the two workers share it; without Redis each keeps its own."""
+    from twmahjong.server.social.talk import TalkGate
+    url, prefix = space
+
+    async def go():
+        links = [RedisLink(url, prefix, f"p{i}", 10.0) for i in range(2)]
+        for ln in links:
+            ln.on(ln.inbox(ln.process_id), lambda m: None)
+            await ln.start()
+        try:
+            gates = [TalkGate(1 / 3, 3, link=ln) for ln in links]
+            shared = [await gates[i % 2].allow(7) for i in range(8)]
+            other = await gates[1].allow(8)              # another account: its own bucket
+            alone = [TalkGate(1 / 3, 3), TalkGate(1 / 3, 3)]
+            per_worker = [await alone[i % 2].allow(7) for i in range(8)]
+            return shared, other, per_worker
+        finally:
+            for ln in links:
+                await ln.close()
+    shared, other, per_worker = run(go())
+    assert shared == [True, True, True, False, False, False, False, False]
+    assert other is True
+    assert sum(per_worker) == 6                          # what it was before
+
+
+def test_the_talk_limit_goes_on_per_worker_while_redis_is_away(tmp_path):
+    """Redis stopped: talk is limited by the worker's own bucket, not refused."""
+    from twmahjong.drill import RedisServer
+    from twmahjong.server.social.talk import TalkGate
+    srv = RedisServer(log=tmp_path / "redis.log").start()
+
+    async def go():
+        link = RedisLink(srv.url, "t", "p1", 10.0)
+        link.on(link.inbox("p1"), lambda m: None)
+        await link.start()
+        gate = TalkGate(1 / 3, 2, link=link)
+        try:
+            first = await gate.allow(1)
+            srv.stop()
+            away = [await gate.allow(1) for _ in range(3)]
+            return first, away
+        finally:
+            with contextlib.suppress(Exception):
+                await link.close()
+    first, away = run(go())
+    assert first is True and away == [True, True, False]
+
+
 def test_serve_with_an_unreachable_redis_says_so_in_one_line(tmp_path):
     import socket
     import subprocess

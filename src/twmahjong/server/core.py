@@ -79,7 +79,7 @@ class Server:
         self.invites = Invitations(settings.invite_ttl, link)
         self.notices = Notices(self, link)
         self.talk_gate = TalkGate(settings.talk_rate, settings.talk_burst,
-                                  settings.limiter_keys)
+                                  settings.limiter_keys, link)
         if settings.test_mode:           # stacked walls' rote bots (server/stacked.py)
             from .stacked import register_bot
             register_bot()

@@ -236,7 +236,7 @@ class Connection:
         elif isinstance(msg, P.Join):
             await self._join(msg.ticket)
         elif isinstance(msg, P.Talk):
-            self._talk(msg)
+            await self._talk(msg)
         elif isinstance(msg, P.Watch):
             await self._watch(msg.game_id)
         elif isinstance(msg, P.Mute):
@@ -347,7 +347,7 @@ class Connection:
         self.server.where.update(self.account["id"])
 
     # -- table talk and 觀戰 (server/social/) -----------------------------------------------------
-    def _talk(self, msg: P.Talk) -> None:
+    async def _talk(self, msg: P.Talk) -> None:
         """A phrase or emote for the table: seated players only, from the catalogue,
         within the talk limit; anything else is one error and changes nothing."""
         from .social.talk import EMOTES, PHRASES
@@ -366,7 +366,7 @@ class Connection:
         if msg.emote is not None and msg.emote not in EMOTES:
             raise P.ProtocolError("unknown_emote", f"no emote {msg.emote[:32]!r}; "
                                                    "see GET /api/v1/talk")
-        if not self.server.talk_gate.allow(self.account["id"]):
+        if not await self.server.talk_gate.allow(self.account["id"]):
             st = self.server.settings
             raise P.ProtocolError("talk_too_fast", f"one phrase or emote every "
                                   f"{1 / st.talk_rate:g} s (at most {st.talk_burst} at "

@@ -11,7 +11,8 @@ pack, server/voices.py, else the browser's speech of the 台語 or 普通話 lin
     True
 
 Safety lives on the server: ``TalkGate`` allows each account one line per
-``talk_rate`` seconds with a short burst (``rate_limited`` otherwise), watchers
+``talk_rate`` seconds with a short burst (``talk_too_fast`` otherwise) — one
+limit across the cluster, however many workers the account talks through —, watchers
 cannot speak, and a line from a player the listener has blocked is never sent to
 the listener (``Connection.push`` drops it). Muting is the listener's own choice
 in the browser (one seat, or everyone, bots included).
@@ -23,12 +24,17 @@ own lines for its own win, for dealing in, and for a long wait on a person's tur
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from .. import protocol as P
 from ..limits import Limiter
+
+log = logging.getLogger("twmahjong.server.talk")
 
 __all__ = ["BOT_LINES", "EMOTES", "MOMENTS", "PHRASES", "PLAIN_LINES", "BotTalk", "Emote",
            "Phrase", "TalkGate", "catalogue", "talk_message"]
@@ -165,15 +171,54 @@ def talk_message(seat: int, *, phrase: str | None = None, emote: str | None = No
     return P.message("talk", seat=seat, phrase=phrase, emote=emote, bot=bot)
 
 
+# A token bucket per account in Redis, on Redis's clock (workers' clocks differ):
+# refill by the time since the last line, spend one token if there is one.
+_TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens = tonumber(b[1]) or burst
+local stamp = tonumber(b[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return ok
+"""
+
+
 class TalkGate:
     """The server's limit on table talk: per account, ``rate`` lines a second with
-    bursts of ``burst`` (by default one per 3 s, three at once)."""
+    bursts of ``burst`` (by default one per 3 s, three at once).
 
-    def __init__(self, rate: float, burst: int, max_keys: int = 50_000):
+    With a cluster link the bucket lives in Redis, so an account connected to two
+    workers (two tabs, a phone and a desktop) talks at the limit once, not once per
+    worker. While Redis is away each worker falls back to its own bucket: talk
+    goes on, limited per worker, rather than stopping."""
+
+    def __init__(self, rate: float, burst: int, max_keys: int = 50_000, link: Any = None):
+        self.rate, self.burst = rate, burst
         self.limit = Limiter(rate, burst, max_keys=max_keys)
+        self.link = link
+        self._script: Any = None
+        # a full bucket refills in burst / rate s: keep it that long, and a second more
+        self._ttl_ms = math.ceil(burst / rate * 1000) + 1000
 
-    def allow(self, account_id: int) -> bool:
-        return self.limit.take(account_id)
+    async def allow(self, account_id: int) -> bool:
+        if self.link is None or self.link.r is None:
+            return self.limit.take(account_id)
+        try:
+            if self._script is None:
+                self._script = self.link.r.register_script(_TAKE)
+            ok = await asyncio.wait_for(
+                self._script(keys=[self.link.key("talk", str(account_id))],
+                             args=[self.rate, self.burst, self._ttl_ms]), 1.0)
+            return bool(ok)
+        except Exception as e:          # Redis away: this worker's own bucket meanwhile
+            log.info("talk limit from Redis failed (%s); using this worker's", e)
+            return self.limit.take(account_id)
 
 
 class BotTalk:
