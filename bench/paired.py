@@ -30,10 +30,13 @@ def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> B
     """``MasterBot`` with changed knobs: ``stages=N`` (only the first N shipped
     stages of corrections; 0 is L5), ``weights=PATH`` (one stage, another fit),
     ``margin=X`` (台 an advantage must pass), ``confidence=Z`` (standard errors it
-    must clear), ``;``-separated."""
+    must clear), ``fold=PATH`` (one more stage after those: a fit of folding for
+    the rest of the hand), ``;``-separated."""
     kw = dict(x.split("=", 1) for x in knobs.split(";") if x)
     stages = ((load_weights(kw.pop("weights")),) if "weights" in kw
               else load_stages(int(kw.pop("stages")) if "stages" in kw else None))
+    if "fold" in kw:
+        stages = (*stages, load_weights(kw.pop("fold")))
     margin = float(kw.pop("margin")) if "margin" in kw else None
     confidence = float(kw.pop("confidence")) if "confidence" in kw else None
     if kw:

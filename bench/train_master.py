@@ -39,27 +39,30 @@ from pathlib import Path
 
 import numpy as np
 
-from twmahjong.bots.advantage import (_PATH, CLAIM_FEATURES, DISCARD_FEATURES, WIN_FEATURES,
-                                      Weights, load_stages, load_weights, score)
+from twmahjong.bots.advantage import (_PATH, CLAIM_FEATURES, DISCARD_FEATURES, FOLD_FEATURES,
+                                      WIN_FEATURES, Weights, load_stages, load_weights, score)
 from twmahjong.bots.arena import _tai_flow
 from twmahjong.bots.master import Explorer, MasterBot
 from twmahjong.engine import HandState
 from twmahjong.profiles import load_profile
 
-GROUPS = (("discard", DISCARD_FEATURES), ("claim", CLAIM_FEATURES), ("win", WIN_FEATURES))
+GROUPS = (("discard", DISCARD_FEATURES), ("claim", CLAIM_FEATURES), ("win", WIN_FEATURES),
+          ("fold", FOLD_FEATURES))
 WIDTH = sum(len(f) for _, f in GROUPS)
 OFFSET = {g: sum(len(f) for _, f in GROUPS[:i]) for i, (g, _) in enumerate(GROUPS)}
 
 
-def play(hand_no: int, seed: int, rates: tuple[float, float, float], stages: int = 0) -> np.ndarray:
+def play(hand_no: int, seed: int, rates: tuple[float, float, float], stages: int = 0,
+         fold: float = 0.0) -> np.ndarray:
     """One randomised hand: four rows (one a seat) of [features..., dealer, 台, points,
-    explored discards, claims, wins]. The seats play L5 corrected by the first
-    ``stages`` shipped stages (0: plain L5), and explore around that policy."""
+    explored discards, claims, wins, folds]. The seats play L5 corrected by the first
+    ``stages`` shipped stages (0: plain L5), and explore around that policy; ``fold``
+    is the chance of folding for the rest of the hand when that is asked."""
     rng = random.Random(f"master/{seed}/{hand_no}")
     prof = load_profile("standard")
     bots = []
     for _ in range(4):
-        ex = Explorer(random.Random(rng.getrandbits(62)), *rates)
+        ex = Explorer(random.Random(rng.getrandbits(62)), *rates, fold=fold)
         bots.append(MasterBot(rng.getrandbits(31), exact=True, weights=load_stages(stages),
                               explorer=ex))
     dealer = hand_no % 4
@@ -70,23 +73,24 @@ def play(hand_no: int, seed: int, rates: tuple[float, float, float], stages: int
     r = h.result or {}
     flow = _tai_flow(r)
     net = r.get("net") or [0, 0, 0, 0]
-    rows = np.zeros((4, WIDTH + 6), dtype=np.float64)
+    rows = np.zeros((4, WIDTH + 7), dtype=np.float64)
     for s, b in enumerate(bots):
         ex = b.explorer
         assert ex is not None
-        rows[s, :WIDTH] = ex.sums["discard"] + ex.sums["claim"] + ex.sums["win"]
+        rows[s, :WIDTH] = [x for g, _ in GROUPS for x in ex.sums[g]]
         rows[s, WIDTH:] = [1.0 if s == dealer else 0.0, flow[s], net[s],
-                           ex.counts["discard"], ex.counts["claim"], ex.counts["win"]]
+                           ex.counts["discard"], ex.counts["claim"], ex.counts["win"],
+                           ex.counts["fold"]]
     return rows
 
 
-def _play_many(args: tuple[list[int], int, tuple[float, float, float], int]) -> np.ndarray:
-    hands, seed, rates, stages = args
-    return np.concatenate([play(i, seed, rates, stages) for i in hands])
+def _play_many(args: tuple[list[int], int, tuple[float, float, float], int, float]) -> np.ndarray:
+    hands, seed, rates, stages, fold = args
+    return np.concatenate([play(i, seed, rates, stages, fold) for i in hands])
 
 
 def collect(hands: int, seed: int, workers: int, out: Path, rates: tuple[float, float, float],
-            stages: int = 0) -> None:
+            stages: int = 0, fold: float = 0.0) -> None:
     if len(load_stages(stages)) < stages:
         raise SystemExit(f"--stages {stages}: only {len(load_stages())} stage(s) are shipped")
     out.mkdir(parents=True, exist_ok=True)
@@ -95,7 +99,7 @@ def collect(hands: int, seed: int, workers: int, out: Path, rates: tuple[float, 
     parts: list[np.ndarray] = []
     done = 0
     with mp.get_context("spawn").Pool(workers) as pool:
-        for rows in pool.imap(_play_many, [(c, seed, rates, stages) for c in chunks]):
+        for rows in pool.imap(_play_many, [(c, seed, rates, stages, fold) for c in chunks]):
             parts.append(rows)
             done += len(rows) // 4
             if done % 1000 < 50:
@@ -103,6 +107,7 @@ def collect(hands: int, seed: int, workers: int, out: Path, rates: tuple[float, 
     data = np.concatenate(parts)
     np.save(out / f"rows-{seed}.npy", data)
     meta = {"hands": hands, "seed": seed, "workers": workers, "rates": rates, "stages": stages,
+            "fold": fold,
             "seconds": round(time.perf_counter() - t0, 1),
             "features": {g: list(f) for g, f in GROUPS}}
     (out / f"rows-{seed}.json").write_text(json.dumps(meta), encoding="utf-8")
@@ -114,7 +119,8 @@ V1_CLAIM = ("claim", "gain", "concealed", "late", "ready", "pon", "shanten")
 
 def load(data: Path) -> tuple[list[tuple[np.ndarray, dict]], list[dict]]:
     """Every ``rows-*.npy`` with its metadata (a file without a feature list is the
-    first experiment's, whose claims had the first seven claim features)."""
+    first experiment's, whose claims had the first seven claim features; a file
+    without the fold group explored no folding, so its fold sums are zero)."""
     parts, metas = [], []
     for f in sorted(data.glob("rows-*.npy")):
         meta = json.loads(f.with_suffix(".json").read_text(encoding="utf-8"))
@@ -130,7 +136,7 @@ def load(data: Path) -> tuple[list[tuple[np.ndarray, dict]], list[dict]]:
 def design(parts: list[tuple[np.ndarray, dict]]) -> tuple[np.ndarray, np.ndarray]:
     """One matrix over every file: [the current features, each older file's
     differing groups in a block of its own, 1 and dealer per file] and the
-    outcome columns [台, points, explored discards, claims, wins].
+    outcome columns [台, points, explored discards, claims, wins, folds].
 
     A group whose features changed between experiments cannot share columns (the
     older rows lack the new sums, and their randomised choices drove the old
@@ -148,7 +154,9 @@ def design(parts: list[tuple[np.ndarray, dict]]) -> tuple[np.ndarray, np.ndarray
         x = np.zeros((n, WIDTH))
         col = 0
         for g, names in GROUPS:
-            have = meta["features"][g]
+            have = meta["features"].get(g)
+            if have is None:                # not explored then: zero in these rows
+                continue
             width = len(have)
             if list(have) == list(names):
                 x[:, OFFSET[g]:OFFSET[g] + width] = rows[:, col:col + width]
@@ -162,7 +170,11 @@ def design(parts: list[tuple[np.ndarray, dict]]) -> tuple[np.ndarray, np.ndarray
         nuis[at:at + n, 1] = rows[:, col]
         extra_cols.append(nuis)
         blocks.append(x)
-        outs.append(rows[:, col + 1:col + 6])
+        o = np.zeros((n, 6))
+        o[:, :5] = rows[:, col + 1:col + 6]
+        if rows.shape[1] > col + 6:         # the explored folds (files since the group)
+            o[:, 5] = rows[:, col + 6]
+        outs.append(o)
         at += n
     x = np.column_stack([np.concatenate(blocks)] + extra_cols)
     return x, np.concatenate(outs)
@@ -243,6 +255,8 @@ def main() -> None:
                    help="exploration chances: discard,claim,win (each 0-1)")
     c.add_argument("--stages", type=int, choices=(0, 1), default=0,
                    help="the policy explored: L5 (0) or L5 with the shipped stage 1 (1)")
+    c.add_argument("--fold", type=float, default=0.0,
+                   help="chance of folding for the rest of the hand when it is asked (0-1)")
     e = sub.add_parser("ceiling")
     e.add_argument("--hands", type=int, default=300)
     e.add_argument("--seed", type=int, default=1)
@@ -256,7 +270,9 @@ def main() -> None:
     f.add_argument("--to", type=Path, default=_PATH, help="where --write stores the fit")
     a = ap.parse_args()
     if a.cmd == "collect":
-        collect(a.hands, a.seed, a.workers, a.out, a.rates, a.stages)
+        if not 0.0 <= a.fold <= 1.0:
+            raise SystemExit(f"--fold {a.fold}: a chance between 0 and 1")
+        collect(a.hands, a.seed, a.workers, a.out, a.rates, a.stages, a.fold)
         return
     if a.cmd == "ceiling":
         if not a.weights.exists():
@@ -276,7 +292,8 @@ def main() -> None:
     y = outs[:, 0] if a.target == "tai" else outs[:, 1] / 20.0
     beta, se, cov = fit(x, y)
     print(f"{len(y) // 4} hands, {len(y)} seat-hands; explored discards {int(outs[:, 2].sum())}, "
-          f"claims {int(outs[:, 3].sum())}, wins {int(outs[:, 4].sum())}; target {a.target}")
+          f"claims {int(outs[:, 3].sum())}, wins {int(outs[:, 4].sum())}, folds "
+          f"{int(outs[:, 5].sum())}; target {a.target}")
     out: dict[str, list[float]] = {}
     i = 0
     for group, names in GROUPS:

@@ -8,7 +8,7 @@ from botobs import make_obs
 
 from twmahjong.bots import make_bot
 from twmahjong.bots.arena import make_seat_bot, seat_names
-from twmahjong.bots.advantage import CLAIM_FEATURES, DISCARD_FEATURES, Weights
+from twmahjong.bots.advantage import CLAIM_FEATURES, DISCARD_FEATURES, FOLD_FEATURES, Weights
 from twmahjong.bots.master import Explorer, MasterBot
 from twmahjong.bots.policy import LEVELS, PolicyBot
 from twmahjong.bots.reader import possible, read_table
@@ -239,6 +239,64 @@ def test_a_claim_weight_turns_l5s_claim_into_a_pass():
     assert MasterBot(seed=1, exact=True, weights=Weights()).act(obs) == {"type": "pon", "tile": "1p"}
 
 
+# ---- folding for the rest of the hand (棄胡) -----------------------------------------------------
+
+def _fold_weights(first: float = 5.0) -> Weights:
+    w = [0.0] * len(FOLD_FEATURES)
+    w[0] = first
+    return Weights({"fold": w})
+
+
+# a pung L5 takes (test_a_claim_weight_turns_l5s_claim_into_a_pass), 30 tiles left
+PON_LEGAL = [{"type": "pon", "tile": "1p"}, {"type": "pass"}]
+PON_OBS = make_obs("35m68m11p23p99s23z46s1m5p", seat=0, legal=PON_LEGAL,
+                   discards=[["7s"], ["1s", "7s", "9s", "1p"], ["5p", "2s"], ["7z", "4z", "8p"]],
+                   declared=[False, False, False, True], wall_remaining=30,
+                   last_discard={"seat": 1, "tile": "1p"})
+
+
+def test_a_fold_weight_folds_for_the_rest_of_the_hand_and_a_new_hand_forgets_it():
+    """Far from ready behind a declared hand, a stage that measured folding better
+    makes L6 fold: it throws the tile least likely to deal in, and later in the
+    same hand passes a pung it would take; in the next hand it plays again."""
+    bot = MasterBot(seed=1, exact=True, weights=[_fold_weights()])
+    a = bot.act(FAR_OBS)
+    read = _read(FAR_OBS)
+    held = {k for k, n in enumerate(View.from_observation(FAR_OBS).counts) if n}
+    assert read.deal_in_points(T(a["tile"])) == min(read.deal_in_points(k) for k in held)
+    assert bot.last_plan["group"] == 3.0 and bot.last_plan["changed"] == 1.0
+    assert bot.act(PON_OBS) == {"type": "pass"}                   # same hand: folded
+    assert bot.act(dict(PON_OBS, wall_remaining=60)) == {"type": "pon", "tile": "1p"}
+    plain = MasterBot(seed=1, exact=True, weights=[Weights()])
+    assert plain.act(PON_OBS) == {"type": "pon", "tile": "1p"}
+
+
+def test_folding_is_not_asked_of_a_ready_hand_nor_when_nobody_looks_ready():
+    """READ_OBS is ready (push against the 天聽, as L5 does); the same far hand with
+    nobody declared and short rivers has no threat to fold against."""
+    bot = MasterBot(seed=1, exact=True, weights=[_fold_weights()])
+    assert bot.act(READ_OBS) == {"type": "discard", "tile": "8p"}
+    quiet = make_obs("35m68m11p24p99s13s46s1m5p7m", drawn="4m",
+                     discards=[["7s"], ["1s"], ["7z"], ["6z"]], wall_remaining=80)
+    bot = MasterBot(seed=1, exact=True, weights=[_fold_weights()])
+    assert bot.act(quiet) == PolicyBot(LEVELS[5], seed=1, exact=True).act(quiet)
+    assert not bot._fold_asked
+
+
+def test_the_experiment_explores_folding_once_a_hand_with_its_chance():
+    """The fold experiment asks once a hand: with chance 1 it folds (counted once),
+    and the centred sum is then zero (made minus expected); with chance 0 the bot
+    never asks and is L6 move for move."""
+    import random
+    ex = Explorer(random.Random(1), discard=0.0, claim=0.0, win=0.0, fold=1.0)
+    bot = MasterBot(seed=1, exact=True, weights=[Weights()], explorer=ex)
+    bot.act(FAR_OBS)
+    bot.act(dict(FAR_OBS, wall_remaining=36))
+    assert ex.counts["fold"] == 1 and bot._fold_on
+    assert all(abs(x) < 1e-12 for x in ex.sums["fold"])
+    assert not MasterBot(seed=1, exact=True, explorer=Explorer(random.Random(1)))._folds
+
+
 def test_the_experiment_sums_have_mean_zero_whatever_is_chosen():
     """Explorer.choose adds what was made minus the random choice's expectation:
     with chance 1 and candidates 1 and 3 the sum is -1 or +1; never exploring, it
@@ -263,8 +321,8 @@ def test_the_fit_recovers_a_planted_advantage():
     tm = load_bench("train_master")
     rng = np.random.default_rng(3)
 
-    def rows(n, claim_width):
-        width = len(tm.DISCARD_FEATURES) + claim_width + len(tm.WIN_FEATURES)
+    def rows(n, features):
+        width = sum(len(f) for f in features.values())
         r = np.zeros((n, width + 6))
         r[:, :width] = rng.normal(0, 1, (n, width))
         r[:, width] = rng.integers(0, 2, n)
@@ -272,9 +330,10 @@ def test_the_fit_recovers_a_planted_advantage():
         return r
 
     new = {g: list(f) for g, f in tm.GROUPS}
-    old = dict(new, claim=list(tm.V1_CLAIM))
-    x, outs = tm.design([(rows(12000, len(tm.V1_CLAIM)), {"features": old}),
-                         (rows(12000, len(tm.CLAIM_FEATURES)), {"features": new})])
+    # the older experiment had other claim features and explored no folding
+    old = {"discard": new["discard"], "claim": list(tm.V1_CLAIM), "win": new["win"]}
+    x, outs = tm.design([(rows(12000, old), {"features": old}),
+                         (rows(12000, new), {"features": new})])
     beta, se, _cov = tm.fit(x, outs[:, 0])
     assert abs(beta[0] - 2.0) < 4 * se[0] and abs(beta[4] - 0.5) < 4 * se[4]
     assert all(abs(beta[i]) < 4 * se[i] for i in range(tm.WIDTH) if i not in (0, 4))
@@ -369,7 +428,7 @@ def test_the_master_experiment_derives_from_the_seed_alone():
     columns are the hand's own (net 台 and points sum to zero over the table)."""
     tm = load_bench("train_master")
     a, b = tm.play(3, 5, (0.5, 0.5, 0.5)), tm.play(3, 5, (0.5, 0.5, 0.5))
-    assert (a == b).all() and a.shape == (4, tm.WIDTH + 6)
+    assert (a == b).all() and a.shape == (4, tm.WIDTH + 7)
     assert a[:, tm.WIDTH + 3].sum() > 0
     assert abs(a[:, tm.WIDTH + 1].sum()) < 1e-9 and abs(a[:, tm.WIDTH + 2].sum()) < 1e-9
 

@@ -25,7 +25,13 @@ Every feature is a difference against L5's choice, so L5's choice scores 0:
   a scoring honor pung, the melds already shown, whether it leaves the hand
   ready, dealer, how late, how many opponents look ready;
 * a discard win (胡) against passing it for a self-draw (自摸 pays three): the
-  台 it would score, how late, the waits left.
+  台 it would score, how late, the waits left;
+* folding (棄胡) for the rest of the hand — safest tiles only, no claims, wins
+  still taken — against playing on, asked once a hand, at the seat's first turn
+  with an opponent likely ready: how far the hand is, how many opponents look
+  ready, how late, dealer, whether L5's own fold rule fires, a declared opponent.
+  A whole-hand choice, so its advantage counts everything folding changes after
+  it, which one-move corrections of the discard cannot see.
 
 The weights ship as ``advantage.json`` (the training command, seeds, data size,
 each weight's standard error and the covariance beside them); none at all means
@@ -41,9 +47,9 @@ import math
 from functools import cache
 from pathlib import Path
 
-__all__ = ["CLAIM_FEATURES", "CONFIDENCE", "DISCARD_FEATURES", "WIN_FEATURES", "Weights",
-           "claim_context", "discard_features", "load_stages", "load_weights", "score",
-           "win_context"]
+__all__ = ["CLAIM_FEATURES", "CONFIDENCE", "DISCARD_FEATURES", "FOLD_FEATURES", "FOLD_READY",
+           "WIN_FEATURES", "Weights", "claim_context", "discard_features", "fold_context",
+           "load_stages", "load_weights", "score", "win_context"]
 
 DISCARD_FEATURES = (
     "eff", "eff*late", "eff*ready", "eff*far",
@@ -53,6 +59,9 @@ DISCARD_FEATURES = (
 CLAIM_FEATURES = ("claim", "gain", "concealed", "late", "ready", "pon", "shanten",
                   "gain*concealed", "ready_after", "dealer", "melds", "honor")
 WIN_FEATURES = ("pass", "tai", "late", "waits", "ready")
+FOLD_FEATURES = ("fold", "fold*one", "fold*ready", "fold*late", "fold*dealer", "fold*l5",
+                 "fold*declared")
+FOLD_READY = 0.5          # opponents ready in expectation from which folding is asked
 
 LATE_WALL = 24            # tiles left to draw below which a hand is "late"
 
@@ -93,6 +102,17 @@ def win_context(tai: float, *, wall_remaining: int, waits: int, ready: float) ->
             math.log1p(max(0, waits)), ready]
 
 
+def fold_context(best_shanten: int, *, ready: float, wall_remaining: int, dealer: bool,
+                 l5_folds: bool, declared: bool) -> list[float]:
+    """Folding for the rest of the hand against playing on (the sign is the caller's):
+    ``ready`` opponents ready in expectation, ``l5_folds`` whether L5's own rule
+    (two from ready, an opponent surely ready) folds its discards already,
+    ``declared`` an opponent who declared 聽."""
+    return [1.0, 1.0 if best_shanten == 1 else 0.0, ready,
+            1.0 if wall_remaining < LATE_WALL else 0.0, 1.0 if dealer else 0.0,
+            1.0 if l5_folds else 0.0, 1.0 if declared else 0.0]
+
+
 CONFIDENCE = 2.0          # standard errors an advantage must clear (a lower bound > 0)
 
 
@@ -109,7 +129,8 @@ class Weights:
         raw = raw or {}
         self.groups = {"discard": tuple(raw.get("discard") or [0.0] * len(DISCARD_FEATURES)),
                        "claim": tuple(raw.get("claim") or [0.0] * len(CLAIM_FEATURES)),
-                       "win": tuple(raw.get("win") or [0.0] * len(WIN_FEATURES))}
+                       "win": tuple(raw.get("win") or [0.0] * len(WIN_FEATURES)),
+                       "fold": tuple(raw.get("fold") or [0.0] * len(FOLD_FEATURES))}
         self.cov = {g: tuple(tuple(r) for r in m) for g, m in (cov or {}).items()}
         self.margin = margin
         self.confidence = confidence

@@ -30,8 +30,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
-from .advantage import (CLAIM_FEATURES, DISCARD_FEATURES, WIN_FEATURES, Weights,
-                        claim_context, discard_features, load_stages, win_context)
+from .advantage import (CLAIM_FEATURES, DISCARD_FEATURES, FOLD_FEATURES, FOLD_READY,
+                        WIN_FEATURES, Weights, claim_context, discard_features, fold_context,
+                        load_stages, win_context)
+from .defence import max_threat
 from .efficiency import DiscardInfo, discard_table, shanten, useful_tiles
 from .policy import LEVELS, Params, PolicyBot, _offered
 from .reader import TableRead, read_table
@@ -69,6 +71,7 @@ class Explorer:
     discard: float = 0.15
     claim: float = 0.25
     win: float = 0.15
+    fold: float = 0.0
     sums: dict[str, list[float]] = field(init=False)
     counts: dict[str, int] = field(init=False)
 
@@ -77,8 +80,8 @@ class Explorer:
 
     def reset(self) -> None:
         self.sums = {"discard": [0.0] * len(DISCARD_FEATURES), "claim": [0.0] * len(CLAIM_FEATURES),
-                     "win": [0.0] * len(WIN_FEATURES)}
-        self.counts = {"discard": 0, "claim": 0, "win": 0}
+                     "win": [0.0] * len(WIN_FEATURES), "fold": [0.0] * len(FOLD_FEATURES)}
+        self.counts = {"discard": 0, "claim": 0, "win": 0, "fold": 0}
 
     def choose(self, group: str, others: list[list[float]]) -> int:
         """Index into ``others`` of the move made, or -1 for the policy's own choice."""
@@ -121,6 +124,12 @@ class MasterBot(PolicyBot):
         self._read: TableRead | None = None
         self._eff: dict[int, float] = {}
         self.last_plan: dict[str, float] = {}     # the numbers behind the last correction
+        # 棄胡 for the rest of the hand: asked only when a stage weighs it or the
+        # experiment explores it (otherwise L6 plays exactly as without it)
+        self._folds = (any(any(w.groups["fold"]) for w in self.stages)
+                       or (explorer is not None and explorer.fold > 0))
+        self._fold_asked = self._fold_on = False
+        self._wall = -1                            # the wall when last seen: a new hand
 
     def act(self, observation: Observation) -> ActionJSON | Action:
         self._deadline = None if self.exact else self.clock() + self.budget_ms / 1000.0
@@ -154,9 +163,52 @@ class MasterBot(PolicyBot):
             i = self.explorer.choose(group, [feats(c, base) for c in others])
             if i >= 0:
                 base = others[i]
-        self.last_plan = {"group": float(("discard", "claim", "win").index(group)),
+        self.last_plan = {"group": float(("discard", "claim", "win", "fold").index(group)),
                           "advantage": best_a, "changed": changed}
         return base
+
+    # ---- folding for the rest of the hand (棄胡) --------------------------------------------
+
+    def _new_hand(self, v: View) -> None:
+        if v.wall_remaining > self._wall:          # the wall only shrinks within a hand
+            self._fold_asked = self._fold_on = False
+        self._wall = v.wall_remaining
+
+    def _own_turn(self, v: View) -> ActionJSON | Action:
+        if self._folds:
+            self._new_hand(v)
+            if not self._fold_on and not self._fold_asked:
+                self._ask_fold(v)
+            if self._fold_on:
+                return self._fold_discard(v)
+        return super()._own_turn(v)
+
+    def _ask_fold(self, v: View) -> None:
+        """Once a hand, at the first turn with an opponent likely ready and the hand
+        not ready: fold for the rest of it when that is measured better."""
+        best_s = shanten(v.counts)
+        read = self._reading(v)
+        ready = read.ready_sum()
+        if best_s < 1 or ready < FOLD_READY:
+            return
+        self._fold_asked = True
+        declared = any(v.declared[s] for s in v.opponents())
+        ctx = fold_context(best_s, ready=ready, wall_remaining=v.wall_remaining,
+                           dealer=v.seat == v.dealer, declared=declared,
+                           l5_folds=best_s >= self.params.fold_shanten
+                           and max_threat(v) >= self.params.fold_threat)
+        self._fold_on = self._improve("fold", [True, False], False,
+                                      lambda fold, _: ctx if fold else [-x for x in ctx])
+
+    def _fold_discard(self, v: View) -> ActionJSON | Action:
+        """Folded: the tile least likely to deal in, then the one that keeps the hand
+        best (a hand that folds can still win by a self-draw)."""
+        read = self._reading(v)
+        kinds = sorted({int(a[1]) for a in v.legal if a[0] == "discard" and a[1] is not None})
+        info = {d.kind: d for d in discard_table(v.counts, v.unseen, kinds, slack=None)}
+        k = min(kinds, key=lambda k: (round(read.deal_in_points(k), 2), info[k].shanten,
+                                      -info[k].useful, k))
+        return _offered(v.find("discard", k))
 
     # ---- discards -------------------------------------------------------------------------
 
@@ -206,6 +258,10 @@ class MasterBot(PolicyBot):
         """L5's claim (or pass), and the other of the two — passing where L5 claims,
         L5's best-scoring claim where it passes — made when it is measured better."""
         passed = v.find("pass")
+        if self._folds:
+            self._new_hand(v)
+            if self._fold_on and passed is not None:
+                return _offered(passed)            # folded: nothing claimed
         if not v.legal_types() & {"chi", "pon", "kong"} or passed is None:
             return super()._claim(v)
         base, scored, l5 = self._claim_options(v)
