@@ -300,8 +300,11 @@ def main() -> None:
         ws = []
         for name in names:
             b, e = float(beta[i]), float(se[i])
-            keep = abs(b) > a.shrink * e
-            print(f"  {group:8s} {name:16s} {b:+9.4f} ± {e:.4f}  {'' if keep else '(zeroed)'}")
+            # a feature no row explored has no estimate (least squares leaves dust)
+            explored = bool(np.any(x[:, i]))
+            keep = explored and abs(b) > a.shrink * e
+            note = "" if keep else "(zeroed)" if explored else "(not explored)"
+            print(f"  {group:8s} {name:16s} {b:+9.4f} ± {e:.4f}  {note}")
             ws.append(round(b, 5) if keep else 0.0)
             i += 1
         out[group] = ws
