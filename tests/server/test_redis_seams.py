@@ -523,6 +523,16 @@ class _Table:
         self.calls.append(("submit", seat))
 
 
+def _seated_proxy(cluster, seat: int, conn):
+    """A RemoteTable of game g1 owned by "owner", with ``conn`` seated and answered."""
+    from twmahjong.server.cluster import RemoteTable
+    proxy = RemoteTable(cluster, "g1", [{"account_id": 1, "name": "a"}] * 4, "owner")
+    proxy.attach(seat, conn)
+    cid = next(iter(proxy.attached))
+    proxy.seen('{"v":1,"type":"snapshot"}', cid)
+    return proxy, cid
+
+
 def test_a_liveness_check_never_drops_a_seat_its_process_seated_again_meanwhile():
     """A message to a relayed seat that reaches nobody (Redis restarting) starts a
     check: is the relaying process gone for a lease? If that process seats the
@@ -571,7 +581,6 @@ def test_a_move_from_a_connection_the_owner_does_not_seat_gets_it_seated_again()
     still relays a player there: the player's move used to vanish without a word.
     Now the owner answers ``unseated`` and the relaying process attaches again, so
     the player gets a snapshot that offers the move anew."""
-    from twmahjong.server.cluster import RemoteTable
     owner_link, via_link = _Link(), _Link()
     table = _Table("g1")
     owner = _bare_cluster(owner_link, {"g1": table})
@@ -579,11 +588,7 @@ def test_a_move_from_a_connection_the_owner_does_not_seat_gets_it_seated_again()
     via.process_id = "v"
 
     async def go():
-        proxy = RemoteTable(via, "g1", [{"account_id": 1, "name": "a"}] * 4, "owner")
-        conn = object()
-        proxy.attach(2, conn)
-        cid = next(iter(proxy.attached))
-        proxy.seen('{"v":1,"type":"snapshot"}', cid)
+        _proxy, cid = _seated_proxy(via, 2, object())
         via_link.sent.clear()
         owner._inbox({"op": "action", "game": "g1", "via": "v", "conn": cid, "seat": 2,
                       "msg": {"type": "action", "action": {"type": "pass"}}})
@@ -606,16 +611,12 @@ def test_a_move_that_reached_no_process_seats_its_connection_again():
     from types import SimpleNamespace
 
     from twmahjong.server import protocol as P
-    from twmahjong.server.cluster import RemoteTable
     link = _Link(heard=False)
     via = _bare_cluster(link, {})
 
     async def go():
-        proxy = RemoteTable(via, "g1", [{"account_id": 1, "name": "a"}] * 4, "owner")
         conn = SimpleNamespace()
-        proxy.attach(0, conn)
-        cid = next(iter(proxy.attached))
-        proxy.seen('{"v":1,"type":"snapshot"}', cid)
+        proxy, cid = _seated_proxy(via, 0, conn)
         assert proxy.unacked == {}
         msg = P.seat_message.validate_python({"type": "action", "action": {"type": "pass"}})
         proxy.submit(0, msg, conn)
