@@ -283,10 +283,10 @@ def test_folding_is_not_asked_of_a_ready_hand_nor_when_nobody_looks_ready():
     assert not bot._fold_asked
 
 
-def test_the_experiment_explores_folding_once_a_hand_with_its_chance():
-    """The fold experiment asks once a hand: with chance 1 it folds (counted once),
-    and the centred sum is then zero (made minus expected); with chance 0 the bot
-    never asks and is L6 move for move."""
+def test_the_experiment_explores_folding_until_it_folds():
+    """The fold experiment asks at each turn until the seat folds: with chance 1 it
+    folds at the first (counted once, never asked again), and the centred sum is
+    then zero (made minus expected); with chance 0 the bot never asks."""
     import random
     ex = Explorer(random.Random(1), discard=0.0, claim=0.0, win=0.0, fold=1.0)
     bot = MasterBot(seed=1, exact=True, weights=[Weights()], explorer=ex)

@@ -27,8 +27,8 @@ Every feature is a difference against L5's choice, so L5's choice scores 0:
 * a discard win (胡) against passing it for a self-draw (自摸 pays three): the
   台 it would score, how late, the waits left;
 * folding (棄胡) for the rest of the hand — safest tiles only, no claims, wins
-  still taken — against playing on, asked once a hand, at the seat's first turn
-  with an opponent likely ready: how far the hand is, how many opponents look
+  still taken — against playing on, asked at each of the seat's turns with an
+  opponent likely ready until it folds: how far the hand is, how many opponents look
   ready, how late, dealer, whether L5's own fold rule fires, a declared opponent.
   A whole-hand choice, so its advantage counts everything folding changes after
   it, which one-move corrections of the discard cannot see.

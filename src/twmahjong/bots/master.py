@@ -177,15 +177,15 @@ class MasterBot(PolicyBot):
     def _own_turn(self, v: View) -> ActionJSON | Action:
         if self._folds:
             self._new_hand(v)
-            if not self._fold_on and not self._fold_asked:
+            if not self._fold_on:
                 self._ask_fold(v)
             if self._fold_on:
                 return self._fold_discard(v)
         return super()._own_turn(v)
 
     def _ask_fold(self, v: View) -> None:
-        """Once a hand, at the first turn with an opponent likely ready and the hand
-        not ready: fold for the rest of it when that is measured better."""
+        """At each turn with an opponent likely ready and the hand not ready, until
+        it folds: fold for the rest of the hand when that is measured better."""
         best_s = shanten(v.counts)
         read = self._reading(v)
         ready = read.ready_sum()
