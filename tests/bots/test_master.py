@@ -280,7 +280,11 @@ def test_folding_is_not_asked_of_a_ready_hand_nor_when_nobody_looks_ready():
                      discards=[["7s"], ["1s"], ["7z"], ["6z"]], wall_remaining=80)
     bot = MasterBot(seed=1, exact=True, weights=[_fold_weights()])
     assert bot.act(quiet) == PolicyBot(LEVELS[5], seed=1, exact=True).act(quiet)
-    assert not bot._fold_asked
+    # an experiment that folds whenever it is asked is not asked here
+    import random
+    ex = Explorer(random.Random(1), discard=0.0, claim=0.0, win=0.0, fold=1.0)
+    MasterBot(seed=1, exact=True, weights=[Weights()], explorer=ex).act(quiet)
+    assert ex.counts["fold"] == 0
 
 
 def test_the_experiment_explores_folding_until_it_folds():

@@ -128,7 +128,7 @@ class MasterBot(PolicyBot):
         # experiment explores it (otherwise L6 plays exactly as without it)
         self._folds = (any(any(w.groups["fold"]) for w in self.stages)
                        or (explorer is not None and explorer.fold > 0))
-        self._fold_asked = self._fold_on = False
+        self._fold_on = False
         self._wall = -1                            # the wall when last seen: a new hand
 
     def act(self, observation: Observation) -> ActionJSON | Action:
@@ -171,7 +171,7 @@ class MasterBot(PolicyBot):
 
     def _new_hand(self, v: View) -> None:
         if v.wall_remaining > self._wall:          # the wall only shrinks within a hand
-            self._fold_asked = self._fold_on = False
+            self._fold_on = False
         self._wall = v.wall_remaining
 
     def _own_turn(self, v: View) -> ActionJSON | Action:
@@ -191,7 +191,6 @@ class MasterBot(PolicyBot):
         ready = read.ready_sum()
         if best_s < 1 or ready < FOLD_READY:
             return
-        self._fold_asked = True
         declared = any(v.declared[s] for s in v.opponents())
         ctx = fold_context(best_s, ready=ready, wall_remaining=v.wall_remaining,
                            dealer=v.seat == v.dealer, declared=declared,
