@@ -21,7 +21,7 @@ from pathlib import Path
 
 from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal
 from twmahjong.bots.base import Bot
-from twmahjong.bots.advantage import load_stages, load_weights
+from twmahjong.bots.advantage import Weights, load_stages, load_weights
 from twmahjong.bots.master import MasterBot
 from twmahjong.profiles import load_profile
 
@@ -33,16 +33,24 @@ def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> B
     must clear), ``fold=PATH`` (one more stage after those: a fit of folding for
     the rest of the hand), ``;``-separated."""
     kw = dict(x.split("=", 1) for x in knobs.split(";") if x)
-    stages = ((load_weights(kw.pop("weights")),) if "weights" in kw
+    stages = ((_fit(kw.pop("weights")),) if "weights" in kw
               else load_stages(int(kw.pop("stages")) if "stages" in kw else None))
     if "fold" in kw:
-        stages = (*stages, load_weights(kw.pop("fold")))
+        stages = (*stages, _fit(kw.pop("fold")))
     margin = float(kw.pop("margin")) if "margin" in kw else None
     confidence = float(kw.pop("confidence")) if "confidence" in kw else None
     if kw:
         raise SystemExit(f"unknown L6 knobs: {', '.join(kw)}")
     return MasterBot(seed, name=name, exact=exact,
                      weights=[w.changed(margin=margin, confidence=confidence) for w in stages])
+
+
+def _fit(path: str) -> Weights:
+    """A fit from ``path``; a path with nothing there is refused (``load_weights``
+    reads a missing file as no corrections, which would quietly measure L5)."""
+    if not Path(path).is_file():
+        raise SystemExit(f"no fit at {path}")
+    return load_weights(path)
 
 
 def make_player(spec: str, seed: int) -> Bot:

@@ -460,9 +460,9 @@ def test_the_shipped_weights_match_the_features_and_are_small():
 
 
 def test_the_training_command_refuses_bad_input_in_one_line(tmp_path):
-    """bench/train_master.py: chances that are not three numbers in 0-1, and a
-    folder with no experiment in it, are one line each, exit 2 and 1, and nothing
-    is written."""
+    """bench/train_master.py: chances that are not three numbers in 0-1, a folder
+    with no experiment in it, and a fold chance past 1 are one line each, exit 2,
+    1 and 1, and nothing is written."""
     import subprocess
     import sys
     from pathlib import Path
@@ -476,12 +476,17 @@ def test_the_training_command_refuses_bad_input_in_one_line(tmp_path):
                             "--to", str(tmp_path / "w.json")], capture_output=True, text=True)
     assert empty.returncode == 1 and empty.stderr.strip() == f"no rows-*.npy in {tmp_path}"
     assert not (tmp_path / "w.json").exists()
+    fold = subprocess.run([sys.executable, str(script), "collect", "--fold", "2", "--hands", "1",
+                           "--out", str(tmp_path / "o")], capture_output=True, text=True)
+    assert fold.returncode == 1 and fold.stderr.strip() == "--fold 2.0: a chance between 0 and 1"
+    assert not (tmp_path / "o").exists()
 
 
 def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():
     """bench/paired.py's ``L6:knobs``: ``stages=0`` is L5 (no corrections),
     ``stages=1`` the first shipped stage alone, the bound's knobs apply to every
-    stage, and an unknown knob is refused by name."""
+    stage, ``fold=PATH`` adds a stage, and an unknown knob or a missing fit is
+    refused by name."""
     import pytest
 
     from twmahjong.bots.advantage import load_stages
@@ -493,6 +498,20 @@ def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():
     assert len(paired.make_l6("", 1).stages) == len(load_stages())
     with pytest.raises(SystemExit, match="unknown L6 knobs: depth"):
         paired.make_l6("depth=3", 1)
+    # fold=PATH is one more stage after the shipped ones; a path with no fit is refused
+    # (read as no corrections, it would quietly measure L6 without the fold)
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as d:
+        fit = Path(d) / "fold.json"
+        fit.write_text('{"weights": {"fold": [1, 0, 0, 0, 0, 0, 0]}}', encoding="utf-8")
+        folded = paired.make_l6(f"fold={fit}", 1)
+        assert len(folded.stages) == len(load_stages()) + 1
+        assert folded.stages[-1].groups["fold"][0] == 1.0 and folded._folds
+        with pytest.raises(SystemExit, match="no fit at .*typo.json"):
+            paired.make_l6(f"fold={Path(d) / 'typo.json'}", 1)
+        with pytest.raises(SystemExit, match="no fit at .*typo.json"):
+            paired.make_l6(f"weights={Path(d) / 'typo.json'}", 1)
 
 
 def test_the_ceiling_adds_up_what_the_fit_predicts_for_its_own_changes():
