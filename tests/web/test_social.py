@@ -194,3 +194,32 @@ def test_friends_invite_talk_mute_and_watch(player, server_url, a_size, a_lang, 
     assert board["width"] <= c.viewport_size["width"] + 0.5
     assert _inside(c.locator(".watch-leave").bounding_box(),
                    {"x": 0, "y": 0, **c.viewport_size})
+
+
+def test_a_name_being_typed_survives_the_lobby_drawn_again_and_clears_once_sent(player, server_url):
+    """The lobby is drawn again whenever friends' presence is read (every few seconds,
+    and after every friend request). The name being typed in 加好友 used to be thrown
+    away by it: the CI run that typed a second name right after the first sent an
+    empty request."""
+    tag = secrets.token_hex(2)
+    _, b = _register(player, server_url, "desktop", "en", f"乙{tag}")
+    pa, a = _register(player, server_url, "phone", "zh-TW", f"甲{tag}")
+    a.fill("#friend-name", f"乙{tag}")
+    for _ in range(2):                        # each language switch draws the lobby again
+        a.click(".app-lang")
+        a.wait_for_function("document.querySelector('.friend-add button') !== null")
+    assert a.input_value("#friend-name") == f"乙{tag}"
+
+    # a refused request keeps what was typed (to correct it)
+    a.fill("#friend-name", f"甲{tag}")        # oneself
+    a.click(".friend-add button")
+    a.wait_for_selector("#toast:not([hidden])")
+    assert a.input_value("#friend-name") == f"甲{tag}"
+
+    # a sent one frees the field, and the request is there
+    a.fill("#friend-name", f"乙{tag}")
+    a.click(".friend-add button")
+    a.wait_for_selector(f'.friends-outgoing .friend-row[data-name="乙{tag}"]')
+    assert a.input_value("#friend-name") == ""
+    b.wait_for_selector(f'.friends-incoming .friend-row[data-name="甲{tag}"]', timeout=EVENT_WAIT_MS)
+    pa.shot("friend-typed")

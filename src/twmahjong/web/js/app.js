@@ -39,7 +39,7 @@ const state = {
   bots: null,
   options: { profile: "standard", stake: "low", rounds: 1, bots: "", speed: getChoice("speed") },
   // what the player typed: kept across re-renders and failed requests
-  form: { name: "", password: "", code: "" },
+  form: { name: "", password: "", code: "", friend: "" },
   gift: null,         // {kind: "welcome" | "daily", amount}: shown once in the lobby
   friends: null,      // GET /friends: friends and where they are, requests, 最近同桌
   invites: [],        // invitations to a room, each {id, from, code, until}
@@ -362,7 +362,11 @@ const actions = {
     }
   },
   startRoom: async () => {},
-  addFriend: (name) => friendCall(() => api.addFriend(name), (r) => t(r.state === "friends" ? "friends.now" : "friends.sent", { name: r.name })),
+  addFriend: (name) => friendCall(async () => {
+    const r = await api.addFriend(name);
+    if (state.form.friend.trim() === name) state.form.friend = "";    // sent: the field is free again
+    return r;
+  }, (r) => t(r.state === "friends" ? "friends.now" : "friends.sent", { name: r.name })),
   acceptFriend: (name) => friendCall(() => api.acceptFriend(name), () => t("friends.now", { name })),
   declineFriend: (name) => friendCall(() => api.declineFriend(name)),
   removeFriend: (name) => friendCall(() => api.removeFriend(name)),

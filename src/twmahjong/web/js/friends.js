@@ -28,7 +28,9 @@ export function friendsPanel(state, actions) {
   const f = state.friends || { friends: [], incoming: [], outgoing: [], blocked: [], recent: [] };
   const room = state.room && !state.room.started ? state.room : null;
   const input = h("input", { id: "friend-name", name: "friend", autocomplete: "off", maxlength: 20,
-    placeholder: t("friends.name"), "aria-label": t("friends.name") });
+    placeholder: t("friends.name"), "aria-label": t("friends.name"),
+    // what the player typed survives the lobby being drawn again (a presence refresh)
+    value: state.form?.friend ?? "", oninput: (e) => actions.form?.("friend", e.target.value) });
   const add = h("form", { class: "friend-add", onsubmit: (e) => { e.preventDefault(); actions.addFriend(input.value.trim()); } },
     input, h("button", { type: "submit", class: "btn small" }, t("friends.add")));
   const section = (key, items) => (items.length
