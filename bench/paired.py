@@ -6,8 +6,9 @@ identical and only their differences cost variance.
     .venv/bin/python bench/paired.py --deals 300 --seed 5 --against L5 \\
         --players "L5,L6,L6:margin=0.2" [--shard 0/2] [--out out/paired]
 
-A player is a seat name (``make_seat_bot``) or ``L6:knob=value;...`` (see
-``make_l6``). Per deal, each player's mean net 台 and points over the
+A player is a seat name (``make_seat_bot``), ``L6:knob=value;...`` (see
+``make_l6``) or ``L<n>:weight=value;...`` (a level with changed ``policy.Params``
+weights, as in ``tune.py``; ``;`` because ``,`` separates the players). Per deal, each player's mean net 台 and points over the
 four rotations; then every player against the first, the per-deal difference
 with its 95% interval. Shards (``--shard I/K``) write their own files; run
 without ``--shard`` after them (or with ``--report``) to read them all.
@@ -17,13 +18,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal
 from twmahjong.bots.base import Bot
 from twmahjong.bots.advantage import Weights, load_stages, load_weights
-from twmahjong.bots.master import MasterBot
+from twmahjong.bots.master import MASTER, MasterBot
+from twmahjong.bots.policy import PolicyBot
 from twmahjong.profiles import load_profile
+
+sys.path.insert(0, str(Path(__file__).parent))
+from tune import parse as parse_params  # noqa: E402  (bench/tune.py: one reading of Params specs)
 
 
 def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> Bot:
@@ -31,7 +38,8 @@ def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> B
     stages of corrections; 0 is L5), ``weights=PATH`` (one stage, another fit),
     ``margin=X`` (台 an advantage must pass), ``confidence=Z`` (standard errors it
     must clear), ``fold=PATH`` (one more stage after those: a fit of folding for
-    the rest of the hand), ``;``-separated."""
+    the rest of the hand), and any ``policy.Params`` weight of the L5 play under the
+    corrections (``flush_bias=1``), ``;``-separated."""
     kw = dict(x.split("=", 1) for x in knobs.split(";") if x)
     stages = ((_fit(kw.pop("weights")),) if "weights" in kw
               else load_stages(int(kw.pop("stages")) if "stages" in kw else None))
@@ -39,10 +47,21 @@ def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> B
         stages = (*stages, _fit(kw.pop("fold")))
     margin = float(kw.pop("margin")) if "margin" in kw else None
     confidence = float(kw.pop("confidence")) if "confidence" in kw else None
+    weights = {k: kw.pop(k) for k in list(kw) if k in MASTER.__dataclass_fields__ and k != "level"}
     if kw:
         raise SystemExit(f"unknown L6 knobs: {', '.join(kw)}")
-    return MasterBot(seed, name=name, exact=exact,
+    params = MASTER
+    if weights:
+        params = replace(_level("L5:" + ",".join(f"{k}={v}" for k, v in weights.items())), level=6)
+    return MasterBot(seed, name=name, exact=exact, params=params,
                      weights=[w.changed(margin=margin, confidence=confidence) for w in stages])
+
+
+def _level(spec: str):
+    try:
+        return parse_params(spec)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
 
 
 def _fit(path: str) -> Weights:
@@ -56,8 +75,9 @@ def _fit(path: str) -> Weights:
 def make_player(spec: str, seed: int) -> Bot:
     if ":" in spec:
         name, knobs = spec.split(":", 1)
-        assert name == "L6", spec
-        return make_l6(knobs, seed)
+        if name == "L6":
+            return make_l6(knobs, seed)
+        return PolicyBot(_level(f"{name}:{knobs.replace(';', ',')}"), seed, name=spec, exact=True)
     return make_seat_bot(spec, seed, exact=True)
 
 

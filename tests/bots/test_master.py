@@ -498,6 +498,16 @@ def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():
     assert len(paired.make_l6("", 1).stages) == len(load_stages())
     with pytest.raises(SystemExit, match="unknown L6 knobs: depth"):
         paired.make_l6("depth=3", 1)
+    # a policy weight changes the L5 play under the corrections, and a level's weights
+    # are read as tune.py reads them (``;`` between them: ``,`` separates players)
+    retuned = paired.make_l6("stages=0;flush_bias=1;concealed_bias=0.5", 1)
+    assert (retuned.params.flush_bias, retuned.params.concealed_bias, retuned.params.level) == (1.0, 0.5, 6)
+    assert retuned.params.rollouts == LEVELS[5].rollouts and retuned.stages == ()
+    l5 = paired.make_player("L5:flush_bias=1;honor_bias=1", 1)
+    assert (l5.params.flush_bias, l5.params.honor_bias, l5.params.level) == (1.0, 1.0, 5)
+    assert not isinstance(l5, MasterBot)
+    with pytest.raises(SystemExit, match="'flushbias=1' in 'L5:flushbias=1'"):
+        paired.make_player("L5:flushbias=1", 1)
     # fold=PATH is one more stage after the shipped ones; a path with no fit is refused
     # (read as no corrections, it would quietly measure L6 without the fold)
     import tempfile
