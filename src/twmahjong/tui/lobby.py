@@ -17,30 +17,9 @@ import typer
 
 from ..client import Api, ApiError, Credentials
 from ..client.http import base_url
+from .strings import tr
 
 __all__ = ["choose_table", "log_in", "play_online"]
-
-_T = {
-    "who": ("1 訪客  2 登入  3 註冊", "1 guest  2 log in  3 register"),
-    "name": ("名稱", "Name"),
-    "password": ("密碼", "Password"),
-    "hello": ("歡迎，{name}（{coins} 金幣）", "Welcome, {name} ({coins} coins)"),
-    "menu": ("1 一鍵匹配  2 開私人房  3 用房號加入{back}  q 離開",
-             "1 quick match  2 open a private room  3 join a room by code{back}  q quit"),
-    "back": ("  4 回到牌桌", "  4 back to your table"),
-    "code": ("房號", "Room code"),
-    "room_open": ("房號 {code}：把它告訴朋友。按 Enter 開始（空位由電腦補上）",
-                  "Room {code}: share the code. Press Enter to start (bots fill empty seats)"),
-    "room_wait": ("等房主開始…（Enter 再看一次，q 放棄）", "Waiting for the host to start… (Enter checks again, q gives up)"),
-    "choice": ("請選擇", "Choose"),
-    "again": ("請再選一次", "Please choose again"),
-}
-
-
-def _t(lang: str, key: str, **kw) -> str:
-    zh, en = _T[key]
-    return (en if lang == "en" else zh).format(**kw)
-
 
 def _run(coro):
     return asyncio.run(coro)
@@ -56,16 +35,16 @@ def log_in(api: Api, creds: Credentials, lang: str, ask=typer.prompt, say=typer.
                 raise
             api.token = None                       # expired or from another server
     while True:
-        pick = str(ask(_t(lang, "who"), default="1")).strip()
+        pick = str(ask(tr(lang, "lobby_who"), default="1")).strip()
         try:
             if pick == "1":
                 out = _run(api.guest())
             elif pick in ("2", "3"):
-                name = str(ask(_t(lang, "name"))).strip()
-                pw = str(ask(_t(lang, "password"), hide_input=True))
+                name = str(ask(tr(lang, "lobby_name"))).strip()
+                pw = str(ask(tr(lang, "lobby_password"), hide_input=True))
                 out = _run(api.login(name, pw) if pick == "2" else api.register(name, pw))
             else:
-                say(_t(lang, "again"))
+                say(tr(lang, "lobby_again"))
                 continue
         except ApiError as e:
             if e.code == "network":
@@ -80,25 +59,25 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                  ask=typer.prompt, say=typer.echo) -> tuple | None:
     """How to sit down: ``("quick", profile, stake)`` or ``("ticket", ticket)``; None to quit."""
     while True:
-        back = _t(lang, "back") if creds.ticket else ""
-        pick = str(ask(_t(lang, "menu", back=back), default="1")).strip().lower()
+        back = tr(lang, "lobby_back") if creds.ticket else ""
+        pick = str(ask(tr(lang, "lobby_menu", back=back), default="1")).strip().lower()
         try:
             if pick == "1":
                 return ("quick", profile, "low")
             if pick == "2":
                 room = _run(api.open_room(profile=profile or "standard"))
                 while True:
-                    ans = str(ask(_t(lang, "room_open", code=room["code"]), default="")).strip().lower()
+                    ans = str(ask(tr(lang, "lobby_room_open", code=room["code"]), default="")).strip().lower()
                     if ans == "q":
                         break
                     _run(api.start_room(room["code"]))
                     return ("ticket", room["ticket"])
                 continue
             if pick == "3":
-                code = str(ask(_t(lang, "code"))).strip()
+                code = str(ask(tr(lang, "lobby_code"))).strip()
                 seat = _run(api.join_room(code))
                 while not _run(api.room(code)).get("started"):
-                    if str(ask(_t(lang, "room_wait"), default="")).strip().lower() == "q":
+                    if str(ask(tr(lang, "lobby_room_wait"), default="")).strip().lower() == "q":
                         break
                 else:
                     return ("ticket", seat["ticket"])
@@ -107,7 +86,7 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                 return ("ticket", creds.ticket)
             if pick in ("q", "quit"):
                 return None
-            say(_t(lang, "again"))
+            say(tr(lang, "lobby_again"))
         except ApiError as e:
             if e.code == "network":
                 raise
@@ -124,7 +103,7 @@ def play_online(url: str, *, lang: str = "zh", plain: bool = False, profile: str
     creds = Credentials(base)
     api = Api(base, token=creds.token)
     account = log_in(api, creds, lang, ask, say)
-    say(_t(lang, "hello", name=account["name"], coins=account.get("coins", 0)))
+    say(tr(lang, "lobby_hello", name=account["name"], coins=account.get("coins", 0)))
     plan = choose_table(api, creds, lang, profile, ask, say)
     if plan is None:
         return

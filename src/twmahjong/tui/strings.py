@@ -249,6 +249,20 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tai_streak": ("連莊 {n}", "streak {n}"),
     "tai_other": ("另 {n}", "extra {n}"),
     "tai_sum": ("= {n} 台", "= {n} tai"),
+    # the online lobby (twmj play --server): plain questions before the screen opens
+    "lobby_who": ("1 訪客  2 登入  3 註冊", "1 guest  2 log in  3 register"),
+    "lobby_name": ("名稱", "Name"),
+    "lobby_password": ("密碼", "Password"),
+    "lobby_hello": ("歡迎，{name}（{coins} 金幣）", "Welcome, {name} ({coins} coins)"),
+    "lobby_menu": ("1 一鍵匹配  2 開私人房  3 用房號加入{back}  q 離開",
+                   "1 quick match  2 open a private room  3 join a room by code{back}  q quit"),
+    "lobby_back": ("  4 回到牌桌", "  4 back to your table"),
+    "lobby_code": ("房號", "Room code"),
+    "lobby_room_open": ("房號 {code}：把它告訴朋友。按 Enter 開始（空位由電腦補上）",
+                        "Room {code}: share the code. Press Enter to start (bots fill empty seats)"),
+    "lobby_room_wait": ("等房主開始…（Enter 再看一次，q 放棄）", "Waiting for the host to start… (Enter checks again, q gives up)"),
+    "lobby_choice": ("請選擇", "Choose"),
+    "lobby_again": ("請再選一次", "Please choose again"),
 }
 
 _WINDS = {"zh": "東南西北", "en": ("East", "South", "West", "North")}
