@@ -39,7 +39,7 @@ from twmahjong.bots.arena import make_seat_bot
 from twmahjong.bots.policy import LEVELS, PolicyBot
 from twmahjong.engine import HandState
 from twmahjong.profiles import load_profile
-from twmahjong.server.opponents import START_LEVEL, seats_for
+from twmahjong.server.play.opponents import START_LEVEL, seats_for
 
 GAME_HANDS = 4
 

@@ -84,7 +84,7 @@ def _check_wheel_contents(built: dict[str, Path]) -> None:
     for f in ("twmahjong/web/index.html", "twmahjong/web/js/app.js", "twmahjong/web/css/table.css",
               "twmahjong/profiles/standard.toml", "twmahjong/profiles/casual.toml",
               "twmahjong/profiles/classic.toml", "twmahjong/py.typed",
-              "twmahjong/env/aec.py", "twmahjong/server/migrations/script.py.mako"):
+              "twmahjong/env/aec.py", "twmahjong/server/store/migrations/script.py.mako"):
         assert f in names, f
     ep = zipfile.ZipFile(built["wheel"]).read(
         next(n for n in names if n.endswith("entry_points.txt"))).decode()

@@ -383,8 +383,8 @@ def _stored_discards(rows: list[dict]) -> list[tuple[int, int, str]]:
 async def audit(db_url: str, players: list[Player]) -> dict:
     """What the database holds, checked against what the players saw."""
     from .server.core import rebuild
-    from .server.db import create_engine
-    from .server.repository import SqlRepository
+    from .server.store.db import create_engine
+    from .server.store.repository import SqlRepository
     engine = create_engine(db_url)
     repo = SqlRepository(engine)
     out = {"games": 0, "finished": 0, "active": 0, "aborted": 0, "lost": 0, "twice": 0,

@@ -397,7 +397,7 @@ def test_L6_is_an_arena_seat_and_a_bot_but_not_offered_at_tables():
     """Not yet measured clearly above L5 (docs/bots.md: +0.043 台 a hand, the
     interval touching zero), L6 is not put in the lobby's level list: a player
     choosing the top level must get a bot proven the strongest."""
-    from twmahjong.server.opponents import LEVELS as CHOOSABLE
+    from twmahjong.server.play.opponents import LEVELS as CHOOSABLE
     assert "L6" in seat_names() and "L6" not in CHOOSABLE and CHOOSABLE[-1] == "L5"
     assert isinstance(make_seat_bot("L6", 1), MasterBot)
     assert make_seat_bot("L6", 1, exact=True).exact is True

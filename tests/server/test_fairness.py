@@ -20,7 +20,7 @@ import pytest
 from server_helpers import HANG, Client
 
 from twmahjong.bots.policy import PolicyBot, level_params
-from twmahjong.server.fairness import FairnessError, verify
+from twmahjong.server.play.fairness import FairnessError, verify
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ import sqlalchemy as sa
 from alembic import command
 
 from twmahjong.server.app import create_app, uvicorn_config
-from twmahjong.server.auth import Accounts, AuthError
-from twmahjong.server.db import _alembic_config, create_engine, migrate
-from twmahjong.server.repository import NameTaken, SqlRepository
+from twmahjong.server.people.auth import Accounts, AuthError
+from twmahjong.server.store.db import _alembic_config, create_engine, migrate
+from twmahjong.server.store.repository import NameTaken, SqlRepository
 from twmahjong.server.settings import Settings
 
 

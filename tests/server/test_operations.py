@@ -16,11 +16,11 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from twmahjong.cli import main as twmj
-from twmahjong.server import protocol as P
+from twmahjong.server.net import protocol as P
 from twmahjong.server.app import uvicorn_config
 from twmahjong.server.logs import JsonFormatter, configure
 from twmahjong.server.settings import Settings
-from twmahjong.server.ws import Connection
+from twmahjong.server.net.ws import Connection
 
 ADMIN = "admin-token-for-tests-0123456789"
 
@@ -128,7 +128,7 @@ def test_livez_and_readyz_answer_and_readyz_names_what_is_wrong(make_live):
     assert r.status_code == 503 and r.json()["problem"].startswith("starting")
     live.server.started = True
 
-    from twmahjong.server.db import create_engine
+    from twmahjong.server.store.db import create_engine
     good, live.server.engine = live.server.engine, create_engine(
         "postgresql+asyncpg://nobody:x@127.0.0.1:1/none")
     try:
@@ -203,7 +203,7 @@ def test_json_logs_are_one_object_a_line_with_extras_and_tracebacks(tmp_path):
     out = io.StringIO()
     handler = configure("json", "info", stream=out)
     try:
-        log = logging.getLogger("twmahjong.server.table")
+        log = logging.getLogger("twmahjong.server.play.table")
         log.info("table %s paused", "g_1", extra={"game_id": "g_1"})
         try:
             raise ValueError("boom\nsecond line")
@@ -215,7 +215,7 @@ def test_json_logs_are_one_object_a_line_with_extras_and_tracebacks(tmp_path):
     assert len(lines) == 2
     first, second = (json.loads(x) for x in lines)
     assert first["msg"] == "table g_1 paused" and first["game_id"] == "g_1"
-    assert first["level"] == "info" and first["logger"] == "twmahjong.server.table"
+    assert first["level"] == "info" and first["logger"] == "twmahjong.server.play.table"
     assert "ValueError: boom" in second["exc"]
     assert uvicorn_config(None, Settings(log_format="json")).log_config is None
 
@@ -344,7 +344,7 @@ class _WindowGame:
         return bool(self.waiting)
 
     def pending(self) -> dict:
-        from twmahjong.server.game import PASS_ONLY
+        from twmahjong.server.play.game import PASS_ONLY
         if self.waiting:
             return {s: PASS_ONLY for s in sorted(self.waiting)}
         return {1: [{"type": "discard", "tile": "2m"}]}
@@ -379,8 +379,8 @@ class _Repo:
 
 
 def test_a_closing_window_passes_for_its_pass_only_seats_in_one_stored_batch(tmp_path):
-    from twmahjong.server.table import SeatState, Table, TableServices
-    from twmahjong.server.timers import TurnClock
+    from twmahjong.server.play.table import SeatState, Table, TableServices
+    from twmahjong.server.play.timers import TurnClock
 
     async def go():
         repo = _Repo()
@@ -404,7 +404,7 @@ def test_a_closing_window_passes_for_its_pass_only_seats_in_one_stored_batch(tmp
 
 
 def test_the_moves_commit_is_handed_the_write_lock_before_waiting_sign_ups():
-    from twmahjong.server.repository import WriteTurns
+    from twmahjong.server.store.repository import WriteTurns
 
     async def go():
         turns, order = WriteTurns(), []

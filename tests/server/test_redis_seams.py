@@ -13,11 +13,11 @@ import pytest
 from redis_helpers import fresh_prefix, need_redis, purge
 from server_helpers import HANG
 
-from twmahjong.server.lobby import LobbyError, LocalMatchQueue, Rooms
-from twmahjong.server.redis_queue import RedisMatchQueue
-from twmahjong.server.redis_seams import (RedisBus, RedisDirectory, RedisLink, RedisPresence,
+from twmahjong.server.play.lobby import LobbyError, LocalMatchQueue, Rooms
+from twmahjong.server.cluster.redis_queue import RedisMatchQueue
+from twmahjong.server.cluster.redis_seams import (RedisBus, RedisDirectory, RedisLink, RedisPresence,
                                          RedisRooms)
-from twmahjong.server.seams import LocalBus, LocalDirectory, LocalPresence
+from twmahjong.server.cluster.seams import LocalBus, LocalDirectory, LocalPresence
 
 KEY = ("casual", "standard", "low")
 TOPICS = ("table_started", "game_finished", "table_moved")
@@ -450,7 +450,7 @@ def test_a_relayed_attach_the_owner_never_answered_is_sent_again():
     this a player stayed silent while the table played on (chaos run, after SIGTERM)."""
     from types import SimpleNamespace
 
-    from twmahjong.server.cluster import RemoteTable
+    from twmahjong.server.cluster.ownership import RemoteTable
     sent: list[dict] = []
     link = SimpleNamespace(publish=lambda channel, msg, **kw: sent.append(msg),
                            inbox=lambda proc: f"inbox:{proc}")
@@ -500,7 +500,7 @@ def _bare_cluster(link, tables: dict):
     """A Cluster with only its relaying state, around a fake link and directory."""
     from types import SimpleNamespace
 
-    from twmahjong.server.cluster import Cluster
+    from twmahjong.server.cluster.ownership import Cluster
     c = Cluster.__new__(Cluster)
     c.link, c.process_id, c.lease = link, "owner", 0.02
     c.directory = SimpleNamespace(get=tables.get)
@@ -525,7 +525,7 @@ class _Table:
 
 def _seated_proxy(cluster, seat: int, conn):
     """A RemoteTable of game g1 owned by "owner", with ``conn`` seated and answered."""
-    from twmahjong.server.cluster import RemoteTable
+    from twmahjong.server.cluster.ownership import RemoteTable
     proxy = RemoteTable(cluster, "g1", [{"account_id": 1, "name": "a"}] * 4, "owner")
     proxy.attach(seat, conn)
     cid = next(iter(proxy.attached))
@@ -610,7 +610,7 @@ def test_a_move_that_reached_no_process_seats_its_connection_again():
     heartbeat unless a snapshot arrives first."""
     from types import SimpleNamespace
 
-    from twmahjong.server import protocol as P
+    from twmahjong.server.net import protocol as P
     link = _Link(heard=False)
     via = _bare_cluster(link, {})
 

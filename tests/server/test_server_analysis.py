@@ -9,8 +9,8 @@ from server_helpers import HANG
 
 from twmahjong.analysis import analyze_record
 from twmahjong.bots import make_bot
-from twmahjong.server.analysis import review_stored_hand
-from twmahjong.server.engine_game import EngineGame
+from twmahjong.server.play.analysis import review_stored_hand
+from twmahjong.server.play.engine_game import EngineGame
 
 
 def _finished_room_game(live, bots="L2"):

@@ -7,7 +7,7 @@ from server_helpers import HANG, Client
 
 from twmahjong.bots.personalities import by_tier, get_personality
 from twmahjong.bots.policy import PolicyBot, level_params
-from twmahjong.server import challenge
+from twmahjong.server.play import challenge
 
 
 def test_challenge_seats_the_next_tier_and_saves_progress(make_live, monkeypatch):

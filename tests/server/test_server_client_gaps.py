@@ -10,9 +10,9 @@ from server_helpers import HANG, Client, simple_policy
 
 from twmahjong.bots.personalities import PERSONALITIES, by_tier
 from twmahjong.profiles import load_profile
-from twmahjong.server import opponents
-from twmahjong.server.table import SeatState
-from twmahjong.server.timers import TurnClock
+from twmahjong.server.play import opponents
+from twmahjong.server.play.table import SeatState
+from twmahjong.server.play.timers import TurnClock
 from twmahjong.tiles import parse_tiles
 
 

@@ -12,8 +12,8 @@ from server_helpers import Client, simple_policy
 
 from twmahjong.engine import HandState
 from twmahjong.profiles import load_profile
-from twmahjong.server.db import create_engine
-from twmahjong.server.repository import SqlRepository
+from twmahjong.server.store.db import create_engine
+from twmahjong.server.store.repository import SqlRepository
 
 
 def run(coro):

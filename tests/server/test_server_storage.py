@@ -4,9 +4,9 @@ import asyncio
 
 import sqlalchemy as sa
 
-from twmahjong.server.auth import Accounts, AuthError
-from twmahjong.server.db import create_engine, is_sqlite, migrate
-from twmahjong.server.repository import SqlRepository
+from twmahjong.server.people.auth import Accounts, AuthError
+from twmahjong.server.store.db import create_engine, is_sqlite, migrate
+from twmahjong.server.store.repository import SqlRepository
 
 
 def run(coro):
@@ -96,7 +96,7 @@ def test_is_sqlite():
 def test_a_stale_owner_cannot_write_once_another_took_the_game_on(db_url):
     """Fencing (issue #17): taking a game on bumps its epoch; a write, a settlement or
     an ending that carries the old epoch is refused and stores nothing."""
-    from twmahjong.server.repository import Fenced
+    from twmahjong.server.store.repository import Fenced
 
     async def go():
         engine, repo = await _repo(db_url)
@@ -135,7 +135,7 @@ def test_a_game_whose_rows_the_database_refuses_does_not_hold_up_the_others(db_u
     retried the batch with the duplicate key for ever, so no table's moves were stored
     again. Now the batch is stored game by game: the other game's rows go in, the
     refused game hears so (``rejected``), and nothing is tried again as a whole."""
-    from twmahjong.server.repository import Refused
+    from twmahjong.server.store.repository import Refused
 
     async def go():
         engine, repo = await _repo(db_url)
@@ -187,7 +187,7 @@ def test_a_table_whose_moves_are_refused_ends_cleanly_while_another_plays_on(db_
     it rebuilds from what is stored, and as that row does not replay it ends cleanly
     as aborted; table B's moves commit meanwhile and B plays its game to the end."""
     from twmahjong.server.core import Server
-    from twmahjong.server.schema import game_actions
+    from twmahjong.server.store.schema import game_actions
     from twmahjong.server.settings import Settings
 
     async def go():
@@ -247,13 +247,13 @@ def test_the_head_constant_names_the_newest_migration_and_a_current_database_ski
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from twmahjong.server import db
+    from twmahjong.server.store import db
     cfg = Config()
     cfg.set_main_option("script_location", str(db._MIGRATIONS))
     assert ScriptDirectory.from_config(cfg).get_heads() == [db.HEAD]
     url = f"sqlite+aiosqlite:///{tmp_path / 'twmj.sqlite3'}"
     probe = ("import asyncio, sys\n"
-             "from twmahjong.server.db import create_engine, migrate\n"
+             "from twmahjong.server.store.db import create_engine, migrate\n"
              f"asyncio.run(migrate(create_engine({url!r})))\n"
              "print('alembic' in sys.modules)")
     first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

@@ -130,7 +130,7 @@ def test_errors_name_their_reason(live):
 
 
 def test_the_daily_bonus_is_paid_once_a_day_through_the_ledger(live, monkeypatch):
-    from twmahjong.server import http_api
+    from twmahjong.server.net import http_api
     token = live.guest()
     # the day a new account got its 新人禮包 counts as paid
     r = live.http("POST", "/api/v1/me/daily", token)
@@ -214,7 +214,7 @@ def _voice_folder(tmp_path):
 
 
 def test_a_voice_pack_is_checked_and_each_bad_file_named(tmp_path):
-    from twmahjong.server.voices import scan
+    from twmahjong.server.net.voices import scan
     packs, problems = scan(_voice_folder(tmp_path))
     assert packs == {"cmn": {"pon": "pon.mp3"}, "nan": {"win": "win.ogg"}}
     text = "\n".join(problems)

@@ -6,12 +6,12 @@ import json
 import pytest
 
 from twmahjong.errors import UserError
-from twmahjong.server import protocol as P
-from twmahjong.server.auth import AuthError, Tokens
-from twmahjong.server.game import commitment, safe_default
-from twmahjong.server.ranking import elo_update
+from twmahjong.server.net import protocol as P
+from twmahjong.server.people.auth import AuthError, Tokens
+from twmahjong.server.play.game import commitment, safe_default
+from twmahjong.server.people.ranking import elo_update
 from twmahjong.server.settings import Settings, SettingsError
-from twmahjong.server.timers import TokenBucket, TurnClock
+from twmahjong.server.play.timers import TokenBucket, TurnClock
 
 
 # -- settings --------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def test_the_catalogue_has_phrases_in_two_languages_and_two_voices(live):
         assert p["kind"] in ("polite", "teasing", "celebratory")
     assert {p["kind"] for p in cat["phrases"]} == {"polite", "teasing", "celebratory"}
     # every personality has lines of its own at its three moments, all from the catalogue
-    from twmahjong.server.opponents import catalogue
+    from twmahjong.server.play.opponents import catalogue
     ids = [p["id"] for p in catalogue()["personalities"]]
     assert sorted(BOT_LINES) == sorted(ids) and len(ids) == 16
     for lines in BOT_LINES.values():
@@ -347,7 +347,7 @@ def test_an_invitation_expires(make_live):
 
 
 def test_social_messages_are_the_models_output_byte_for_byte():
-    from twmahjong.server import protocol as P
+    from twmahjong.server.net import protocol as P
     from twmahjong.server.social.talk import talk_message
     assert talk_message(2, phrase="hurry") == P.out(P.TalkOut(seat=2, phrase="hurry", emote=None))
     assert talk_message(1, emote="tea", bot=True) == \
@@ -427,7 +427,7 @@ def test_bots_speak_sparingly_never_twice_within_the_gap():
 
 
 def test_a_voice_pack_may_carry_a_clip_for_each_phrase(tmp_path):
-    from twmahjong.server.voices import scan
+    from twmahjong.server.net.voices import scan
     (tmp_path / "nan").mkdir()
     (tmp_path / "nan" / "phrase_hurry.ogg").write_bytes(b"OggS" + b"\x00" * 64)
     (tmp_path / "nan" / "phrase_free_text.ogg").write_bytes(b"OggS" + b"\x00" * 64)

@@ -18,9 +18,9 @@ import threading
 
 from server_helpers import Client, simple_policy
 
-from twmahjong.server.db import create_engine
-from twmahjong.server.engine_game import EngineGame
-from twmahjong.server.repository import SqlRepository
+from twmahjong.server.store.db import create_engine
+from twmahjong.server.play.engine_game import EngineGame
+from twmahjong.server.store.repository import SqlRepository
 
 DELAY = 4
 ALLOWED = {"welcome", "watching", "watch", "hand_end", "game_end"}

@@ -2,7 +2,7 @@
 declares 聽, chooses among several 吃, makes a 槓 and robs one (搶槓) — in the
 browser, at 390×844 (touch) and 1366×768, in zh-TW and English.
 
-Each journey deals its first hand from a stacked wall (``server/stacked.py``), which
+Each journey deals its first hand from a stacked wall (``server/play/stacked.py``), which
 only a server in test mode accepts, against bots that play by rote (they throw what
 they draw, take a 碰 or 加槓, never win), so the hand goes where the test says. The
 player is seat 0 and deals. Every wait is for something on screen.

@@ -87,7 +87,7 @@ def _serve_own(page, fixtures, me="阿明"):
     Signed in, the page also tries the game channel, which the static server lacks."""
     _serve(page, fixtures)
     asked = []
-    from twmahjong.server.opponents import catalogue
+    from twmahjong.server.play.opponents import catalogue
     # what a signed-in page asks at once (a refusal there would be the page's error)
     bodies = {"/api/v1/me": {"id": 1, "name": me, "guest": True, "coins": 1000},
               "/api/v1/games": {"games": []}, "/api/v1/bots": catalogue(),

@@ -21,7 +21,7 @@ def won_hand():
         if res.get("winners"):
             events = [e for e in h.events if e["type"] in ("win", "settlement")]
             wins = [e for e in events if e["type"] == "win"]
-            # server/engine_game.py: the result keeps the win events, drops tai/patterns.
+            # server/play/engine_game.py: the result keeps the win events, drops tai/patterns.
             result = {k: v for k, v in res.items() if k not in ("tai", "patterns")} | {"wins": wins}
             return result, events
     pytest.fail("no won hand in 400 seeded self-play hands")

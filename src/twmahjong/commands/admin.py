@@ -51,8 +51,8 @@ def register(app: typer.Typer) -> None:
 
 def _run(database: str | None, data_dir: Path | None, work):
     """Open the server's database (schema brought up to date), run ``work(repo)``."""
-    from ..server.db import create_engine, migrate
-    from ..server.repository import SqlRepository
+    from ..server.store.db import create_engine, migrate
+    from ..server.store.repository import SqlRepository
     from ..server.settings import Settings
 
     settings = Settings.from_env(database_url=database, data_dir=data_dir)

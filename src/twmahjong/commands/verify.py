@@ -14,7 +14,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from ..server.fairness import FairnessError
+from ..server.play.fairness import FairnessError
 
 
 def register(app: typer.Typer) -> None:
@@ -27,7 +27,7 @@ def verify_command(
                                 help="The game as GET /api/v1/games/<id> gives it (JSON)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
-    from ..server.fairness import verify
+    from ..server.play.fairness import verify
     try:
         doc = json.loads(file.read_text(encoding="utf-8"))
     except OSError as e:

@@ -20,12 +20,12 @@ from fastapi.staticfiles import StaticFiles
 
 from ..errors import UserError
 from .core import Server
-from .admin_api import router as admin_router
-from .http_api import error_response, router
-from .social.api import router as social_router
 from .metrics import CONTENT_TYPE as METRICS_TYPE
+from .net.admin_api import router as admin_router
+from .net.http_api import error_response, router
+from .net.ws import Connection
 from .settings import Settings
-from .ws import Connection
+from .social.api import router as social_router
 
 __all__ = ["WEB_DIR", "BodyLimit", "create_app", "uvicorn_config"]
 

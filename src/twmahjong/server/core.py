@@ -14,18 +14,18 @@ from typing import Any
 
 from ..engine.wall import new_seed
 from ..errors import UserError
-from . import challenge
-from .auth import Accounts, Tokens
-from .db import create_engine, migrate
-from .game import TableGame
-from .limits import Limits
-from .lobby import LocalMatchQueue, Player, QueueKey, RoomBook, Rooms
-from .ranking import elo_update
-from .repository import SqlRepository
-from .seams import LocalBus, LocalDirectory, LocalPresence
+from .cluster.seams import LocalBus, LocalDirectory, LocalPresence
+from .net.limits import Limits
+from .people.auth import Accounts, Tokens
+from .people.ranking import elo_update
+from .play import challenge
+from .play.game import TableGame
+from .play.lobby import LocalMatchQueue, Player, QueueKey, RoomBook, Rooms
+from .play.table import SeatState, Table, TableServices
+from .play.timers import TurnClock
 from .settings import STAKE_LEVELS, TABLE_SPEEDS, Settings
-from .table import SeatState, Table, TableServices
-from .timers import TurnClock
+from .store.db import create_engine, migrate
+from .store.repository import SqlRepository
 
 __all__ = ["BOT_RATING", "Server"]
 
@@ -35,7 +35,7 @@ BOT_RATING = 1500.0
 
 
 def _default_game_factory(meta: dict) -> TableGame:
-    from .engine_game import EngineGame
+    from .play.engine_game import EngineGame
     return EngineGame(meta)
 
 
@@ -56,8 +56,8 @@ class Server:
         self.rooms: RoomBook = Rooms(settings.room_idle_ttl)
         self.limits = Limits(settings)
         self.cluster = None
-        if settings.redis_url:           # several processes, one game world (cluster.py)
-            from .cluster import Cluster
+        if settings.redis_url:           # several processes, one game world (cluster/ownership.py)
+            from .cluster.ownership import Cluster
             self.cluster = Cluster(self, settings)
             self.presence = self.cluster.presence
             self.tables = self.cluster.directory
@@ -80,8 +80,8 @@ class Server:
         self.notices = Notices(self, link)
         self.talk_gate = TalkGate(settings.talk_rate, settings.talk_burst,
                                   settings.limiter_keys, link)
-        if settings.test_mode:           # stacked walls' rote bots (server/stacked.py)
-            from .stacked import register_bot
+        if settings.test_mode:           # stacked walls' rote bots (server/play/stacked.py)
+            from .play.stacked import register_bot
             register_bot()
         self.game_factory = game_factory or _default_game_factory
         self.make_bot = make_bot or _default_make_bot
@@ -89,13 +89,13 @@ class Server:
         self.conns: set = set()          # open connections here (/metrics reads their queues)
         self.aborted_tables = 0          # since start: /health shows it
         self._room_tasks: set[asyncio.Task] = set()
-        from .voices import scan
+        from .net.voices import scan
         self.voices, problems = scan(settings.voice_dir)   # recorded calls, checked once
         for line in problems:
             log.error("voice pack: %s", line)
         self.started = False             # /readyz: migrated and tables resumed
         from ..analysis import DEFAULT_BOT
-        from .analysis import Analyses
+        from .play.analysis import Analyses
         self.analyses = Analyses(bot=DEFAULT_BOT, worlds=settings.analysis_worlds)   # 牌譜分析
         from .metrics import Metrics
         self.metrics = Metrics(self)
@@ -298,7 +298,7 @@ class Server:
 
 async def rebuild(repo, game_row: dict, game_factory=None):
     """The game's engine state replayed from its stored rows (records, resume)."""
-    from .engine_game import EngineGame
+    from .play.engine_game import EngineGame
     meta = {k: game_row[k] for k in ("mode", "profile", "stake", "rounds")}
     meta["options"] = game_row.get("options") or {}
     game = (game_factory or EngineGame)(meta)

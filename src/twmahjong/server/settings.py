@@ -80,12 +80,12 @@ class Settings(BaseModel):
     watch_delay: int = Field(4, ge=1, le=64)
     invite_ttl: float = Field(120.0, gt=0)     # s an invitation to a room stays open
 
-    # 牌譜分析 in the replay viewer (server/analysis.py): sampled worlds per decision
+    # 牌譜分析 in the replay viewer (server/play/analysis.py): sampled worlds per decision
     analysis_worlds: int = Field(32, ge=1, le=4096)
 
-    # recorded calls (語音包, server/voices.py): <voice_dir>/<cmn|nan>/<call>.<mp3|ogg|wav>
+    # recorded calls (語音包, server/net/voices.py): <voice_dir>/<cmn|nan>/<call>.<mp3|ogg|wav>
     voice_dir: Path | None = None
-    # test-only features (stacked walls, server/stacked.py): refused unless this is on
+    # test-only features (stacked walls, server/play/stacked.py): refused unless this is on
     test_mode: bool = False
 
     max_frame_bytes: int = Field(4096, ge=256)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..http_api import Account, ApiError, _find_room, _take_seat, server_of
+from ..net.http_api import Account, ApiError, _find_room, _take_seat, server_of
 from . import talk
 from .friends import public_invite
 

@@ -25,9 +25,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .. import protocol as P
-from ..lobby import LobbyError
-from ..schema import accounts, friends
+from ..net import protocol as P
+from ..play.lobby import LobbyError
+from ..store.schema import accounts, friends
 
 __all__ = ["FriendError", "FriendStore", "Invitations", "Notices", "Whereabouts"]
 

@@ -12,7 +12,7 @@ import asyncio
 import random
 from typing import Any
 
-from .. import protocol as P
+from ..net import protocol as P
 from .talk import BotTalk, talk_message
 from .watch import WatchDesk
 

@@ -3,7 +3,7 @@
 Public tables carry no free text: a player sends a phrase or an emote by its id
 from the catalogues below, and every listener reads and hears it in their own
 language and voice (the text here; the voice clip ``phrase_<id>`` of the voice
-pack, server/voices.py, else the browser's speech of the 台語 or 普通話 line).
+pack, server/net/voices.py, else the browser's speech of the 台語 or 普通話 line).
 
     >>> PHRASES["hurry"].zh
     '快一點啦，等到花都謝了'
@@ -31,8 +31,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from .. import protocol as P
-from ..limits import Limiter
+from ..net import protocol as P
+from ..net.limits import Limiter
 
 log = logging.getLogger("twmahjong.server.talk")
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import protocol as P
+from ..net import protocol as P
 
 __all__ = ["WatchDesk", "public_events", "public_view"]
 

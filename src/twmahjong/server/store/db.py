@@ -15,7 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from .settings import SettingsError
+from ..settings import SettingsError
 
 __all__ = ["create_engine", "is_sqlite", "migrate"]
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.wall import Wall
-from ..errors import UserError
-from ..tiles import parse_tiles
+from ...engine.wall import Wall
+from ...errors import UserError
+from ...tiles import parse_tiles
 
 __all__ = ["STACKED_BOT", "RoteBot", "StackError", "check", "deal_order", "register_bot", "wall"]
 
@@ -89,7 +89,7 @@ class RoteBot:
 
 def register_bot() -> None:
     """Make the rote bot known (``bots.register``); only a test-mode server does."""
-    from ..bots import register
+    from ...bots import register
 
     def make(seed: Any = None) -> RoteBot:
         return RoteBot()

@@ -26,13 +26,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from . import protocol as P
+from ..net import protocol as P
 from .game import commitment, match_commitment
 from .timers import TurnClock
 
 __all__ = ["Outbox", "SeatState", "Seating", "is_turn"]
 
-log = logging.getLogger("twmahjong.server.table")     # the table's own log
+log = logging.getLogger("twmahjong.server.play.table")     # the table's own log
 
 
 class Outbox(Protocol):

@@ -16,8 +16,8 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
 
+from ..play.lobby import LobbyError
 from .http_api import ApiError, server_of
-from .lobby import LobbyError
 
 __all__ = ["router"]
 

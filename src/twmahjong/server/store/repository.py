@@ -29,7 +29,7 @@ __all__ = ["HOUSE", "Fenced", "NameTaken", "Refused", "Repository", "SqlReposito
 
 HOUSE = "__house__"   # the platform's own account: fees and bots' coins land here
 
-log = logging.getLogger("twmahjong.server.repository")
+log = logging.getLogger("twmahjong.server.store.repository")
 
 
 class NameTaken(Exception):

@@ -39,15 +39,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import UserError
-from . import protocol as P
+from ...errors import UserError
+from ..net import protocol as P
+from ..store.repository import Fenced
 from .game import PASS_ONLY, TableGame, commitment, safe_default
-from .repository import Fenced
 from .seats import Outbox, SeatState, Seating, is_turn
 
 __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
 
-log = logging.getLogger("twmahjong.server.table")
+log = logging.getLogger("twmahjong.server.play.table")
 
 # s the result stays up when no person at the table is there to press 下一局
 UNWATCHED_PAUSE = 3.0
@@ -98,7 +98,7 @@ class Table(Seating):
         self.fenced = False                # a write was refused: this process lost the game
         self.ready_wait: set[int] = set()  # between hands: seats whose 下一局 is awaited
         self.next_deal_at: float | None = None
-        from .social.hooks import TableSocial
+        from ..social.hooks import TableSocial
         self.social = TableSocial(self)    # talk, bots' lines, watchers (server/social/talk.py)
 
     @property

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 
-from ..errors import UserError
+from ...errors import UserError
 
 __all__ = ["TIERS", "ChallengeLocked", "bot_for", "next_tier", "tier_bots", "tiers"]
 
@@ -24,7 +24,7 @@ class ChallengeLocked(UserError):
 
 
 def tiers() -> list[dict]:
-    from ..bots.personalities import by_tier
+    from ...bots.personalities import by_tier
     return [{"tier": t, "bots": [{"id": p.id, "zh": p.zh, "en": p.en,
                                   "description": p.description,
                                   "description_zh": p.description_zh} for p in by_tier(t)]}
@@ -38,14 +38,14 @@ def next_tier(beaten: int) -> int | None:
 
 def _playable(ids: list[str]) -> list[str]:
     """The personalities ``bots.make_bot`` can build (registered by the bots module)."""
-    from ..bots import bot_names
+    from ...bots import bot_names
     known = set(bot_names())
     return [i for i in ids if i in known]
 
 
 def tier_bots(tier: int, rng: secrets.SystemRandom | None = None) -> list[str]:
     """Three personalities of ``tier`` to sit against the challenger."""
-    from ..bots.personalities import by_tier
+    from ...bots.personalities import by_tier
     if not 1 <= tier <= TIERS:
         raise ChallengeLocked(f"there is no challenge tier {tier}")
     ids = _playable([p.id for p in by_tier(tier)])
@@ -59,6 +59,6 @@ def tier_bots(tier: int, rng: secrets.SystemRandom | None = None) -> list[str]:
 
 def bot_for(mode: str, stake: str) -> str:
     """The bot that fills an empty quick-match seat of this stake level."""
-    from ..bots.personalities import by_tier
+    from ...bots.personalities import by_tier
     choices = _playable([p.id for p in by_tier(_FILL_TIER.get(stake, 2))])
     return secrets.choice(choices) if choices else "random"

@@ -9,7 +9,7 @@ the process's own inbox channel and the bus.
 Liveness is a lease: a process keeps ``proc:<id>`` alive and owns each of its
 tables through ``owner:<game>``, both expiring after ``cluster_lease`` seconds
 unless renewed. A process that dies stops renewing; its tables become ownerless
-and another process adopts them from the repository (see ``cluster.py``).
+and another process adopts them from the repository (see ``ownership.py``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from .lobby import LobbyError, Player, Room, new_room_code
-from .settings import SettingsError
+from ..play.lobby import LobbyError, Player, Room, new_room_code
+from ..settings import SettingsError
 
 __all__ = ["RedisBus", "RedisDirectory", "RedisLink", "RedisPresence", "RedisRooms"]
 

@@ -13,7 +13,7 @@ record endpoint already gives out the whole game.
 
 from __future__ import annotations
 
-from ..errors import UserError
+from ...errors import UserError
 
 __all__ = ["NoSuchHand", "replay_hand"]
 

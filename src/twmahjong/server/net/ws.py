@@ -19,19 +19,19 @@ import orjson
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..errors import UserError
-from . import challenge
+from ...errors import UserError
+from ..people.auth import AuthError, check_not_banned, public_account
+from ..play import challenge
+from ..play.lobby import LobbyError
+from ..play.timers import TokenBucket
 from . import protocol as P
-from .auth import AuthError, check_not_banned, public_account
 from .limits import LimitError
-from .lobby import LobbyError
-from .timers import TokenBucket
 
 __all__ = ["Connection"]
 
 _TALK = '{"v":1,"type":"talk"'          # social.talk_message's text begins so
 
-log = logging.getLogger("twmahjong.server.ws")
+log = logging.getLogger("twmahjong.server.net.ws")
 
 
 class Connection:
@@ -350,7 +350,7 @@ class Connection:
     async def _talk(self, msg: P.Talk) -> None:
         """A phrase or emote for the table: seated players only, from the catalogue,
         within the talk limit; anything else is one error and changes nothing."""
-        from .social.talk import EMOTES, PHRASES
+        from ..social.talk import EMOTES, PHRASES
         if self.watching is not None:
             raise P.ProtocolError("watcher_silent", "watchers cannot talk to the table "
                                                     "(外插不得以聲音影響行牌)")

@@ -39,13 +39,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from . import protocol as P
+from ..net import protocol as P
 from .redis_queue import RedisMatchQueue
 from .redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence, RedisRooms
 
 __all__ = ["TOPICS", "Cluster", "Relay", "RemoteTable"]
 
-log = logging.getLogger("twmahjong.server.cluster")
+log = logging.getLogger("twmahjong.server.cluster.ownership")
 
 TOPICS = ("table_started", "game_finished", "table_moved", "resync")
 

@@ -13,15 +13,15 @@ A player needs nothing from the server but the game's record
     >>> verify({"game_id": "g", "seed": "1", "commitment": "0" * 64, "hands": []})
     Traceback (most recent call last):
     ...
-    twmahjong.server.fairness.FairnessError: the match seed does not hash to the commitment shown at the table
+    twmahjong.server.play.fairness.FairnessError: the match seed does not hash to the commitment shown at the table
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..engine.wall import hand_seed
-from ..errors import UserError
+from ...engine.wall import hand_seed
+from ...errors import UserError
 from .game import commitment, match_commitment
 
 __all__ = ["FairnessError", "verify"]

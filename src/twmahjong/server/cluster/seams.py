@@ -1,7 +1,7 @@
 """The seams that let the server spread over several processes.
 
 Each is a Protocol with the embedded (in-process) implementation here; the Redis
-implementations (``redis_seams.py``, ``redis_queue.py``, wired by ``cluster.py``
+implementations (``redis_seams.py``, ``redis_queue.py``, wired by ``ownership.py``
 when the server runs with ``--redis URL``) give several processes one game world.
 The fifth seam, the repository, is in ``repository.py`` (SQLite/PostgreSQL).
 

@@ -27,8 +27,8 @@ from typing import Any
 
 from cachetools import TTLCache
 
-from ..errors import UserError
-from .timers import TokenBucket
+from ...errors import UserError
+from ..play.timers import TokenBucket
 
 __all__ = ["LimitError", "Limiter", "Limits", "active_seats", "table_state"]
 

@@ -2,7 +2,7 @@
 
 from alembic import context
 
-from twmahjong.server.schema import metadata
+from twmahjong.server.store.schema import metadata
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=metadata)

@@ -1,7 +1,7 @@
 """牌譜分析 for the replay viewer: one hand of a finished game, reviewed for its player.
 
 The stored game (match seed + every decision) is replayed through the engine as
-the replay viewer's frames are (server/replay.py); at each decision of the
+the replay viewer's frames are (server/play/replay.py); at each decision of the
 player's seat the hand is kept, and ``twmahjong.analysis`` reviews those moments
 from that seat's view alone. Each decision carries ``step``: the replay frame
 that shows the move made.
@@ -32,9 +32,9 @@ def review_stored_hand(meta: dict, rows: list[dict], hand_no: int, seat: int, *,
 
     ``meta`` and ``rows`` are what ``server.replay.replay_hand`` takes; the answer
     is ``HandReview.to_json()`` with the review's settings beside it."""
-    from ..analysis import ROLLOUT_BOT, DecisionPoint, is_decision, review_points
-    from ..engine.actions import Action
-    from ..engine.rollout import clone
+    from ...analysis import ROLLOUT_BOT, DecisionPoint, is_decision, review_points
+    from ...engine.actions import Action
+    from ...engine.rollout import clone
     from .engine_game import EngineGame
     from .replay import NoSuchHand
 

@@ -29,8 +29,8 @@ import json
 import logging
 import secrets
 
-from ..errors import UserError
-from .lobby import LobbyError, Player, QueueKey, StartTable, Waiting
+from ...errors import UserError
+from ..play.lobby import LobbyError, Player, QueueKey, StartTable, Waiting
 from .redis_seams import RedisLink
 
 __all__ = ["RedisMatchQueue"]

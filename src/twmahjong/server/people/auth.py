@@ -21,9 +21,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerifyMismatchError
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from ..errors import UserError
-from .repository import NameTaken, Repository
-from .schema import name_key
+from ...errors import UserError
+from ..store.repository import NameTaken, Repository
+from ..store.schema import name_key
 
 __all__ = ["Accounts", "AuthError", "Ticket", "Tokens", "check_not_banned", "public_account"]
 

@@ -16,7 +16,7 @@ The level a game was played at is stored in the game's options (``level``,
 
 from __future__ import annotations
 
-from ..errors import UserError
+from ...errors import UserError
 
 __all__ = ["ADAPTIVE", "LEVELS", "BadOpponent", "catalogue", "check_choice", "choose_bots",
            "history", "level_of", "seats_for"]
@@ -32,7 +32,7 @@ class BadOpponent(UserError):
 
 
 def _names() -> list[str]:
-    from ..bots import bot_names
+    from ...bots import bot_names
     return bot_names()
 
 
@@ -40,7 +40,7 @@ def check_choice(name: str) -> str:
     """The name itself, or ``BadOpponent`` with the names a player can pick."""
     if name == ADAPTIVE or name in _names():
         return name
-    from ..bots.personalities import PERSONALITIES
+    from ...bots.personalities import PERSONALITIES
     raise BadOpponent(f"unknown opponent {name!r}: choose a level ({', '.join(LEVELS)}), "
                       f"a personality ({', '.join(p.id for p in PERSONALITIES)}) or "
                       f"{ADAPTIVE!r}")
@@ -48,7 +48,7 @@ def check_choice(name: str) -> str:
 
 def level_of(name: str) -> int | None:
     """The strength a bot name plays at: its level, or its personality's tier."""
-    from ..bots.personalities import get_personality
+    from ...bots.personalities import get_personality
     if name in LEVELS:
         return int(name[1])
     p = get_personality(name)
@@ -57,7 +57,7 @@ def level_of(name: str) -> int | None:
 
 def persona(name: str | None) -> dict | None:
     """A personality bot as the table shows it (name, style line, tier); None otherwise."""
-    from ..bots.personalities import get_personality
+    from ...bots.personalities import get_personality
     p = get_personality(name) if name else None
     if p is None:
         return None
@@ -67,7 +67,7 @@ def persona(name: str | None) -> dict | None:
 
 def catalogue() -> dict:
     """``GET /api/v1/bots``: what the lobby's opponent selector offers."""
-    from ..bots.personalities import PERSONALITIES
+    from ...bots.personalities import PERSONALITIES
     known = set(_names())
     return {"levels": [{"id": lv, "level": int(lv[1])} for lv in LEVELS if lv in known],
             "personalities": [{"id": p.id, "zh": p.zh, "en": p.en,
@@ -83,8 +83,8 @@ def seats_for(level: int, personality: str) -> list[str]:
     (level 0, below L1) the other two chairs play at random: a beginner who never
     defends won 17% of hands against three L1 bots, 22% with one random chair and
     24% with two (400 hands each, bench/adaptive.py's beginner)."""
-    from ..bots.adaptive import PRACTICE
-    from ..bots.personalities import by_tier
+    from ...bots.adaptive import PRACTICE
+    from ...bots.personalities import by_tier
     known = set(_names())
     if level == PRACTICE:
         return [personality, "random", "random"]
@@ -95,7 +95,7 @@ def seats_for(level: int, personality: str) -> list[str]:
 async def history(repo, account_id: int):
     """The player's hands against levelled bots, oldest first, and the level of
     the newest such game (``START_LEVEL`` for a player who has none)."""
-    from ..bots.adaptive import Outcome
+    from ...bots.adaptive import Outcome
     games = [g for g in await repo.games_of(account_id, limit=_HISTORY_GAMES)
              if (g.get("options") or {}).get("level") is not None]    # 0 is the practice table
     outcomes: list[Outcome] = []
@@ -118,7 +118,7 @@ async def choose_bots(repo, account_id: int, choice: str) -> tuple[list[str], di
         level = level_of(choice)
         opts = {"bots": choice} | ({"level": level, "opponent": choice} if level else {})
         return [choice] * 3, opts
-    from ..bots.adaptive import recommend
+    from ...bots.adaptive import recommend
     past, current = await history(repo, account_id)
     pick = recommend(past, current)
     seats = seats_for(pick.level, pick.personality)

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..engine.actions import ACTION_TYPES
-from ..errors import UserError
+from ...engine.actions import ACTION_TYPES
+from ...errors import UserError
 
 __all__ = [
     "ACTION_TYPES",

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..errors import UserError
+from ...errors import UserError
 
 __all__ = [
     "LobbyError",

@@ -13,14 +13,14 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import UserError
-from . import challenge, opponents
-from .auth import AuthError, check_not_banned, public_account
-from .game import match_commitment
+from ...errors import UserError
+from ..people.auth import AuthError, check_not_banned, public_account
+from ..play import challenge, opponents
+from ..play.game import match_commitment
+from ..play.lobby import LobbyError
+from ..settings import STAKE_LEVELS, TABLE_SPEEDS
+from ..store.schema import name_key
 from .limits import LimitError, table_state
-from .lobby import LobbyError
-from .schema import name_key
-from .settings import STAKE_LEVELS, TABLE_SPEEDS
 
 __all__ = ["ApiError", "error_response", "router", "table_state"]
 
@@ -76,7 +76,7 @@ class RoomRequest(BaseModel):
     speed: Literal["fast", "standard", "slow"] = "standard"
     # 觀戰: may friends watch the game? (the host may forbid it)
     watch: bool = True
-    # test mode only (server/stacked.py): deal the first hand from these tiles
+    # test mode only (server/play/stacked.py): deal the first hand from these tiles
     wall: StackedWall | None = None
 
 
@@ -184,7 +184,7 @@ async def daily_bonus(request: Request, acc: Account) -> dict:
 
 @router.get("/profiles")
 async def profiles(request: Request) -> dict:
-    from ..profiles import profile_names
+    from ...profiles import profile_names
     st = server_of(request).settings
     return {"profiles": profile_names(), "default": st.default_profile,
             "stakes": STAKE_LEVELS, "modes": ["casual", "ranked", "challenge"],
@@ -196,8 +196,8 @@ async def profiles(request: Request) -> dict:
 async def profile_patterns(name: str) -> dict:
     """Every pattern of the profile with its 台 and an example hand the scorer
     valued (詳細台型圖文說明): the help page's data, ``web.help.help_data``."""
-    from ..profiles import load_profile, profile_names
-    from ..web.help import help_data
+    from ...profiles import load_profile, profile_names
+    from ...web.help import help_data
     if name not in profile_names():        # never a path: only the shipped profiles
         raise ApiError(404, "not_found", f"no rule profile {name!r}; the profiles are "
                                          f"{', '.join(profile_names())}")
@@ -234,7 +234,7 @@ async def profile_rules(name: str) -> dict:
     """The table rules of a profile (行牌規則: 吃碰槓, 補花, 過水, 海底, 流局, 連莊) as
     data, with the 台 of the patterns the rules page names — the page is written
     from these values, so it says what this server plays."""
-    from ..profiles import load_profile, profile_names
+    from ...profiles import load_profile, profile_names
     if name not in profile_names():
         raise ApiError(404, "not_found", f"no rule profile {name!r}; the profiles are "
                                          f"{', '.join(profile_names())}")
@@ -261,7 +261,7 @@ def _room_seat(server, room, seat: int, acc: dict) -> dict:
 @router.post("/rooms", status_code=201)
 async def open_room(body: RoomRequest, request: Request,
                     acc: Account) -> dict:
-    from .core import new_game_id
+    from ..core import new_game_id
     server = server_of(request)
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
@@ -270,7 +270,7 @@ async def open_room(body: RoomRequest, request: Request,
         if not server.settings.test_mode:
             raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "
                                              "mode", "test_only")
-        from . import stacked
+        from ..play import stacked
         try:
             options["stacked"] = stacked.check(body.wall.model_dump())
         except stacked.StackError as e:
@@ -391,7 +391,7 @@ async def game_record(game_id: str, request: Request) -> dict:
         elif r["kind"] == "settled":
             hands[-1]["net"] = d["net"]
             hands[-1]["fee"] = d["fee"]
-    from .core import rebuild
+    from ..core import rebuild
     opts = row["options"] or {}
     game = await rebuild(repo, row)
     return {"game_id": row["id"], "mode": row["mode"], "profile": row["profile"],
@@ -422,8 +422,8 @@ async def game_replay(game_id: str, request: Request,
     """One hand of a finished game, step by step, as ``seat`` saw it (牌譜重播).
 
     Any seat may be watched: the game is over, so nothing is secret any more."""
-    from .engine_game import EngineGame
-    from .replay import NoSuchHand, replay_hand
+    from ..play.engine_game import EngineGame
+    from ..play.replay import NoSuchHand, replay_hand
     repo = server_of(request).repo
     _, meta = await _finished_game(repo, game_id, "replay")
     try:
@@ -439,7 +439,7 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
 
     Only that player may ask, and only about their own seat: the review is made
     from that seat's view alone (docs/analysis.md)."""
-    from .replay import NoSuchHand
+    from ..play.replay import NoSuchHand
     server = server_of(request)
     row, meta = await _finished_game(server.repo, game_id, "analysis")
     seats = [s for s, p in enumerate(row["seats"]) if p.get("account_id") == acc["id"]]

@@ -12,14 +12,14 @@ table's own stakes and 防以小博大 caps.
 
 from __future__ import annotations
 
-from ..engine.actions import Action, IllegalAction
-from ..engine.explain import why_illegal
-from ..engine.match import Match
-from ..engine.observe import event_view, observation
-from ..profiles import load_profile
-from ..tiles import format_tiles, parse_tiles
+from ...engine.actions import Action, IllegalAction
+from ...engine.explain import why_illegal
+from ...engine.match import Match
+from ...engine.observe import event_view, observation
+from ...profiles import load_profile
+from ...tiles import format_tiles, parse_tiles
+from ..settings import STAKE_LEVELS
 from .game import PASS_ONLY
-from .settings import STAKE_LEVELS
 
 __all__ = ["BOT_CARRY", "EngineGame", "revealed_hands", "table_profile"]
 

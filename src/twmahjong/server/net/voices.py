@@ -26,11 +26,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .social.talk import PHRASES
+from ..social.talk import PHRASES
 
 __all__ = ["CALLS", "CLIPS", "PHRASE_CALLS", "FORMATS", "MAX_BYTES", "VOICES", "clip_path", "scan"]
 
-log = logging.getLogger("twmahjong.server.voices")
+log = logging.getLogger("twmahjong.server.net.voices")
 
 VOICES = {"cmn": "普通話 (Mandarin)", "nan": "台語 (Taiwanese Hokkien)"}
 CALLS = ("chi", "pon", "kong", "win", "self_draw", "declare", "flower_win")
