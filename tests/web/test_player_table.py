@@ -523,3 +523,23 @@ def test_the_match_summary_shows_the_coins_won_or_lost(player, static_url, size,
                     else "Your coins 10,000 → 10,320 (+320)")
     p.shot("summary-coins")
     _no_horizontal_scroll(page)
+
+
+def test_on_a_tall_phone_the_calls_and_the_hand_sit_at_the_bottom_edge(player, static_url):
+    """At 390×844 the board takes the width and leaves about 200 px of height: the calls
+    and the hand go down to the bottom edge, under the thumb, as the apps put them,
+    instead of leaving that height empty below the hand; nothing overlaps the board."""
+    p = player(static_url, "phone", "zh-TW")
+    page = p.open("dev/table.html?state=claim&clean&frozen")
+    page.wait_for_selector(".actions-wrap .call")
+    p.shot("thumb-zone")
+    height = page.viewport_size["height"]
+    board = page.locator(".board-area").bounding_box()
+    calls = page.locator(".actions-wrap .calls").bounding_box()
+    hand = page.locator(".hand-wrap").bounding_box()
+    toggles = page.locator(".toggles").bounding_box()
+    assert toggles["y"] + toggles["height"] >= height - 24, "empty height left below the hand"
+    assert toggles["y"] + toggles["height"] <= height + 0.5
+    assert board["y"] + board["height"] <= calls["y"] - 40, "the spare height is between board and calls"
+    assert calls["y"] + calls["height"] <= hand["y"] + 0.5
+    _no_horizontal_scroll(page)
