@@ -246,3 +246,18 @@ def test_names_that_fold_into_forbidden_forms_are_refused(name):
 def test_the_app_is_served_behind_its_body_limit():
     app = create_app(Settings(secret_key="k", max_body_bytes=2048))
     assert any(m.kwargs.get("max_bytes") == 2048 for m in app.user_middleware)
+
+
+def test_the_client_files_are_revalidated_every_time_so_an_upgrade_takes_at_once(live):
+    """Without a Cache-Control a browser guesses how long a file stays fresh from its
+    Last-Modified, and after an upgrade runs day-old modules beside new ones. Every
+    client file says no-cache, and asking again with its ETag costs a 304, no body."""
+    import httpx
+
+    with httpx.Client(base_url=f"http://127.0.0.1:{live.port}") as client:
+        for path in ("/", "/js/app.js", "/js/friends.js", "/css/table.css", "/sw.js"):
+            first = client.get(path)
+            assert first.status_code == 200, path
+            assert first.headers["cache-control"] == "no-cache", path
+            again = client.get(path, headers={"If-None-Match": first.headers["etag"]})
+            assert again.status_code == 304 and again.content == b"", path

@@ -88,8 +88,21 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         await Connection(websocket, server).run()
 
     if WEB_DIR.is_dir():
-        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+        app.mount("/", ClientFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+class ClientFiles(StaticFiles):
+    """The browser client, every file sent ``no-cache``: the browser asks again each time
+    and gets a 304 by ETag when nothing changed. Without a Cache-Control a browser guesses
+    a freshness from Last-Modified (a tenth of the file's age): after an upgrade it would
+    keep using day-old modules beside new ones, and the service worker's network-first
+    fetch goes through that same cache."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers.setdefault("Cache-Control", "no-cache")
+        return response
 
 
 async def _not_ready(server: Server) -> str | None:
