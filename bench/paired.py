@@ -22,9 +22,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from twmahjong.bots.advantage import Weights, load_stages, load_weights
 from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal
 from twmahjong.bots.base import Bot
-from twmahjong.bots.advantage import Weights, load_stages, load_weights
 from twmahjong.bots.master import MASTER, MasterBot
 from twmahjong.bots.policy import PolicyBot
 from twmahjong.profiles import load_profile

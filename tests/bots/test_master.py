@@ -7,8 +7,8 @@ from benchmods import load_bench
 from botobs import make_obs
 
 from twmahjong.bots import make_bot
-from twmahjong.bots.arena import make_seat_bot, seat_names
 from twmahjong.bots.advantage import CLAIM_FEATURES, DISCARD_FEATURES, FOLD_FEATURES, Weights
+from twmahjong.bots.arena import make_seat_bot, seat_names
 from twmahjong.bots.master import Explorer, MasterBot
 from twmahjong.bots.policy import LEVELS, PolicyBot
 from twmahjong.bots.reader import possible, read_table

@@ -11,9 +11,9 @@ from alembic import command
 
 from twmahjong.server.app import create_app, uvicorn_config
 from twmahjong.server.people.auth import Accounts, AuthError
+from twmahjong.server.settings import Settings
 from twmahjong.server.store.db import _alembic_config, create_engine, migrate
 from twmahjong.server.store.repository import NameTaken, SqlRepository
-from twmahjong.server.settings import Settings
 
 
 def run(coro):

@@ -10,8 +10,8 @@ import pytest
 from server_helpers import Client
 
 from twmahjong.server.net.limits import Limiter, Limits, active_seats, table_state
-from twmahjong.server.play.lobby import LobbyError, Rooms
 from twmahjong.server.net.protocol import ProtocolError, parse_client
+from twmahjong.server.play.lobby import LobbyError, Rooms
 from twmahjong.server.settings import Settings
 
 

@@ -16,11 +16,11 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from twmahjong.cli import main as twmj
-from twmahjong.server.net import protocol as P
 from twmahjong.server.app import uvicorn_config
 from twmahjong.server.logs import JsonFormatter, configure
-from twmahjong.server.settings import Settings
+from twmahjong.server.net import protocol as P
 from twmahjong.server.net.ws import Connection
+from twmahjong.server.settings import Settings
 
 ADMIN = "admin-token-for-tests-0123456789"
 

@@ -13,8 +13,8 @@ import pytest
 from redis_helpers import fresh_prefix, need_redis, purge
 from server_helpers import HANG
 
-from twmahjong.server.play.lobby import LobbyError, LocalMatchQueue, Rooms
 from twmahjong.server.cluster.redis_queue import RedisMatchQueue
+from twmahjong.server.play.lobby import LobbyError, LocalMatchQueue, Rooms
 from twmahjong.server.cluster.redis_seams import (RedisBus, RedisDirectory, RedisLink, RedisPresence,
                                          RedisRooms)
 from twmahjong.server.cluster.seams import LocalBus, LocalDirectory, LocalPresence

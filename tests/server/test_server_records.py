@@ -11,8 +11,8 @@ from server_helpers import HANG, Client
 
 from twmahjong.bots.policy import PolicyBot, level_params
 from twmahjong.engine.record import replay as engine_replay
-from twmahjong.server.play.engine_game import EngineGame
 from twmahjong.server.people.ranking import elo_update
+from twmahjong.server.play.engine_game import EngineGame
 
 
 # casual (rules/003) caps losses at what a player carries (防以小博大) and takes a

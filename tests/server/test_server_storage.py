@@ -187,8 +187,8 @@ def test_a_table_whose_moves_are_refused_ends_cleanly_while_another_plays_on(db_
     it rebuilds from what is stored, and as that row does not replay it ends cleanly
     as aborted; table B's moves commit meanwhile and B plays its game to the end."""
     from twmahjong.server.core import Server
-    from twmahjong.server.store.schema import game_actions
     from twmahjong.server.settings import Settings
+    from twmahjong.server.store.schema import game_actions
 
     async def go():
         settings = Settings(data_dir=tmp_path / "data", database_url=db_url,

@@ -8,10 +8,10 @@ import pytest
 from twmahjong.errors import UserError
 from twmahjong.server.net import protocol as P
 from twmahjong.server.people.auth import AuthError, Tokens
-from twmahjong.server.play.game import commitment, safe_default
 from twmahjong.server.people.ranking import elo_update
-from twmahjong.server.settings import Settings, SettingsError
+from twmahjong.server.play.game import commitment, safe_default
 from twmahjong.server.play.timers import TokenBucket, TurnClock
+from twmahjong.server.settings import Settings, SettingsError
 
 
 # -- settings --------------------------------------------------------------------------------

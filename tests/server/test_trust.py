@@ -18,10 +18,10 @@ from server_helpers import HANG, Client, simple_policy
 from test_server_play import quick_match, stored, until_turn
 
 from twmahjong.server.core import Server
+from twmahjong.server.net.ws import Connection
 from twmahjong.server.play.engine_game import EngineGame
 from twmahjong.server.play.game import PASS_ONLY
 from twmahjong.server.settings import Settings
-from twmahjong.server.net.ws import Connection
 
 
 def run(coro):

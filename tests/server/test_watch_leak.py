@@ -18,8 +18,8 @@ import threading
 
 from server_helpers import Client, simple_policy
 
-from twmahjong.server.store.db import create_engine
 from twmahjong.server.play.engine_game import EngineGame
+from twmahjong.server.store.db import create_engine
 from twmahjong.server.store.repository import SqlRepository
 
 DELAY = 4

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from twmahjong.engine import HandState
-from twmahjong.selfplay import make_bots, play_hand
 from twmahjong.profiles import load_profile
+from twmahjong.selfplay import make_bots, play_hand
 
 from .conftest import evaluate_async
 
