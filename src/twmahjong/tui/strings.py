@@ -261,7 +261,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lobby_room_open": ("房號 {code}：把它告訴朋友。按 Enter 開始（空位由電腦補上）",
                         "Room {code}: share the code. Press Enter to start (bots fill empty seats)"),
     "lobby_room_wait": ("等房主開始…（Enter 再看一次，q 放棄）", "Waiting for the host to start… (Enter checks again, q gives up)"),
-    "lobby_choice": ("請選擇", "Choose"),
     "lobby_again": ("請再選一次", "Please choose again"),
 }
 
