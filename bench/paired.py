@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from twmahjong.bots.advantage import Weights, load_stages, load_weights
@@ -30,7 +29,7 @@ from twmahjong.bots.policy import PolicyBot
 from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tune import parse as parse_params  # noqa: E402  (bench/tune.py: one reading of Params specs)
+from tune import changed, parse as parse_params  # noqa: E402  (bench/tune.py: one reading of Params specs)
 
 
 def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> Bot:
@@ -47,12 +46,13 @@ def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> B
         stages = (*stages, _fit(kw.pop("fold")))
     margin = float(kw.pop("margin")) if "margin" in kw else None
     confidence = float(kw.pop("confidence")) if "confidence" in kw else None
-    weights = {k: kw.pop(k) for k in list(kw) if k in MASTER.__dataclass_fields__ and k != "level"}
+    weights = [f"{k}={kw.pop(k)}" for k in list(kw) if k in MASTER.__dataclass_fields__ and k != "level"]
     if kw:
         raise SystemExit(f"unknown L6 knobs: {', '.join(kw)}")
-    params = MASTER
-    if weights:
-        params = replace(_level("L5:" + ",".join(f"{k}={v}" for k, v in weights.items())), level=6)
+    try:
+        params = changed(MASTER, weights, f"L6:{knobs}")
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     return MasterBot(seed, name=name, exact=exact, params=params,
                      weights=[w.changed(margin=margin, confidence=confidence) for w in stages])
 

@@ -27,10 +27,14 @@ def parse(spec: str) -> Params:
     base, _, rest = spec.partition(":")
     if len(base) != 2 or base[0] != "L" or not base[1].isdigit() or int(base[1]) not in LEVELS:
         raise ValueError(f"unknown seat {spec!r}: use efficiency or L1-L5[:name=value,...]")
-    p = LEVELS[int(base[1])]
+    return changed(LEVELS[int(base[1])], rest.split(","), spec)
+
+
+def changed(p: Params, pairs: list[str], spec: str) -> Params:
+    """``p`` with ``name=value`` weights changed; ``spec`` names them in an error."""
     types = {f.name: type(getattr(p, f.name)) for f in fields(Params)}
     changes = {}
-    for kv in filter(None, rest.split(",")):
+    for kv in filter(None, pairs):
         k, eq, v = kv.partition("=")
         if not eq or k not in types or k == "level":
             raise ValueError(f"{kv!r} in {spec!r} is not name=value for a Params weight "

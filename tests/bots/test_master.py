@@ -508,6 +508,8 @@ def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():
     assert not isinstance(l5, MasterBot)
     with pytest.raises(SystemExit, match="'flushbias=1' in 'L5:flushbias=1'"):
         paired.make_player("L5:flushbias=1", 1)
+    with pytest.raises(SystemExit, match="flush_bias='x' in 'L6:flush_bias=x': not a float"):
+        paired.make_l6("flush_bias=x", 1)
     # fold=PATH is one more stage after the shipped ones; a path with no fit is refused
     # (read as no corrections, it would quietly measure L6 without the fold)
     import tempfile
