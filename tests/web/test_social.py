@@ -209,6 +209,9 @@ def test_a_name_being_typed_survives_the_lobby_drawn_again_and_clears_once_sent(
         a.click(".app-lang")
         a.wait_for_function("document.querySelector('.friend-add button') !== null")
     assert a.input_value("#friend-name") == f"乙{tag}"
+    # and it is drawn as the lobby's other fields are (it was the browser's white box)
+    style = "(s) => { const c = getComputedStyle(document.querySelector(s)); return [c.backgroundColor, c.color, c.borderRadius]; }"
+    assert a.evaluate(style, "#friend-name") == a.evaluate(style, "#room-code")
 
     # a refused request keeps what was typed (to correct it)
     a.fill("#friend-name", f"甲{tag}")        # oneself
