@@ -26,3 +26,20 @@ def test_table_talk_strings_are_complete_in_both_languages():
         zh, en = STRINGS[key]
         assert zh.strip() and en.strip(), key
 
+
+
+def test_every_lobby_question_fits_an_80_column_terminal():
+    """The online lobby asks its questions with ``typer.prompt``, which adds ' [1]: '. A line
+    wider than the terminal wraps mid-menu, so each question, filled with its widest values
+    (the 回到牌桌 choice shown, a six-letter room code), must fit 80 cells in both languages.
+    """
+    from rich.cells import cell_len
+
+    from twmahjong.tui.strings import tr
+
+    widest = {"back": None, "code": "WWWWWW"}
+    for lang in ("zh", "en"):
+        widest["back"] = tr(lang, "lobby_back")
+        for key in [k for k in STRINGS if k.startswith("lobby_") and k not in ("lobby_back", "lobby_hello")]:
+            line = tr(lang, key, **widest) + " [1]: "
+            assert cell_len(line) <= 80, (lang, key, cell_len(line), line)
