@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
@@ -52,7 +53,8 @@ def score_command(
     if not result.winning:
         console.print(f"[bold]不成胡 / not winning[/bold]: {result.reason}")
         return
-    table = Table(title=f"計台 — {prof.name_zh} / {prof.name_en}")
+    title = f"計台 — {prof.name_zh} / {prof.name_en}"
+    table = Table(title=title, min_width=cell_len(title))     # a title wider than the table wraps
     table.add_column("名堂")
     table.add_column("Pattern")
     table.add_column("台", justify="right")
