@@ -128,7 +128,10 @@ async def test_the_terminal_comes_back_after_a_dropped_link(live):
 
 
 @pytest.mark.asyncio
-async def test_auto_play_answers_for_the_person_until_cancelled(live):
+async def test_auto_play_answers_for_the_person_until_cancelled(make_live):
+    # the server's own claim window (0.8 s): with the tests' short one, auto-play can finish
+    # a whole match between the two presses that turn it on and off again
+    live = make_live(claim_window=0.8)
     api = Api(live.base)
     await api.guest()
     session = OnlineSession(live.base, api.token, ("quick", None, "low"))
