@@ -65,7 +65,9 @@ def onebox(tmp_path):
     lb, w1, pg, redis = _free_ports(4)
     env = {**os.environ, "ONEBOX_PORT": str(lb), "ONEBOX_WORKER_PORT": str(w1),
            "ONEBOX_PG_PORT": str(pg), "ONEBOX_REDIS_PORT": str(redis),
-           "TWMJ": str(Path(sys.executable).with_name("twmj"))}
+           "TWMJ": str(Path(sys.executable).with_name("twmj")),
+           # the workers read TWMJ_* like any server: short windows, as in the other tests
+           "TWMJ_CLAIM_WINDOW": "0.02", "TWMJ_BOT_DELAY": "0"}
     env.pop("ONEBOX_DATABASE", None)
     box = tmp_path / "box"
 
