@@ -542,3 +542,44 @@ def test_the_ceiling_adds_up_what_the_fit_predicts_for_its_own_changes():
     none = tm.ceiling(2, 3, Weights())
     assert none["discard decisions"] == t["discard decisions"]      # the same L5 hands
     assert all(none[k] == 0 for k in none if not k.endswith("decisions"))
+
+
+def test_the_oracle_bench_knows_which_discard_deals_in_before_it_is_thrown():
+    """bench/oracle.py bounds what reading the table can be worth by an L6 that looks
+    at the true hands; its one question, ``deals_in``, must be the table's answer.
+    Four L5 take every discard win they are offered, so a discard it says deals in
+    ends the hand with its thrower paying, and one it says is safe never does; asking
+    (on a copy) must not change the hand being played."""
+    oracle = load_bench("oracle")
+    prof = load_profile("standard")
+    said_in = said_safe = 0
+    for seed in range(1, 40):
+        h = HandState(prof, dealer=seed % 4, seed=seed)
+        bots = [make_seat_bot("L5", seed * 4 + s, exact=True) for s in range(4)]
+        while not h.over:
+            pending = h.pending()
+            moves = {s: bots[s].act(h.observation(s)) for s in list(pending)}
+            for s, a in moves.items():
+                kind = a.type if hasattr(a, "type") else a["type"]
+                if kind != "discard":
+                    h.act(s, a)
+                    continue
+                before = h.observation(s)
+                predicted = oracle.deals_in(h, s, a)
+                assert h.observation(s) == before            # asked on a copy
+                h.act(s, a)
+                while not h.over and not any(x.type == "discard" or x.type == "draw"
+                                             for acts in h.pending().values() for x in acts):
+                    for t in list(h.pending()):          # the claim window: the others answer
+                        h.act(t, bots[t].act(h.observation(t)))
+                    if s in h.pending():
+                        break
+                dealt_in = h.over and h.result.get("payer") == s and bool(h.result.get("winners"))
+                assert dealt_in == predicted, (seed, s, a)
+                said_in += predicted
+                said_safe += not predicted
+            if said_in >= 3:
+                break
+        if said_in >= 3:
+            break
+    assert said_in >= 3 and said_safe > 100
