@@ -10,13 +10,24 @@ improvement of the reading can bring there:
 
 - ``OL6:top`` looks only among L6's own candidates (L5's four best and the two
   the reader finds safest), as L6's corrections do;
-- ``OL6:any`` looks among every legal discard, in L5's order.
+- ``OL6:any`` looks among every legal discard, in L5's order;
+- ``OL6:waits`` as ``top``, and first, when L6's discard makes the hand ready, takes
+  the candidate whose winning tiles have the most copies outside the others' hands
+  (the other half of a perfect reading: which waits are alive);
+- ``RL6:θ`` is no oracle: the same switch made on the reader's chances instead of
+  the truth, when the reader finds the other candidate safer by more than θ.
 
     .venv/bin/python bench/oracle.py --players "L6,OL6:top,OL6:any" --against L5 \\
         --deals 1000 --seed 11 --shard 0/2 --out out/oracle   (and 1/2; then no --shard)
 
 It runs ``paired.py``'s comparison with the oracle players added; the engine's
 hand is handed to them by a subclass of ``HandState`` used only here.
+
+    .venv/bin/python bench/oracle.py pools --deals 200 --seed 21
+
+plays L6 against three L5 and prints, from the truth for every candidate of every
+discard, how often L6 dealt in where a safe candidate existed, how well the reader
+ranks a dealing candidate above a safe one (AUC), and its reliability.
 """
 
 from __future__ import annotations
@@ -53,6 +64,14 @@ def deals_in(h: engine.HandState, seat: int, action) -> bool:
                for s, acts in c.pending().items() if s != seat)
 
 
+def candidates(bot: MasterBot, v, ranked) -> list[int]:
+    """L6's own candidates in L5's order: L5's four best and the reader's two safest."""
+    read = bot._reading(v)
+    kinds = [k for k, _ in ranked]
+    pool = set(kinds[:TOP]) | set(sorted(kinds, key=lambda k: (read.deal_in_points(k), k))[:SAFEST])
+    return [k for k in kinds if k in pool]
+
+
 class OracleMaster(MasterBot):
     """L6, with the true hands for one question: does this discard deal in now?"""
 
@@ -68,25 +87,60 @@ class OracleMaster(MasterBot):
             return d
         seat = v.seat
         self.asked += 1
+        kinds = [k for k, _ in ranked] if self.scope == "any" else candidates(self, v, ranked)
+        if self.scope == "waits":
+            d = self._best_waits(v, h, table, kinds, d)
         if not deals_in(h, seat, v.find("discard", d)):
             return d
-        kinds = [k for k, _ in ranked]
-        if self.scope == "top":
-            read = self._reading(v)
-            pool = kinds[:TOP] + sorted(kinds, key=lambda k: (read.deal_in_points(k), k))[:SAFEST]
-            kinds = [k for k in kinds if k in pool]
         for k in kinds:
             if k != d and not deals_in(h, seat, v.find("discard", k)):
                 self.changed += 1
                 return k
         return d
 
+    def _best_waits(self, v, h, table, kinds, d):
+        """When L6's discard makes the hand ready, the candidate whose winning tiles
+        have the most copies outside the others' hands (a perfect reader knows which)."""
+        info = {x.kind: x for x in table}
+        if info[d].shanten != 0:
+            return d
+        held = [sum(h.seats[o].counts[w] for o in range(4) if o != v.seat) for w in range(34)]
+
+        def live(k: int) -> int:
+            return sum(v.unseen[w] - held[w] for w in info[k].useful_kinds)
+        ready = [k for k in kinds if info[k].shanten == 0]
+        return max(ready, key=lambda k: (live(k), k == d))
+
+
+class ReaderSwitch(MasterBot):
+    """The oracle's rule with the reader's eyes: after L6's discard, the candidate
+    (of L6's own, at no worse shanten) the reader finds least likely to deal in,
+    when it is less likely by more than ``theta``. How much of the oracle's gain
+    the present reader can take."""
+
+    def __init__(self, seed: int, theta: float):
+        super().__init__(seed, name=f"RL6:{theta}", exact=True)
+        self.theta = theta
+
+    def _correct_discard(self, v, ranked, table, d):
+        d = super()._correct_discard(v, ranked, table, d)
+        read = self._reading(v)
+        info = {x.kind: x for x in table}
+        same = [k for k in candidates(self, v, ranked) if info[k].shanten <= info[d].shanten]
+        safest = min(same, key=lambda k: read.deal_in(k))
+        return safest if read.deal_in(d) - read.deal_in(safest) > self.theta else d
+
 
 def make_player(spec: str, seed: int):
+    if spec.startswith("RL6:"):
+        try:
+            return ReaderSwitch(seed, float(spec.split(":", 1)[1]))
+        except ValueError:
+            raise SystemExit(f"RL6 needs a number (a chance), got {spec!r}") from None
     if spec.startswith("OL6:"):
         scope = spec.split(":", 1)[1]
-        if scope not in ("top", "any"):
-            raise SystemExit(f"OL6 scope must be top or any, got {scope!r}")
+        if scope not in ("top", "any", "waits"):
+            raise SystemExit(f"OL6 scope must be top, any or waits, got {scope!r}")
         return OracleMaster(seed, scope)
     return _plain(spec, seed)
 
@@ -94,10 +148,84 @@ def make_player(spec: str, seed: int):
 _plain = paired.make_player
 
 
+class PoolLogger(MasterBot):
+    """L6 as it is, noting at each discard its candidates with the reader's chance
+    that each deals in and the truth."""
+
+    def __init__(self, seed: int, rows: list[dict]):
+        super().__init__(seed, name="L6", exact=True)
+        self.rows = rows
+
+    def _correct_discard(self, v, ranked, table, d):
+        d = super()._correct_discard(v, ranked, table, d)
+        h, read = _TRUTH["hand"], self._reading(v)
+        shanten = {x.kind: x.shanten for x in table}
+        self.rows.append({"chosen": d, "cands": [
+            (k, read.deal_in(k), deals_in(h, v.seat, v.find("discard", k)), shanten[k])
+            for k in candidates(self, v, ranked)]})
+        return d
+
+
+def pools(deals: int, seed: int) -> dict[str, Any]:
+    """L6 in the first seat against three L5 (duplicate deals): how its discards
+    that deal in could have been avoided, and how well the reader ranks its
+    candidates."""
+    from twmahjong.bots.arena import play_deal
+    from twmahjong.profiles import load_profile
+    rows: list[dict] = []
+
+    class Seats(paired._PlayerSeats):
+        def bot(self, entrant, seed):
+            return PoolLogger(seed, rows) if entrant == 0 else super().bot(entrant, seed)
+    specs, prof = ["L6", "L5", "L5", "L5"], load_profile("standard")
+    plain, engine.HandState = engine.HandState, PeekingHand
+    try:
+        for d in range(deals):
+            play_deal(specs, d, seed, duplicate=True, profile=prof, seats=Seats(specs, "L6"))
+    finally:
+        engine.HandState = plain
+    dealt = [r for r in rows if any(k == r["chosen"] and t for k, _, t, _ in r["cands"])]
+    chosen_s = [next(s for k, _, _, s in r["cands"] if k == r["chosen"]) for r in dealt]
+    safe_alt = [[s for _, _, t, s in r["cands"] if not t] for r in dealt]
+    pairs = above = 0
+    for r in rows:
+        for _, pb, tb, _ in r["cands"]:
+            for _, pg, tg, _ in r["cands"]:
+                if tb and not tg:
+                    pairs += 1
+                    above += (pb > pg) + 0.5 * (pb == pg)
+    ranks = [sorted((p for _, p, _, _ in r["cands"]), reverse=True).index(
+        next(p for k, p, _, _ in r["cands"] if k == r["chosen"])) for r in dealt]
+    bins, table = (0, .01, .02, .05, .1, .2, .4, 1.01), []
+    every = [c for r in rows for c in r["cands"]]
+    for lo, hi in zip(bins, bins[1:]):
+        sel = [c for c in every if lo <= c[1] < hi]
+        if sel:
+            table.append({"chance": [lo, min(hi, 1)], "candidates": len(sel),
+                          "predicted": round(sum(c[1] for c in sel) / len(sel), 4),
+                          "dealt_in": round(sum(c[2] for c in sel) / len(sel), 4)})
+    return {"hands": 4 * deals, "decisions": len(rows), "dealt_in": len(dealt),
+            "with_safe_alternative": sum(bool(a) for a in safe_alt),
+            "safe_at_no_worse_shanten": sum(any(x <= s for x in a) for a, s in zip(safe_alt, chosen_s)),
+            "auc": round(above / pairs, 4) if pairs else None, "pairs": pairs,
+            "rank_of_dealt_in": [ranks.count(i) for i in range(max(ranks, default=-1) + 1)],
+            "reliability": table}
+
+
 def main() -> None:
-    """Run paired.py with the oracle players, on hands that show themselves to them.
-    The two replacements are made here, not at import, so importing this file (the
-    tests do) changes nothing."""
+    """Run paired.py with the oracle players, on hands that show themselves to them
+    (or, as ``pools --deals N --seed S``, print what L6's candidates were). The two
+    replacements are made here, not at import, so importing this file (the tests do)
+    changes nothing."""
+    if sys.argv[1:2] == ["pools"]:
+        import argparse
+        import json
+        ap = argparse.ArgumentParser(prog="oracle.py pools")
+        ap.add_argument("--deals", type=int, default=200)
+        ap.add_argument("--seed", type=int, default=21)
+        a = ap.parse_args(sys.argv[2:])
+        print(json.dumps(pools(a.deals, a.seed), indent=1))
+        return
     paired.make_player = make_player
     engine.HandState = PeekingHand       # play_deal imports it from the package at call time
     paired.main()

@@ -583,3 +583,32 @@ def test_the_oracle_bench_knows_which_discard_deals_in_before_it_is_thrown():
         if said_in >= 3:
             break
     assert said_in >= 3 and said_safe > 100
+
+
+def test_the_oracle_bench_names_its_players_and_refuses_others():
+    """``OL6:top|any|waits`` and ``RL6:θ`` are built as asked; a wrong scope or a θ that
+    is not a number is one line, never a traceback."""
+    import pytest
+    oracle = load_bench("oracle")
+    assert oracle.make_player("OL6:any", 1).scope == "any"
+    assert oracle.make_player("RL6:0.06", 1).theta == 0.06
+    assert isinstance(oracle.make_player("L5", 1), PolicyBot)
+    with pytest.raises(SystemExit, match="OL6 scope must be top, any or waits, got 'all'"):
+        oracle.make_player("OL6:all", 1)
+    with pytest.raises(SystemExit, match="RL6 needs a number"):
+        oracle.make_player("RL6:high", 1)
+
+
+def test_the_oracle_bench_reports_l6s_candidates_with_the_truth():
+    """``oracle.py pools``: every candidate of every logged decision lands in one
+    reliability row, a deal-in with a safe alternative is counted among the deal-ins,
+    and the engine is left as it was."""
+    import twmahjong.engine as engine
+    oracle = load_bench("oracle")
+    before = engine.HandState
+    r = oracle.pools(3, 21)
+    assert engine.HandState is before
+    assert r["hands"] == 12 and r["decisions"] > 50
+    assert r["safe_at_no_worse_shanten"] <= r["with_safe_alternative"] <= r["dealt_in"]
+    assert sum(row["candidates"] for row in r["reliability"]) >= r["decisions"]
+    assert 0.5 < r["auc"] <= 1.0            # the reader ranks dealing tiles above safe ones
