@@ -78,7 +78,6 @@ class OracleMaster(MasterBot):
     def __init__(self, seed: int, scope: str):
         super().__init__(seed, name=f"OL6:{scope}", exact=True)
         self.scope = scope
-        self.changed = self.asked = 0
 
     def _correct_discard(self, v, ranked, table, d):
         d = super()._correct_discard(v, ranked, table, d)
@@ -86,7 +85,6 @@ class OracleMaster(MasterBot):
         if h is None:
             return d
         seat = v.seat
-        self.asked += 1
         kinds = [k for k, _ in ranked] if self.scope == "any" else candidates(self, v, ranked)
         if self.scope == "waits":
             d = self._best_waits(v, h, table, kinds, d)
@@ -94,7 +92,6 @@ class OracleMaster(MasterBot):
             return d
         for k in kinds:
             if k != d and not deals_in(h, seat, v.find("discard", k)):
-                self.changed += 1
                 return k
         return d
 
