@@ -128,6 +128,9 @@ class ReaderSwitch(MasterBot):
         return safest if read.deal_in(d) - read.deal_in(safest) > self.theta else d
 
 
+_plain = paired.make_player
+
+
 def make_player(spec: str, seed: int):
     if spec.startswith("RL6:"):
         try:
@@ -141,8 +144,6 @@ def make_player(spec: str, seed: int):
         return OracleMaster(seed, scope)
     return _plain(spec, seed)
 
-
-_plain = paired.make_player
 
 
 class PoolLogger(MasterBot):
@@ -167,18 +168,19 @@ def pools(deals: int, seed: int) -> dict[str, Any]:
     """L6 in the first seat against three L5 (duplicate deals): how its discards
     that deal in could have been avoided, and how well the reader ranks its
     candidates."""
-    from twmahjong.bots.arena import play_deal
+    from twmahjong.bots.arena import _Seats, play_deal
     from twmahjong.profiles import load_profile
+    from train_reader import reliability
     rows: list[dict] = []
 
-    class Seats(paired._PlayerSeats):
+    class Seats(_Seats):
         def bot(self, entrant, seed):
             return PoolLogger(seed, rows) if entrant == 0 else super().bot(entrant, seed)
     specs, prof = ["L6", "L5", "L5", "L5"], load_profile("standard")
     plain, engine.HandState = engine.HandState, PeekingHand
     try:
         for d in range(deals):
-            play_deal(specs, d, seed, duplicate=True, profile=prof, seats=Seats(specs, "L6"))
+            play_deal(specs, d, seed, duplicate=True, profile=prof, seats=Seats(specs, 2.0))
     finally:
         engine.HandState = plain
     dealt = [r for r in rows if any(k == r["chosen"] and t for k, _, t, _ in r["cands"])]
@@ -193,14 +195,10 @@ def pools(deals: int, seed: int) -> dict[str, Any]:
                     above += (pb > pg) + 0.5 * (pb == pg)
     ranks = [sorted((p for _, p, _, _ in r["cands"]), reverse=True).index(
         next(p for k, p, _, _ in r["cands"] if k == r["chosen"])) for r in dealt]
-    bins, table = (0, .01, .02, .05, .1, .2, .4, 1.01), []
     every = [c for r in rows for c in r["cands"]]
-    for lo, hi in zip(bins, bins[1:]):
-        sel = [c for c in every if lo <= c[1] < hi]
-        if sel:
-            table.append({"chance": [lo, min(hi, 1)], "candidates": len(sel),
-                          "predicted": round(sum(c[1] for c in sel) / len(sel), 4),
-                          "dealt_in": round(sum(c[2] for c in sel) / len(sel), 4)})
+    table = [{"chance": b, "candidates": n, "predicted": round(p, 4), "dealt_in": round(o, 4)}
+             for b, n, p, o in reliability([c[1] for c in every], [int(c[2]) for c in every],
+                                           [0, .01, .02, .05, .1, .2, .4, 1.01])]
     return {"hands": 4 * deals, "decisions": len(rows), "dealt_in": len(dealt),
             "with_safe_alternative": sum(bool(a) for a in safe_alt),
             "safe_at_no_worse_shanten": sum(any(x <= s for x in a) for a, s in zip(safe_alt, chosen_s)),

@@ -16,7 +16,6 @@ limited by what its features say, not by the model's form.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
@@ -39,24 +38,14 @@ def main() -> None:
     except ImportError:
         raise SystemExit("reader_gbm.py needs scikit-learn: .venv/bin/pip install scikit-learn") from None
     t0 = time.time()
-    chunks = [(list(range(i, a.hands, a.workers)), a.seed) for i in range(a.workers)]
-    with mp.get_context("spawn").Pool(a.workers) as pool:
-        parts = pool.map(tr._play_many, chunks)
-    by_hand: dict[int, dict] = {}
-    for (hands, _), res in zip(chunks, parts):
-        by_hand.update(zip(hands, res))
-    data = [by_hand[i] for i in range(a.hands)]
+    data = tr.play_hands(a.hands, a.seed, a.workers)
     split = int(a.hands * 0.8)
     train, test = range(split), range(split, a.hands)
     print(f"seed {a.seed}, {a.hands} hands ({split} fitted), self-play {time.time() - t0:.0f} s")
-
-    def stack(part: str, which: range) -> tuple[np.ndarray, np.ndarray]:
-        return (np.concatenate([data[i][part][0] for i in which]).astype(np.float64),
-                np.concatenate([data[i][part][1] for i in which]).astype(np.float64))
     models = {}
     for part in ("ready", "wins"):
-        x, y = stack(part, train)
-        tx, ty = stack(part, test)
+        x, y = tr.stack(data, part, train)
+        tx, ty = tr.stack(data, part, test)
         w = tr.fit(x, y)
         trees = HistGradientBoostingClassifier(max_iter=300, max_leaf_nodes=31, early_stopping=True,
                                                random_state=a.seed).fit(x, y)
@@ -66,23 +55,12 @@ def main() -> None:
               f"AUC {roc_auc_score(ty, pt):.4f}")
         models[part] = (w, trees)
     (rw, rt), (ww, wt) = models["ready"], models["wins"]
-    by_logistic, by_trees, dealt = [], [], []
-    for i in test:
-        for t in data[i]["thrown"]:
-            safe_l = safe_t = 1.0
-            for rf, declared, poss, wf in t["opps"]:
-                r_l = 1.0 if declared else float(tr._prob(np.asarray([rf]), rw)[0])
-                r_t = 1.0 if declared else float(rt.predict_proba(np.asarray([rf]))[0, 1])
-                w_l = float(tr._prob(np.asarray([wf]), ww)[0]) if poss else 0.0
-                w_t = float(wt.predict_proba(np.asarray([wf]))[0, 1]) if poss else 0.0
-                safe_l *= 1.0 - r_l * w_l
-                safe_t *= 1.0 - r_t * w_t
-            by_logistic.append(1.0 - safe_l)
-            by_trees.append(1.0 - safe_t)
-            dealt.append(t["dealt"])
+    by_logistic, dealt = tr.thrown_chances(data, test, lambda f: float(tr._prob(np.asarray([f]), rw)[0]),
+                                           lambda f: float(tr._prob(np.asarray([f]), ww)[0]))
+    by_trees, _ = tr.thrown_chances(data, test, lambda f: float(rt.predict_proba(np.asarray([f]))[0, 1]),
+                                    lambda f: float(wt.predict_proba(np.asarray([f]))[0, 1]))
     print(f"thrown tiles held out: {len(dealt)} ({sum(dealt)} dealt in); deal-in AUC logistic "
           f"{roc_auc_score(dealt, by_logistic):.4f}, trees {roc_auc_score(dealt, by_trees):.4f}")
-
 
 if __name__ == "__main__":
     main()

@@ -26,6 +26,7 @@ import multiprocessing as mp
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -99,6 +100,46 @@ def _play_many(args: tuple[list[int], int]) -> list[dict]:
     return [play(i, seed) for i in hands]
 
 
+def play_hands(hands: int, seed: int, workers: int = 1) -> list[dict]:
+    """Every hand's rows (``play``), in hand order; with ``workers``, the hands are
+    split by number over that many processes, so the rows are the same."""
+    if workers <= 1:
+        return [play(i, seed) for i in range(hands)]
+    chunks = [(list(range(i, hands, workers)), seed) for i in range(workers)]
+    with mp.get_context("spawn").Pool(workers) as pool:
+        parts = pool.map(_play_many, chunks)
+    by_hand: dict[int, dict] = {}
+    for (numbers, _), res in zip(chunks, parts):
+        by_hand.update(zip(numbers, res))
+    return [by_hand[i] for i in range(hands)]
+
+
+def stack(data: list[dict], part: str, which: range) -> tuple[np.ndarray, np.ndarray]:
+    """The ``part`` rows ("ready" or "wins") of hands ``which``: features and labels."""
+    xs = np.concatenate([data[i][part][0] for i in which]).astype(np.float64)
+    ys = np.concatenate([data[i][part][1] for i in which]).astype(np.float64)
+    return xs, ys
+
+
+def thrown_chances(data: list[dict], which: range, ready_p: Callable, win_p: Callable
+                   ) -> tuple[list[float], list[int]]:
+    """Per tile thrown in hands ``which``: the chance it was an opponent's winning
+    tile, 1 − Π(1 − ready × wins) over the opponents (a declared one is ready), by
+    the models ``ready_p`` and ``win_p`` (a feature row → a chance); and whether it was."""
+    pred: list[float] = []
+    obs: list[int] = []
+    for i in which:
+        for t in data[i]["thrown"]:
+            safe = 1.0
+            for rf, declared, poss, wf in t["opps"]:
+                pr = 1.0 if declared else ready_p(rf)
+                pw = win_p(wf) if poss else 0.0
+                safe *= 1.0 - pr * pw
+            pred.append(1.0 - safe)
+            obs.append(t["dealt"])
+    return pred, obs
+
+
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iters: int = 30) -> np.ndarray:
     """Logistic regression by Newton's method (IRLS); the bias is not penalised."""
     w = np.zeros(x.shape[1])
@@ -147,26 +188,11 @@ def main() -> None:
     a = ap.parse_args()
     t0 = time.time()
     split = int(a.hands * (1 - a.holdout))
-    if a.workers > 1:
-        chunks = [(list(range(i, a.hands, a.workers)), a.seed) for i in range(a.workers)]
-        with mp.get_context("spawn").Pool(a.workers) as pool:
-            parts = pool.map(_play_many, chunks)
-        by_hand = {}
-        for (hands, _), res in zip(chunks, parts):
-            by_hand.update(zip(hands, res))
-        data = [by_hand[i] for i in range(a.hands)]
-    else:
-        data = [play(i, a.seed) for i in range(a.hands)]
+    data = play_hands(a.hands, a.seed, a.workers)
     t_play = time.time() - t0
-
-    def stack(part: str, which: range) -> tuple[np.ndarray, np.ndarray]:
-        xs = np.concatenate([data[i][part][0] for i in which]).astype(np.float64)
-        ys = np.concatenate([data[i][part][1] for i in which]).astype(np.float64)
-        return xs, ys
-
     train, test = range(split), range(split, a.hands)
-    rx, ry = stack("ready", train)
-    wx, wy = stack("wins", train)
+    rx, ry = stack(data, "ready", train)
+    wx, wy = stack(data, "wins", train)
     t1 = time.time()
     rw = fit(rx, ry)
     ww = fit(wx, wy)
@@ -201,8 +227,8 @@ def main() -> None:
     print(f"wins recalibrated on {len(y_arr)} thrown tiles: log-odds × {cal_b:.2f} + {cal_a:.2f}")
 
     t_fit = time.time() - t1
-    trx, tr_y = stack("ready", test)
-    twx, tw_y = stack("wins", test)
+    trx, tr_y = stack(data, "ready", test)
+    twx, tw_y = stack(data, "wins", test)
     print(f"seed {a.seed}; {a.hands} hands ({split} fitted, {a.hands - split} held out); "
           f"ready rows {len(ry)} (+{len(tr_y)} held out), win rows {len(wy)} (+{len(tw_y)} held out); "
           f"self-play {t_play:.0f} s, fit {t_fit:.1f} s")
@@ -211,17 +237,8 @@ def main() -> None:
     print(f"held-out log-loss: ready {logloss(_prob(trx, rw), tr_y):.4f} (base rate {logloss(np.full(len(tr_y), base_r), tr_y):.4f}); "
           f"wins {logloss(_prob(twx, ww), tw_y):.4f} (base rate {logloss(np.full(len(tw_y), base_w), tw_y):.4f})")
     # reliability: the chance the thrown tile was an opponent's winning tile
-    pred: list[float] = []
-    obs: list[int] = []
-    for i in test:
-        for t in data[i]["thrown"]:
-            safe = 1.0
-            for rf, declared, poss, wf in t["opps"]:
-                pr = 1.0 if declared else float(_prob(np.asarray([rf]), rw)[0])
-                pw = float(_prob(np.asarray([wf]), ww)[0]) if poss else 0.0
-                safe *= 1.0 - pr * pw
-            pred.append(1.0 - safe)
-            obs.append(t["dealt"])
+    pred, obs = thrown_chances(data, test, lambda rf: float(_prob(np.asarray([rf]), rw)[0]),
+                               lambda wf: float(_prob(np.asarray([wf]), ww)[0]))
     edges = [0.0, 0.01, 0.02, 0.04, 0.07, 0.10, 0.15, 0.25, 1.01]
     print(f"\nheld-out deal-in risk of the tile thrown ({len(pred)} discards)")
     print(f"{'predicted':>11} {'discards':>9} {'mean predicted':>15} {'observed':>9}")
