@@ -10,13 +10,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
-from server_helpers import Live  # noqa: E402
+from server_helpers import FAST, Live  # noqa: E402
 
 from twmahjong.server.settings import Settings  # noqa: E402
-
-# short clocks and pauses: nothing here waits on a person's 5 s + 20 s
-FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "claim_window": 0.02, "turn_base": 8.0,
-        "turn_bank": 4.0, "starting_coins": 10_000}
 
 
 @pytest.fixture

@@ -7,16 +7,15 @@ from __future__ import annotations
 import os
 
 import pytest
+import server_helpers
 from server_helpers import Live
 
 from twmahjong.server.settings import Settings
 
 PG = os.environ.get("TWMJ_TEST_POSTGRES")
 
-# Short clocks: nothing here waits on a real player's 5 s + 20 s.
 # Abandoned tables play on here (pause_after): several tests let bots finish a game.
-FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "claim_window": 0.02,
-        "pause_after": 3600.0, "turn_base": 8.0, "turn_bank": 4.0, "starting_coins": 10_000}
+FAST = {**server_helpers.FAST, "pause_after": 3600.0}
 
 
 def _pg_database(url: str) -> str:

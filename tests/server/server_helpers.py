@@ -21,6 +21,12 @@ from twmahjong.server.settings import Settings
 # as a machine busy with other work needs, and fail only if the event never comes.
 HANG = 600.0
 
+# The clocks every test server runs on: nothing waits on a real player's 5 s + 20 s,
+# and a discard's claim window is 0.02 s, not the 0.8 s a real table gives (each
+# discard of a whole hand would wait it). The tests of the window itself set their own.
+FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "claim_window": 0.02,
+        "turn_base": 8.0, "turn_bank": 4.0, "starting_coins": 10_000}
+
 
 class Live:
     """The real app served by uvicorn in a thread; ``restart`` keeps the data."""

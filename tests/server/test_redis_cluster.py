@@ -14,14 +14,11 @@ import time
 
 import pytest
 from redis_helpers import fresh_prefix, need_redis, purge
-from server_helpers import HANG, Client, Live
+from server_helpers import FAST, HANG, Client, Live
 
 from twmahjong.server.settings import Settings
 from twmahjong.server.store.db import create_engine
 from twmahjong.server.store.repository import SqlRepository
-
-FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "claim_window": 0.02,
-        "turn_base": 8.0, "turn_bank": 4.0, "starting_coins": 10_000}
 
 
 def run(coro):
