@@ -89,8 +89,19 @@ start_workers() {
         echo $! > "$dir/worker$i.pid"
     done
     for i in $(seq "$workers"); do
-        wait_for "worker $i" curl -fsS "http://127.0.0.1:$((wport + i - 1))/readyz"
+        wait_worker "$i" "$((wport + i - 1))"
     done
+}
+
+wait_worker() {  # wait_worker I PORT: until it is ready; at once if it exited (a taken port, say)
+    local i=$1 p=$2
+    for _ in $(seq 1200); do
+        curl -fsS -m 10 "http://127.0.0.1:$p/readyz" >/dev/null 2>&1 && return 0
+        kill -0 "$(cat "$dir/worker$i.pid")" 2>/dev/null ||
+            die "worker $i exited before it was ready on port $p: $(tail -3 "$dir/worker$i.log" | tr '\n' ' ')"
+        sleep 0.1
+    done
+    die "worker $i did not come up (see $dir/worker$i.log)"
 }
 
 write_nginx_conf() {
@@ -152,7 +163,7 @@ start_nginx() {
     else
         nginx -c "$dir/nginx.conf" -p "$dir"
     fi
-    wait_for nginx curl -fsS "http://127.0.0.1:$port/api/v1/health"
+    wait_for nginx curl -fsS -m 10 "http://127.0.0.1:$port/api/v1/health"
 }
 
 stop_pid() {    # stop_pid FILE SIGNAL: signal the process and wait until it is gone
@@ -175,7 +186,7 @@ up)
     say "up: http://127.0.0.1:$port/ ($workers workers on $wport.., $(sed 's/:[^:@]*@/:***@/' "$dir/database"), redis on $rport; state in $dir)"
     ;;
 status)
-    curl -fsS "http://127.0.0.1:$port/api/v1/health" || die "nothing answers on $port"
+    curl -fsS -m 10 "http://127.0.0.1:$port/api/v1/health" || die "nothing answers on $port"
     echo
     ;;
 down)

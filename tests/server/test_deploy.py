@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -38,13 +39,26 @@ pytestmark = pytest.mark.skipif(
 
 
 def _free_ports(n: int) -> list[int]:
-    socks = [socket.socket() for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
+    """Ports for the box: the second worker listens on the first's port + 1, so they are
+    taken from below the kernel's ephemeral range, where no outgoing connection of
+    another test can be sitting on that neighbour (bind(0) hands out ephemeral ports,
+    and CI once lost a run to "worker 2 did not come up" that way)."""
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    rng = random.Random(os.getpid())
+    while True:
+        start = rng.randrange(10_000, low - n)
+        socks = []
+        try:
+            for port in range(start, start + n):
+                s = socket.socket()
+                socks.append(s)
+                s.bind(("127.0.0.1", port))
+            return list(range(start, start + n))
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
 
 
 class Balancer:
@@ -62,7 +76,7 @@ class Balancer:
 
 @pytest.fixture
 def onebox(tmp_path):
-    lb, w1, pg, redis = _free_ports(4)
+    lb, pg, redis, w1, _w2 = _free_ports(5)
     env = {**os.environ, "ONEBOX_PORT": str(lb), "ONEBOX_WORKER_PORT": str(w1),
            "ONEBOX_PG_PORT": str(pg), "ONEBOX_REDIS_PORT": str(redis),
            "TWMJ": str(Path(sys.executable).with_name("twmj")),
@@ -121,3 +135,30 @@ def test_onebox_serves_one_table_through_nginx_from_both_workers_and_stops(onebo
         with socket.socket() as s:
             assert s.connect_ex(("127.0.0.1", p)) != 0, f"port {p} still open after down"
     assert not any(box.glob("worker*.pid")) and not (box / "nginx.pid").exists()
+
+
+def test_onebox_up_names_a_worker_that_could_not_start_and_down_still_cleans_up(tmp_path):
+    """A worker whose port is taken exits at once; ``up`` says so with the worker's own
+    words instead of polling a dead process for two minutes."""
+    lb, redis, w1, w2 = _free_ports(4)
+    box = tmp_path / "box"
+    env = {**os.environ, "ONEBOX_PORT": str(lb), "ONEBOX_WORKER_PORT": str(w1),
+           "ONEBOX_REDIS_PORT": str(redis),
+           "ONEBOX_DATABASE": f"sqlite+aiosqlite:///{tmp_path / 'twmj.db'}",
+           "TWMJ": str(Path(sys.executable).with_name("twmj"))}
+
+    def run(cmd: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(SCRIPT), cmd, str(box)], env=env, capture_output=True,
+                              text=True, timeout=HANG)
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", w2))           # bound, not listening: refuses, and taken
+        try:
+            up = run("up")
+        finally:
+            down = run("down")
+    assert up.returncode == 2
+    assert f"worker 2 exited before it was ready on port {w2}" in up.stderr
+    assert "address already in use" in up.stderr.lower()
+    assert down.returncode == 0, down.stderr
+    with socket.socket() as s:
+        assert s.connect_ex(("127.0.0.1", w1)) != 0, "worker 1 still serving after down"
