@@ -26,6 +26,7 @@ from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal
 from twmahjong.bots.base import Bot
 from twmahjong.bots.master import MASTER, MasterBot
 from twmahjong.bots.policy import PolicyBot
+from twmahjong.bots.reader import weights as reader_weights
 from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -35,8 +36,9 @@ from tune import changed, parse as parse_params  # noqa: E402  (bench/tune.py: o
 def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> Bot:
     """``MasterBot`` with changed knobs: ``stages=N`` (only the first N shipped
     stages of corrections; 0 is L5), ``weights=PATH`` (one stage, another fit),
-    ``margin=X`` (台 an advantage must pass), ``confidence=Z`` (standard errors it
-    must clear), ``fold=PATH`` (one more stage after those: a fit of folding for
+    ``reader=PATH`` (another fit of the table reader), ``margin=X`` (台 an
+    advantage must pass), ``confidence=Z`` (standard errors it must clear),
+    ``fold=PATH`` (one more stage after those: a fit of folding for
     the rest of the hand), and any ``policy.Params`` weight of the L5 play under the
     corrections (``flush_bias=1``), ``;``-separated."""
     kw = dict(x.split("=", 1) for x in knobs.split(";") if x)
@@ -44,6 +46,7 @@ def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> B
               else load_stages(int(kw.pop("stages")) if "stages" in kw else None))
     if "fold" in kw:
         stages = (*stages, _fit(kw.pop("fold")))
+    reader = _reader(kw.pop("reader")) if "reader" in kw else None
     margin = float(kw.pop("margin")) if "margin" in kw else None
     confidence = float(kw.pop("confidence")) if "confidence" in kw else None
     weights = [f"{k}={kw.pop(k)}" for k in list(kw) if k in MASTER.__dataclass_fields__ and k != "level"]
@@ -54,7 +57,16 @@ def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> B
     except ValueError as e:
         raise SystemExit(str(e)) from None
     return MasterBot(seed, name=name, exact=exact, params=params,
-                     weights=[w.changed(margin=margin, confidence=confidence) for w in stages])
+                     weights=[w.changed(margin=margin, confidence=confidence) for w in stages],
+                     reader=reader)
+
+
+def _reader(path: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Another fit of the table reader (``bench/train_reader.py --out PATH``)."""
+    try:
+        return reader_weights(Path(path))
+    except (OSError, ValueError, KeyError) as e:
+        raise SystemExit(f"no reader fit at {path}: {e}") from None
 
 
 def _level(spec: str):

@@ -166,6 +166,28 @@ def logloss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
+def auc(p, y) -> float:
+    """Area under the ROC curve: the chance a positive row is ranked above a negative
+    one (ties count half), by ranks (Mann-Whitney)."""
+    p = np.asarray(p, dtype=float)
+    y = np.asarray(y, dtype=float)
+    order = np.argsort(p, kind="mergesort")
+    ranks = np.empty(len(p))
+    sp = p[order]
+    i = 0
+    while i < len(sp):                      # average ranks over ties
+        j = i
+        while j + 1 < len(sp) and sp[j + 1] == sp[i]:
+            j += 1
+        ranks[order[i:j + 1]] = (i + j) / 2.0 + 1.0
+        i = j + 1
+    pos = float(y.sum())
+    neg = len(y) - pos
+    if pos == 0 or neg == 0:
+        return float("nan")
+    return float((ranks[y == 1].sum() - pos * (pos + 1) / 2.0) / (pos * neg))
+
+
 def reliability(pred: list[float], obs: list[int], edges: list[float]) -> list[tuple[str, int, float, float]]:
     """(bin, count, mean predicted, observed rate) per bin."""
     out = []
@@ -239,6 +261,8 @@ def main() -> None:
     # reliability: the chance the thrown tile was an opponent's winning tile
     pred, obs = thrown_chances(data, test, lambda rf: float(_prob(np.asarray([rf]), rw)[0]),
                                lambda wf: float(_prob(np.asarray([wf]), ww)[0]))
+    print(f"held-out AUC: ready {auc(_prob(trx, rw), tr_y):.4f}, wins {auc(_prob(twx, ww), tw_y):.4f}, "
+          f"thrown tile dealt in {auc(pred, obs):.4f}")
     edges = [0.0, 0.01, 0.02, 0.04, 0.07, 0.10, 0.15, 0.25, 1.01]
     print(f"\nheld-out deal-in risk of the tile thrown ({len(pred)} discards)")
     print(f"{'predicted':>11} {'discards':>9} {'mean predicted':>15} {'observed':>9}")

@@ -100,6 +100,41 @@ def test_the_observation_tells_which_discards_were_the_tile_just_drawn():
     assert [len(d) for d in v.drawn_out] == [len(d) for d in v.discards]
 
 
+def _river_obs(drawn_out_1):
+    """Seat 1 (declared, so ready for sure) threw 1m 9p 5s; seat 3's river ends 4m 1z.
+    ``drawn_out_1``: which of seat 1's three discards were the tile just drawn."""
+    obs = make_obs("123m", discards=[["9s", "2z"], ["1m", "9p", "5s"], ["7z", "3z", "8s"],
+                                     ["6z", "4m", "1z"]],
+                   declared=[False, True, False, False], wall_remaining=40)
+    obs["drawn_out"] = [[False, False], drawn_out_1, [False] * 3, [False] * 3]
+    return obs
+
+
+def test_a_tile_thrown_since_a_ready_seats_hand_last_changed_is_read_as_almost_never_its_wait():
+    # Seat 1's last two discards were the tiles it drew (摸切): its hand, and so its
+    # waits, have not changed for two turns, in which seat 3 threw 4m (and then 1z)
+    # and seat 1 did not win. A ready player takes every win it can (no 振聽, only
+    # 過水 until its next turn), so 4m is very unlikely to be a wait of seat 1.
+    settled = _read(_river_obs([False, True, True]))
+    # ... whereas had its last discard come from the hand, its waits may be new,
+    # and only seat 3's last tile (1z) has gone by since
+    changed = _read(_river_obs([False, False, False]))
+    m4 = T("4m")
+    assert settled.wins(1, m4) < 0.25 * changed.wins(1, m4)
+    # the tile that went by in both stories reads as nearly safe in both
+    assert settled.wins(1, T("1z")) < 0.25 * settled.wins(1, T("4z"))
+    assert changed.wins(1, T("1z")) < 0.25 * changed.wins(1, T("4z"))
+
+
+def test_a_run_of_drawn_tiles_thrown_reads_more_ready():
+    # the same river, the last three discards 摸切 rather than 手切 (seat 1 not declared)
+    def ready(drawn_out):
+        obs = _river_obs(drawn_out)
+        obs["declared"] = [False] * 4
+        return _read(obs).ready(1)
+    assert ready([True, True, True]) > ready([False, False, False])
+
+
 # ---- corrections to L5, and the experiment they are fitted from -------------------------------
 
 # Seat 2 declared; our hand is far from ready (三向聽). Holding 99s, whose other

@@ -107,13 +107,16 @@ class MasterBot(PolicyBot):
     ``weights`` overrides the shipped stages of corrections (``advantage.json``,
     then ``advantage2.json``): one ``Weights`` or a sequence applied in turn, and
     an empty ``Weights()`` plays as L5; ``explorer`` turns the bot into the
-    training experiment."""
+    training experiment; ``reader`` is another fit of the table reader's weights
+    (``reader.weights(path)``)."""
 
     def __init__(self, seed: int = 0, name: str = "L6", *, exact: bool = False,
                  budget_ms: float = BUDGET_MS, clock: Callable[[], float] = time.perf_counter,
                  params: Params = MASTER, weights: Weights | Sequence[Weights] | None = None,
-                 explorer: Explorer | None = None):
+                 explorer: Explorer | None = None,
+                 reader: tuple[tuple[float, ...], tuple[float, ...]] | None = None):
         super().__init__(params, seed, name, exact=exact)
+        self.reader = reader                        # another fit of the reader (a bench), else the shipped one
         self.stages: tuple[Weights, ...] = (
             load_stages() if weights is None
             else (weights,) if isinstance(weights, Weights) else tuple(weights))
@@ -138,7 +141,7 @@ class MasterBot(PolicyBot):
 
     def _reading(self, v: View) -> TableRead:
         if self._read is None or self._read.view is not v:
-            self._read = read_table(v)
+            self._read = read_table(v, self.reader)
         return self._read
 
     def _improve(self, group: str, cands: list[K], base: K,
