@@ -195,15 +195,21 @@ def pools(deals: int, seed: int) -> dict[str, Any]:
                     above += (pb > pg) + 0.5 * (pb == pg)
     ranks = [sorted((p for _, p, _, _ in r["cands"]), reverse=True).index(
         next(p for k, p, _, _ in r["cands"] if k == r["chosen"])) for r in dealt]
+    edges = [0, .01, .02, .05, .1, .2, .4, 1.01]
+    chosen_p = [next(p for k, p, _, _ in r["cands"] if k == r["chosen"]) for r in dealt]
+    seen_p = [sum(lo <= p < hi for p in chosen_p) for lo, hi in zip(edges, edges[1:])]
     every = [c for r in rows for c in r["cands"]]
     table = [{"chance": b, "candidates": n, "predicted": round(p, 4), "dealt_in": round(o, 4)}
              for b, n, p, o in reliability([c[1] for c in every], [int(c[2]) for c in every],
-                                           [0, .01, .02, .05, .1, .2, .4, 1.01])]
+                                           edges)]
     return {"hands": 4 * deals, "decisions": len(rows), "dealt_in": len(dealt),
             "with_safe_alternative": sum(bool(a) for a in safe_alt),
             "safe_at_no_worse_shanten": sum(any(x <= s for x in a) for a, s in zip(safe_alt, chosen_s)),
             "auc": round(above / pairs, 4) if pairs else None, "pairs": pairs,
             "rank_of_dealt_in": [ranks.count(i) for i in range(max(ranks, default=-1) + 1)],
+            # how visible the deal-ins were: the reader's chance of each dealt-in tile, by the bins below
+            "dealt_in_by_chance": dict(zip((f"{lo:.2f}-{hi:.2f}" for lo, hi in zip(edges, edges[1:])),
+                                           seen_p)),
             "reliability": table}
 
 

@@ -2,6 +2,7 @@
 hand-made positions: what the rules and the arithmetic of a hand's points call for."""
 
 import itertools
+import json
 
 from benchmods import load_bench
 from botobs import make_obs
@@ -559,6 +560,24 @@ def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():
             paired.make_l6(f"fold={Path(d) / 'typo.json'}", 1)
         with pytest.raises(SystemExit, match="no fit at .*typo.json"):
             paired.make_l6(f"weights={Path(d) / 'typo.json'}", 1)
+        # reader=PATH: another fit of the table reader, read as the shipped one is;
+        # a fit on other features (or none) is refused by name
+        from twmahjong.bots.reader import WEIGHTS, weights
+        other = Path(d) / "reader.json"
+        doc = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+        doc["wins"]["weights"] = [0.0] * len(doc["wins"]["weights"])
+        other.write_text(json.dumps(doc), encoding="utf-8")
+        l6 = paired.make_l6(f"reader={other}", 1)
+        assert l6.reader == (weights()[0], (0.0,) * len(doc["wins"]["weights"]))
+        v = View.from_observation(FAR_OBS)
+        assert read_table(v, l6.reader).wins(2, T("5p")) == 0.5      # σ(0): no weights
+        assert paired.make_l6("", 1).reader is None                   # the shipped fit
+        doc["wins"]["features"] = doc["wins"]["features"][:-1]
+        other.write_text(json.dumps(doc), encoding="utf-8")
+        with pytest.raises(SystemExit, match="no reader fit at .*fitted on other features"):
+            paired.make_l6(f"reader={other}", 1)
+        with pytest.raises(SystemExit, match="no reader fit at .*typo.json"):
+            paired.make_l6(f"reader={Path(d) / 'typo.json'}", 1)
 
 
 def test_the_ceiling_adds_up_what_the_fit_predicts_for_its_own_changes():

@@ -69,7 +69,11 @@ def _sigmoid(z: float) -> float:
 
 
 @cache
-def _fitted(path: Path = WEIGHTS) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def _fitted() -> tuple[tuple[float, ...], tuple[float, ...]]:
+    return _load(WEIGHTS)
+
+
+def _load(path: Path) -> tuple[tuple[float, ...], tuple[float, ...]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     out = []
     for part, names in (("ready", READY_FEATURES), ("wins", WIN_FEATURES)):
@@ -83,7 +87,7 @@ def _fitted(path: Path = WEIGHTS) -> tuple[tuple[float, ...], tuple[float, ...]]
 def weights(path: Path | None = None) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The fitted (ready, wins) weights, in ``READY_FEATURES`` / ``WIN_FEATURES`` order:
     the shipped ``reader.json``, or another fit (a bench comparing two readers)."""
-    return _fitted(path or WEIGHTS)
+    return _fitted() if path is None else _load(path)
 
 
 def _is_middle(k: int) -> bool:
