@@ -193,10 +193,10 @@ def pools(deals: int, seed: int) -> dict[str, Any]:
                 if tb and not tg:
                     pairs += 1
                     above += (pb > pg) + 0.5 * (pb == pg)
-    ranks = [sorted((p for _, p, _, _ in r["cands"]), reverse=True).index(
-        next(p for k, p, _, _ in r["cands"] if k == r["chosen"])) for r in dealt]
-    edges = [0, .01, .02, .05, .1, .2, .4, 1.01]
     chosen_p = [next(p for k, p, _, _ in r["cands"] if k == r["chosen"]) for r in dealt]
+    ranks = [sorted((p for _, p, _, _ in r["cands"]), reverse=True).index(p)
+             for r, p in zip(dealt, chosen_p)]
+    edges = [0, .01, .02, .05, .1, .2, .4, 1.01]
     seen_p = [sum(lo <= p < hi for p in chosen_p) for lo, hi in zip(edges, edges[1:])]
     every = [c for r in rows for c in r["cands"]]
     table = [{"chance": b, "candidates": n, "predicted": round(p, 4), "dealt_in": round(o, 4)}

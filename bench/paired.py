@@ -26,7 +26,7 @@ from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal
 from twmahjong.bots.base import Bot
 from twmahjong.bots.master import MASTER, MasterBot
 from twmahjong.bots.policy import PolicyBot
-from twmahjong.bots.reader import weights as reader_weights
+from twmahjong.bots.reader import Fit, weights as reader_weights
 from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -61,7 +61,7 @@ def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> B
                      reader=reader)
 
 
-def _reader(path: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def _reader(path: str) -> Fit:
     """Another fit of the table reader (``bench/train_reader.py --out PATH``)."""
     try:
         return reader_weights(Path(path))

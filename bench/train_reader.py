@@ -171,16 +171,8 @@ def auc(p, y) -> float:
     one (ties count half), by ranks (Mann-Whitney)."""
     p = np.asarray(p, dtype=float)
     y = np.asarray(y, dtype=float)
-    order = np.argsort(p, kind="mergesort")
-    ranks = np.empty(len(p))
-    sp = p[order]
-    i = 0
-    while i < len(sp):                      # average ranks over ties
-        j = i
-        while j + 1 < len(sp) and sp[j + 1] == sp[i]:
-            j += 1
-        ranks[order[i:j + 1]] = (i + j) / 2.0 + 1.0
-        i = j + 1
+    _, where, count = np.unique(p, return_inverse=True, return_counts=True)
+    ranks = (np.cumsum(count) - (count - 1) / 2.0)[where]       # 1-based, ties averaged
     pos = float(y.sum())
     neg = len(y) - pos
     if pos == 0 or neg == 0:

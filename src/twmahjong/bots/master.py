@@ -36,7 +36,7 @@ from .advantage import (CLAIM_FEATURES, DISCARD_FEATURES, FOLD_FEATURES, FOLD_RE
 from .defence import max_threat
 from .efficiency import DiscardInfo, discard_table, shanten, useful_tiles
 from .policy import LEVELS, Params, PolicyBot, _offered
-from .reader import TableRead, read_table
+from .reader import Fit, TableRead, read_table
 from .value import estimate_tai, valued_honors
 from .view import View
 
@@ -114,7 +114,7 @@ class MasterBot(PolicyBot):
                  budget_ms: float = BUDGET_MS, clock: Callable[[], float] = time.perf_counter,
                  params: Params = MASTER, weights: Weights | Sequence[Weights] | None = None,
                  explorer: Explorer | None = None,
-                 reader: tuple[tuple[float, ...], tuple[float, ...]] | None = None):
+                 reader: Fit | None = None):
         super().__init__(params, seed, name, exact=exact)
         self.reader = reader                        # another fit of the reader (a bench), else the shipped one
         self.stages: tuple[Weights, ...] = (

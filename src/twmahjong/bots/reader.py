@@ -42,7 +42,7 @@ from .defence import flush_suit
 from .outlook import deal_in_cost
 from .view import View
 
-__all__ = ["READY_FEATURES", "WIN_FEATURES", "TableRead", "possible", "read_table",
+__all__ = ["Fit", "READY_FEATURES", "WIN_FEATURES", "TableRead", "possible", "read_table",
            "ready_features", "win_features", "weights"]
 
 WEIGHTS = Path(__file__).with_name("reader.json")
@@ -62,6 +62,10 @@ WIN_FEATURES = (
 )
 
 
+# a fit of the two models: (ready weights, wins weights), in the feature lists' order
+Fit = tuple[tuple[float, ...], tuple[float, ...]]
+
+
 def _sigmoid(z: float) -> float:
     if z < -30.0:
         return 0.0
@@ -69,11 +73,11 @@ def _sigmoid(z: float) -> float:
 
 
 @cache
-def _fitted() -> tuple[tuple[float, ...], tuple[float, ...]]:
+def _fitted() -> Fit:
     return _load(WEIGHTS)
 
 
-def _load(path: Path) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def _load(path: Path) -> Fit:
     data = json.loads(path.read_text(encoding="utf-8"))
     out = []
     for part, names in (("ready", READY_FEATURES), ("wins", WIN_FEATURES)):
@@ -84,7 +88,7 @@ def _load(path: Path) -> tuple[tuple[float, ...], tuple[float, ...]]:
     return out[0], out[1]
 
 
-def weights(path: Path | None = None) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def weights(path: Path | None = None) -> Fit:
     """The fitted (ready, wins) weights, in ``READY_FEATURES`` / ``WIN_FEATURES`` order:
     the shipped ``reader.json``, or another fit (a bench comparing two readers)."""
     return _fitted() if path is None else _load(path)
@@ -118,14 +122,13 @@ def ready_features(v: View, s: int) -> list[float]:
         sum(1 for k in river if _is_middle(k)) / max(1, n),
         sum(1 for k in river[-6:] if _is_middle(k)) / 6.0,
         v.concealed_count[s] / 16.0 if s < len(v.concealed_count) else 1.0,
-        min(6, _drawn_out_run(v, s)) / 6.0,
+        min(6, _drawn_out_run(drawn)) / 6.0,
     ]
 
 
-def _drawn_out_run(v: View, s: int) -> int:
-    """How many of ``s``'s last discards in a row were the tile just drawn (摸切): its
+def _drawn_out_run(drawn: list[bool]) -> int:
+    """How many of a seat's last discards in a row were the tile just drawn (摸切): its
     hand has not changed since, and a hand that stopped changing is often ready."""
-    drawn = v.drawn_out[s] if s < len(v.drawn_out) else []
     run = 0
     for d in reversed(drawn):
         if not d:
@@ -183,39 +186,20 @@ def _river(v: View, s: int) -> _River:
     wind = 27 + v.seat_winds[s] if s < len(v.seat_winds) else 27
     return _River(frozenset(river), (per[0] / n, per[1] / n, per[2] / n), flush_suit(v, s), late,
                   frozenset(k for k in river[:6] if k < 27), (ms[0], ms[1], ms[2]),
-                  frozenset({31, 32, 33, wind, 27 + v.round_wind}), _passed_since(v, s),
-                  _since_change(v, s))
+                  frozenset({31, 32, 33, wind, 27 + v.round_wind}), _thrown_since(v, s, 0),
+                  _since_change(v, s, drawn))
 
 
-def _passed_since(v: View, s: int) -> frozenset[int]:
-    """Tiles ``s`` let go by since its last discard, as far as the rivers tell: the
-    last discard of each seat between ``s`` and this one in turn order (a claim
-    since may have changed the order: the model weighs the feature, it does not
-    trust it). A ready player that lets its winning tile go by is rare — most
-    take every win they can — so these are nearly safe against it."""
-    out = set()
-    t = (s + 1) % 4
-    while t != v.seat and t != s:
-        if v.discards[t]:
-            out.add(v.discards[t][-1])
-        t = (t + 1) % 4
-    return frozenset(out)
-
-
-def _since_change(v: View, s: int) -> frozenset[int]:
-    """Tiles thrown by anyone since ``s``'s hand last changed, and not won on.
-
-    After its last 手切 every discard of ``s`` was the tile it had just drawn, so its
-    hand — and its waits, if it is ready — have not changed since; a ready player
-    takes every win it can (there is no 振聽 here, only 過水 until its next turn), so
-    a tile anyone threw in that time is almost never one of its waits. The rivers do
-    not say when each tile was thrown: counted back from the ends, each other seat
-    threw once per discard of ``s`` since, and once more if it sits between ``s``
-    and this seat (a claim in between shifts that by one: the model weighs it)."""
-    river = v.discards[s]
-    drawn = v.drawn_out[s] if s < len(v.drawn_out) else []
-    m = _drawn_out_run(v, s) if len(drawn) == len(river) else 0
-    out = set(river[len(river) - m:])
+def _thrown_since(v: View, s: int, m: int) -> frozenset[int]:
+    """What the other seats threw since the ``m``-th last discard of ``s`` (0: since
+    its last), as far as the rivers tell: they do not say when each tile was thrown,
+    so, counted back from their ends, each other seat threw ``m`` tiles, and one more
+    if it sits between ``s`` and this seat in turn order (a claim since may have
+    changed the order: the model weighs the feature, it does not trust it). With
+    ``m`` = 0 these are the tiles ``s`` let go by since its last discard (the
+    ``passed_since`` feature): a ready player that lets its winning tile go by is
+    rare — most take every win they can — so they are nearly safe against it."""
+    out: set[int] = set()
     gap = (v.seat - s) % 4
     for t in range(4):
         if t == s:
@@ -224,6 +208,19 @@ def _since_change(v: View, s: int) -> frozenset[int]:
         if n > 0:
             out.update(v.discards[t][-n:])
     return frozenset(out)
+
+
+def _since_change(v: View, s: int, drawn: list[bool]) -> frozenset[int]:
+    """Tiles thrown by anyone since ``s``'s hand last changed, and not won on.
+
+    After its last 手切 every discard of ``s`` was the tile it had just drawn
+    (``drawn``, one flag per river tile), so its hand — and its waits, if it is
+    ready — have not changed since; a ready player takes every win it can (there is
+    no 振聽 here, only 過水 until its next turn), so a tile anyone threw in that time
+    is almost never one of its waits."""
+    river = v.discards[s]
+    m = _drawn_out_run(drawn)
+    return frozenset(river[len(river) - m:]) | _thrown_since(v, s, m)
 
 
 def win_features(v: View, s: int, k: int, river: _River | None = None) -> list[float]:
@@ -289,7 +286,7 @@ class TableRead:
     throwing ``k`` deals in to anyone and ``deal_in_points(k)`` what that costs
     on average (每張牌的放槍風險, in points)."""
 
-    def __init__(self, v: View, fitted: tuple[tuple[float, ...], tuple[float, ...]] | None = None):
+    def __init__(self, v: View, fitted: Fit | None = None):
         self.view = v
         rw, ww = fitted or weights()
         self._ww = ww
@@ -361,7 +358,6 @@ def _their_tai(v: View, s: int) -> float:
     return tai
 
 
-def read_table(v: View, fitted: tuple[tuple[float, ...], tuple[float, ...]] | None = None
-               ) -> TableRead:
+def read_table(v: View, fitted: Fit | None = None) -> TableRead:
     """The seat's reading of the others; ``fitted`` (``weights(path)``) another fit's weights."""
     return TableRead(v, fitted)
