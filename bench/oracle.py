@@ -15,7 +15,8 @@ improvement of the reading can bring there:
   the candidate whose winning tiles have the most copies outside the others' hands
   (the other half of a perfect reading: which waits are alive);
 - ``RL6:θ`` is no oracle: the same switch made on the reader's chances instead of
-  the truth, when the reader finds the other candidate safer by more than θ.
+  the truth, when the reader finds the other candidate safer by more than θ
+  (``RL6:θ:PATH`` with another fit of the reader).
 
     .venv/bin/python bench/oracle.py --players "L6,OL6:top,OL6:any" --against L5 \\
         --deals 1000 --seed 11 --shard 0/2 --out out/oracle   (and 1/2; then no --shard)
@@ -23,7 +24,7 @@ improvement of the reading can bring there:
 It runs ``paired.py``'s comparison with the oracle players added; the engine's
 hand is handed to them by a subclass of ``HandState`` used only here.
 
-    .venv/bin/python bench/oracle.py pools --deals 200 --seed 21
+    .venv/bin/python bench/oracle.py pools --deals 200 --seed 21 [--reader PATH]
 
 plays L6 against three L5 and prints, from the truth for every candidate of every
 discard, how often L6 dealt in where a safe candidate existed, how well the reader
@@ -115,8 +116,8 @@ class ReaderSwitch(MasterBot):
     when it is less likely by more than ``theta``. How much of the oracle's gain
     the present reader can take."""
 
-    def __init__(self, seed: int, theta: float):
-        super().__init__(seed, name=f"RL6:{theta}", exact=True)
+    def __init__(self, seed: int, theta: float, reader=None):
+        super().__init__(seed, name=f"RL6:{theta}", exact=True, reader=reader)
         self.theta = theta
 
     def _correct_discard(self, v, ranked, table, d):
@@ -133,10 +134,12 @@ _plain = paired.make_player
 
 def make_player(spec: str, seed: int):
     if spec.startswith("RL6:"):
+        theta, _, path = spec[4:].partition(":")
         try:
-            return ReaderSwitch(seed, float(spec.split(":", 1)[1]))
+            t = float(theta)
         except ValueError:
             raise SystemExit(f"RL6 needs a number (a chance), got {spec!r}") from None
+        return ReaderSwitch(seed, t, paired._reader(path) if path else None)
     if spec.startswith("OL6:"):
         scope = spec.split(":", 1)[1]
         if scope not in ("top", "any", "waits"):
@@ -150,8 +153,8 @@ class PoolLogger(MasterBot):
     """L6 as it is, noting at each discard its candidates with the reader's chance
     that each deals in and the truth."""
 
-    def __init__(self, seed: int, rows: list[dict]):
-        super().__init__(seed, name="L6", exact=True)
+    def __init__(self, seed: int, rows: list[dict], reader=None):
+        super().__init__(seed, name="L6", exact=True, reader=reader)
         self.rows = rows
 
     def _correct_discard(self, v, ranked, table, d):
@@ -164,10 +167,10 @@ class PoolLogger(MasterBot):
         return d
 
 
-def pools(deals: int, seed: int) -> dict[str, Any]:
+def pools(deals: int, seed: int, reader=None) -> dict[str, Any]:
     """L6 in the first seat against three L5 (duplicate deals): how its discards
-    that deal in could have been avoided, and how well the reader ranks its
-    candidates."""
+    that deal in could have been avoided, and how well the reader (``reader``:
+    another fit) ranks its candidates."""
     from twmahjong.bots.arena import _Seats, play_deal
     from twmahjong.profiles import load_profile
     from train_reader import reliability
@@ -175,7 +178,7 @@ def pools(deals: int, seed: int) -> dict[str, Any]:
 
     class Seats(_Seats):
         def bot(self, entrant, seed):
-            return PoolLogger(seed, rows) if entrant == 0 else super().bot(entrant, seed)
+            return PoolLogger(seed, rows, reader) if entrant == 0 else super().bot(entrant, seed)
     specs, prof = ["L6", "L5", "L5", "L5"], load_profile("standard")
     plain, engine.HandState = engine.HandState, PeekingHand
     try:
@@ -224,8 +227,10 @@ def main() -> None:
         ap = argparse.ArgumentParser(prog="oracle.py pools")
         ap.add_argument("--deals", type=int, default=200)
         ap.add_argument("--seed", type=int, default=21)
+        ap.add_argument("--reader", help="another fit of the reader (a reader.json)")
         a = ap.parse_args(sys.argv[2:])
-        print(json.dumps(pools(a.deals, a.seed), indent=1))
+        fit = paired._reader(a.reader) if a.reader else None
+        print(json.dumps(pools(a.deals, a.seed, fit), indent=1))
         return
     paired.make_player = make_player
     engine.HandState = PeekingHand       # play_deal imports it from the package at call time

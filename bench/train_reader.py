@@ -26,7 +26,7 @@ import multiprocessing as mp
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -43,50 +43,61 @@ from twmahjong.tiles import parse_tile
 POOL = ["L5", "L5", "L4", "efficiency", "efficiency"]
 
 
-def play(hand_no: int, seed: int) -> dict:
-    """One self-play hand's rows: ready (features, label), wins (features, label),
-    and per thrown tile the rows the reliability table needs."""
+def discard_turns(hand_no: int, seed: int) -> Iterator[tuple[HandState, View, dict]]:
+    """One self-play hand at a mixed table (every seat's bot drawn from the hand's
+    seed): at every turn where a seat must throw a tile, the engine's hand, the
+    seat's own view and the move it chose, before it is made."""
     rng = random.Random(f"reader/{seed}/{hand_no}")
     prof = load_profile("standard")
     specs = [rng.choice(POOL) for _ in range(4)]
     bots = [make_seat_bot(sp, rng.getrandbits(31), exact=True) for sp in specs]
     h = HandState(prof, dealer=hand_no % 4, seed=rng.getrandbits(62))
+    while not h.over:
+        for s in list(h.pending()):
+            obs = h.observation(s)
+            acts = h.pending()[s]
+            a = bots[s].act(obs)
+            if len(acts) > 1 and any(x.type == "discard" for x in acts):
+                yield h, View.from_observation(obs), (a if isinstance(a, dict) else a.to_json())
+            h.act(s, a)
+
+
+def thrown_kind(js: dict) -> int | None:
+    """The tile a move throws (a discard, or a declaration's discard), if any."""
+    return parse_tile(js["tile"]) if js.get("type") in ("discard", "declare") and js.get("tile") else None
+
+
+def play(hand_no: int, seed: int) -> dict:
+    """One self-play hand's rows: ready (features, label), wins (features, label),
+    and per thrown tile the rows the reliability table needs."""
     ready_x: list[list[float]] = []
     ready_y: list[int] = []
     win_x: list[list[float]] = []
     win_y: list[int] = []
     thrown: list[dict] = []
-    while not h.over:
-        for s in list(h.pending()):
-            obs = h.observation(s)
-            acts = h.pending()[s]
-            rows: dict[int, tuple] = {}
-            if len(acts) > 1 and any(a.type == "discard" for a in acts):
-                v = View.from_observation(obs)
-                for o in v.opponents():
-                    waits = h.seats[o].waits           # the truth: this seat never reads it
-                    rf = ready_features(v, o)
-                    rv = _river(v, o)
-                    rows[o] = (rf, v.declared[o], waits, rv)
-                    if not v.declared[o]:
-                        ready_x.append(rf)
-                        ready_y.append(1 if waits else 0)
-                    if waits:
-                        for k in range(34):
-                            if possible(v.unseen, k):
-                                win_x.append(win_features(v, o, k, rv))
-                                win_y.append(1 if k in waits else 0)
-            a = bots[s].act(obs)
-            js = a if isinstance(a, dict) else a.to_json()
-            if rows and js.get("type") in ("discard", "declare") and js.get("tile"):
-                k = parse_tile(js["tile"])
-                poss = possible(v.unseen, k)
-                thrown.append({
-                    "opps": [(rf, decl, poss, win_features(v, o, k, rv) if poss else None)
-                             for o, (rf, decl, _w, rv) in rows.items()],
-                    "dealt": int(any(k in w for _rf, _d, w, _rv in rows.values())),
-                })
-            h.act(s, a)
+    for h, v, js in discard_turns(hand_no, seed):
+        rows: dict[int, tuple] = {}
+        for o in v.opponents():
+            waits = h.seats[o].waits           # the truth: this seat never reads it
+            rf = ready_features(v, o)
+            rv = _river(v, o)
+            rows[o] = (rf, v.declared[o], waits, rv)
+            if not v.declared[o]:
+                ready_x.append(rf)
+                ready_y.append(1 if waits else 0)
+            if waits:
+                for k in range(34):
+                    if possible(v.unseen, k):
+                        win_x.append(win_features(v, o, k, rv))
+                        win_y.append(1 if k in waits else 0)
+        k = thrown_kind(js)
+        if k is not None:
+            poss = possible(v.unseen, k)
+            thrown.append({
+                "opps": [(rf, decl, poss, win_features(v, o, k, rv) if poss else None)
+                         for o, (rf, decl, _w, rv) in rows.items()],
+                "dealt": int(any(k in w for _rf, _d, w, _rv in rows.values())),
+            })
     f32 = np.float32
     return {"ready": (np.asarray(ready_x, dtype=f32).reshape(-1, len(READY_FEATURES)),
                       np.asarray(ready_y, dtype=f32)),
@@ -95,21 +106,23 @@ def play(hand_no: int, seed: int) -> dict:
             "thrown": thrown}
 
 
-def _play_many(args: tuple[list[int], int]) -> list[dict]:
-    hands, seed = args
-    return [play(i, seed) for i in hands]
+def _play_many(args: tuple[list[int], int, Callable[[int, int], dict]]) -> list[dict]:
+    hands, seed, play_one = args
+    return [play_one(i, seed) for i in hands]
 
 
-def play_hands(hands: int, seed: int, workers: int = 1) -> list[dict]:
-    """Every hand's rows (``play``), in hand order; with ``workers``, the hands are
-    split by number over that many processes, so the rows are the same."""
+def play_hands(hands: int, seed: int, workers: int = 1,
+               play_one: Callable[[int, int], dict] = play) -> list[dict]:
+    """Every hand's rows (``play_one``: ``play``, or another bench's rows of the same
+    hands), in hand order; with ``workers``, the hands are split by number over that
+    many processes, so the rows are the same."""
     if workers <= 1:
-        return [play(i, seed) for i in range(hands)]
-    chunks = [(list(range(i, hands, workers)), seed) for i in range(workers)]
+        return [play_one(i, seed) for i in range(hands)]
+    chunks = [(list(range(i, hands, workers)), seed, play_one) for i in range(workers)]
     with mp.get_context("spawn").Pool(workers) as pool:
         parts = pool.map(_play_many, chunks)
     by_hand: dict[int, dict] = {}
-    for (numbers, _), res in zip(chunks, parts):
+    for (numbers, _, _), res in zip(chunks, parts):
         by_hand.update(zip(numbers, res))
     return [by_hand[i] for i in range(hands)]
 
@@ -191,12 +204,18 @@ def reliability(pred: list[float], obs: list[int], edges: list[float]) -> list[t
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def data_options(ap: argparse.ArgumentParser, workers: int = 1) -> None:
+    """Which self-play hands, and which of them are held out (this bench's and
+    ``reader_net.py``'s: the same options give the same hands)."""
     ap.add_argument("--hands", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--holdout", type=float, default=0.2)
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=workers)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    data_options(ap)
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--out", type=Path, default=WEIGHTS)
     a = ap.parse_args()

@@ -4,6 +4,8 @@ hand-made positions: what the rules and the arithmetic of a hand's points call f
 import itertools
 import json
 
+import pytest
+
 from benchmods import load_bench
 from botobs import make_obs
 
@@ -134,6 +136,49 @@ def test_a_run_of_drawn_tiles_thrown_reads_more_ready():
         obs["declared"] = [False] * 4
         return _read(obs).ready(1)
     assert ready([True, True, True]) > ready([False, False, False])
+
+
+def _net_fit(tmp_path, inputs=None, hidden=1, W=None, b=None, v=None):
+    """The shipped reader's fit with a winning-tile network added: by default one
+    hidden unit, every weight zero and its skip weights zero (it reads σ(0) = 0.5)."""
+    from twmahjong.bots.reader import READY_FEATURES, WEIGHTS, WIDE_INPUTS, WIN_FEATURES, weights
+    n = inputs or len(WIN_FEATURES) + WIDE_INPUTS + len(READY_FEATURES)
+    doc = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    doc["wins_net"] = {"inputs": n, "hidden": hidden, "skip": [0.0] * len(WIN_FEATURES),
+                       "W": W or [[0.0] * hidden for _ in range(n)], "b": b or [0.0] * hidden,
+                       "v": v or [0.0] * hidden}
+    path = tmp_path / "reader.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return weights(path)
+
+
+def test_a_fit_with_a_network_reads_the_winning_tiles_by_it(tmp_path):
+    """The network's inputs are the logistic's features, then the window around the
+    kind (``wide_features``: nine kinds × eight numbers, then the kind's rank), then
+    the seat's readiness features. One hidden unit that fires on rank 5 alone: every
+    suited 5 reads σ(2), every other possible kind σ(0), and a kind no shape can
+    still wait on stays at 0 whatever the network says."""
+    import math
+    from twmahjong.bots.reader import PER_OFFSET, READY_FEATURES, WIDE_OFFSETS, WIN_FEATURES
+    n = len(WIN_FEATURES) + PER_OFFSET * len(WIDE_OFFSETS) + 9 + len(READY_FEATURES)
+    W = [[0.0] for _ in range(n)]
+    W[len(WIN_FEATURES) + PER_OFFSET * len(WIDE_OFFSETS) + 4][0] = 1.0      # rank 5 (index 4)
+    fit = _net_fit(tmp_path, inputs=n, W=W, v=[2.0])
+    assert fit.net is not None
+    r = read_table(View.from_observation(READ_OBS), fit)
+    five = 1 / (1 + math.exp(-2.0))
+    assert r.wins(1, T("5p")) == pytest.approx(five) and r.wins(3, T("5s")) == pytest.approx(five)
+    assert r.wins(1, T("4p")) == pytest.approx(0.5) and r.wins(1, T("1z")) == pytest.approx(0.5)
+    walled = read_table(View.from_observation(make_obs("1z1z1z1z", discards=[[], ["5m"], [], []])), fit)
+    assert walled.wins(1, T("1z")) == 0.0
+    # the same fit without its network reads by the logistic
+    assert read_table(View.from_observation(READ_OBS), fit._replace(net=None)).wins(1, T("5p")) != \
+        pytest.approx(five)
+
+
+def test_a_network_fitted_on_other_inputs_is_refused_by_name(tmp_path):
+    with pytest.raises(ValueError, match="network was fitted on other inputs: refit it .*reader_net"):
+        _net_fit(tmp_path, inputs=50)
 
 
 # ---- corrections to L5, and the experiment they are fitted from -------------------------------
@@ -523,7 +568,6 @@ def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():
     ``stages=1`` the first shipped stage alone, the bound's knobs apply to every
     stage, ``fold=PATH`` adds a stage, and an unknown knob or a missing fit is
     refused by name."""
-    import pytest
 
     from twmahjong.bots.advantage import load_stages
     paired = load_bench("paired")
@@ -568,7 +612,7 @@ def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():
         doc["wins"]["weights"] = [0.0] * len(doc["wins"]["weights"])
         other.write_text(json.dumps(doc), encoding="utf-8")
         l6 = paired.make_l6(f"reader={other}", 1)
-        assert l6.reader == (weights()[0], (0.0,) * len(doc["wins"]["weights"]))
+        assert l6.reader[:2] == (weights()[0], (0.0,) * len(doc["wins"]["weights"]))
         v = View.from_observation(FAR_OBS)
         assert read_table(v, l6.reader).wins(2, T("5p")) == 0.5      # σ(0): no weights
         assert paired.make_l6("", 1).reader is None                   # the shipped fit
@@ -642,10 +686,12 @@ def test_the_oracle_bench_knows_which_discard_deals_in_before_it_is_thrown():
 def test_the_oracle_bench_names_its_players_and_refuses_others():
     """``OL6:top|any|waits`` and ``RL6:θ`` are built as asked; a wrong scope or a θ that
     is not a number is one line, never a traceback."""
-    import pytest
     oracle = load_bench("oracle")
     assert oracle.make_player("OL6:any", 1).scope == "any"
     assert oracle.make_player("RL6:0.06", 1).theta == 0.06
+    assert oracle.make_player("RL6:0.06", 1).reader is None            # the shipped reader
+    with pytest.raises(SystemExit, match="no reader fit at .*typo.json"):
+        oracle.make_player("RL6:0.06:/nowhere/typo.json", 1)
     assert isinstance(oracle.make_player("L5", 1), PolicyBot)
     with pytest.raises(SystemExit, match="OL6 scope must be top, any or waits, got 'all'"):
         oracle.make_player("OL6:all", 1)
