@@ -26,7 +26,10 @@ from .conftest import EVENT_WAIT_MS, evaluate_async, game_server, wait_for_game_
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory):
     # bots think a little, so a match lasts a few seconds: the browser sits down first.
-    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.02,
+    # No claim window to wait out: nobody at these tables answers a claim (a seat left
+    # alone is on 托管 after its first 0.2 s), and 0.02 s on every discard made a hand
+    # of a match that plays itself last ~1.5 times as long.
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.0,
                      pause_after=3600, hand_pause=0.2,
                      bot_fill_wait=0.2, turn_base=0.2, turn_bank=0.0) as url:
         yield url
