@@ -20,8 +20,10 @@ def make_live(tmp_path):
     started: list[Live] = []
 
     def factory(**over) -> Live:
-        settings = Settings(data_dir=tmp_path / "data",
-                            database_url=f"sqlite+aiosqlite:///{tmp_path / 'twmj.sqlite3'}",
+        # each server of a test keeps its own data (a test may start a second one)
+        home = tmp_path / f"server{len(started)}" if started else tmp_path
+        settings = Settings(data_dir=home / "data",
+                            database_url=f"sqlite+aiosqlite:///{home / 'twmj.sqlite3'}",
                             secret_key="test-secret", **{**FAST, **over})
         live = Live(settings).start()
         started.append(live)

@@ -129,9 +129,9 @@ async def test_the_terminal_comes_back_after_a_dropped_link(live):
 
 @pytest.mark.asyncio
 async def test_auto_play_answers_for_the_person_until_cancelled(make_live):
-    # the server's own claim window (0.8 s): with the tests' short one, auto-play can finish
-    # a whole match between the two presses that turn it on and off again
-    live = make_live(claim_window=0.8)
+    # 託管 plays a whole hand, at the tests' short claim window (0.02 s): at the server's
+    # own (0.8 s) each of the hand's discards waited 0.8 s, ~30 s a hand
+    live = make_live()
     api = Api(live.base)
     await api.guest()
     session = OnlineSession(live.base, api.token, ("quick", None, "low"))
@@ -145,7 +145,13 @@ async def test_auto_play_answers_for_the_person_until_cancelled(make_live):
         while not isinstance(app.screen, ResultScreen):        # no key pressed: 託管 plays
             await next_change(session)
             await pilot.pause()
+    live.stop()               # its match would play on by itself, on the CPU the next needs
 
+    # the server's own claim window (0.8 s): with the tests' short one, auto-play can finish
+    # a whole match between the two presses that turn it on and off again
+    live = make_live(claim_window=0.8)
+    api = Api(live.base)
+    await api.guest()
     session = OnlineSession(live.base, api.token, ("quick", None, "low"))
     app = app_for(session)
     async with app.run_test(size=SMALL) as pilot:

@@ -27,7 +27,11 @@ def _finished_room_game(live, bots="L2"):
 
 
 def test_only_the_games_player_gets_the_review_of_their_own_seat(make_live):
-    live = make_live(disconnect_grace=0.0, analysis_worlds=2)
+    # the host never connects: its first decision waits out its clock (the tests' 8 s +
+    # 4 s bank, 12 s of nothing) before 托管 plays it, as at 0.2 s; and nobody waits for
+    # a claim window (0.02 s on every discard of a 1-圈 match)
+    live = make_live(disconnect_grace=0.0, analysis_worlds=2, turn_base=0.2, turn_bank=0.0,
+                     claim_window=0.0)
     token, seat = _finished_room_game(live)
     gid, me = seat["game_id"], seat["seat"]
     url = f"/api/v1/games/{gid}/analysis?hand=1"

@@ -26,6 +26,18 @@ def server_url(tmp_path_factory):
         yield url
 
 
+@pytest.fixture(scope="module")
+def calm_url(tmp_path_factory):
+    """The same server, but bots move every 0.3 s: for a seat handed to the bot (託管).
+    At 0.02 s the table then plays as fast as the CPU allows (the person's seat is a bot
+    too), the page redraws every move, and in a loaded full run a screenshot of it
+    waited past its 60 s guard."""
+    with game_server(tmp_path_factory.mktemp("calm"), bot_delay=0.3, claim_window=0.02,
+                     pause_after=3600, hand_pause=600.0, bot_fill_wait=0.2,
+                     turn_base=30.0, turn_bank=20.0) as url:
+        yield url
+
+
 def _no_horizontal_scroll(page):
     width = page.viewport_size["width"]
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width
@@ -75,9 +87,9 @@ def test_the_result_stays_until_next_hand_is_pressed(player, server_url, size, l
 
 
 @pytest.mark.parametrize("size,lang", COMBOS)
-def test_auto_play_can_be_switched_on_and_cancelled(player, server_url, size, lang):
-    p = player(server_url, size, lang)
-    page = _guest_at_table(p, server_url)
+def test_auto_play_can_be_switched_on_and_cancelled(player, calm_url, size, lang):
+    p = player(calm_url, size, lang)
+    page = _guest_at_table(p, calm_url)
     page.click(".auto-btn")
     banner = page.locator(".auto-banner")
     banner.wait_for(state="visible")

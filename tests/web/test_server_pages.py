@@ -26,12 +26,12 @@ from .conftest import EVENT_WAIT_MS, evaluate_async, game_server, wait_for_game_
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory):
     # bots think a little, so a match lasts a few seconds: the browser sits down first.
-    # A replay opened by its player asks for the 牌譜分析, whatever the test looks at:
-    # one sampled world keeps it to a moment of CPU (32, the default, is about a
-    # minute on a busy machine, in a process that outlives the page that asked).
-    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.02,
+    # No claim window to wait out: nobody at these tables answers a claim (a seat left
+    # alone is on 托管 after its first 0.2 s), and 0.02 s on every discard made a hand
+    # of a match that plays itself last ~1.5 times as long.
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.0,
                      pause_after=3600, hand_pause=0.2,
-                     bot_fill_wait=0.2, turn_base=0.2, turn_bank=0.0, analysis_worlds=1) as url:
+                     bot_fill_wait=0.2, turn_base=0.2, turn_bank=0.0) as url:
         yield url
 
 
@@ -107,13 +107,30 @@ def _finished_game(url: str, token: str) -> str:
     return seat["game_id"]
 
 
+@pytest.fixture(scope="module")
+def replay_game(tmp_path_factory):
+    """``(url, token, game_id)``: a finished 1-圈 game of ``token``'s guest, which the
+    replay tests only read. Nobody watches it being played, so nobody waits: bots answer
+    at once and claim windows close at once. (At the other server's 0.02 s bot delay
+    and claim window a match took 13-18 s here, nearly all of it those waits; this one
+    takes 3-4 s, once for both tests.)
+
+    A replay opened by its player asks for the 牌譜分析, whatever the test looks at:
+    one sampled world keeps it to a moment of CPU (32, the default, is about a minute
+    on a busy machine, in a process that outlives the page that asked)."""
+    with game_server(tmp_path_factory.mktemp("replay"), bot_delay=0.0, claim_window=0.0,
+                     pause_after=3600, hand_pause=0.2,
+                     turn_base=0.2, turn_bank=0.0, analysis_worlds=1) as url:
+        token = _guest_token(url)
+        yield url, token, _finished_game(url, token)
+
+
 def _hand_size(obs: dict) -> int:
     return len(parse_tiles(obs["hand"])) + (1 if obs.get("drawn") else 0)
 
 
-def test_replay_of_a_real_finished_game_steps_forward_and_back(make_page, server_url):
-    token = _guest_token(server_url)
-    gid = _finished_game(server_url, token)
+def test_replay_of_a_real_finished_game_steps_forward_and_back(make_page, replay_game):
+    server_url, token, gid = replay_game
     frames = httpx.get(f"{server_url}/api/v1/games/{gid}/replay?hand=1&seat=0",
                        timeout=30).json()["frames"]
     n = len(frames)
@@ -154,11 +171,10 @@ def test_replay_of_a_real_finished_game_steps_forward_and_back(make_page, server
     expect(page.locator(".replay-step")).to_have_text(f"第 1 / {n} 步")
 
 
-def test_a_replay_keeps_its_step_when_the_lobby_data_arrives_late(make_page, server_url):
+def test_a_replay_keeps_its_step_when_the_lobby_data_arrives_late(make_page, replay_game):
     """On a busy machine the lobby's data (account, games) came back after the reader
     had stepped on, and drawing the page again put the replay back at step 1."""
-    token = _guest_token(server_url)
-    gid = _finished_game(server_url, token)
+    server_url, token, gid = replay_game
     me = httpx.get(server_url + "/api/v1/me", headers={"Authorization": f"Bearer {token}"},
                    timeout=30).json()
     record = httpx.get(f"{server_url}/api/v1/games/{gid}", timeout=30).json()

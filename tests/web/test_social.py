@@ -36,7 +36,13 @@ def server_url(tmp_path_factory):
         (voices / voice).mkdir()
         for phrase in ("hello", "thanks"):
             (voices / voice / f"phrase_{phrase}.wav").write_bytes(WAV)
-    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.02,
+    # bot_delay: once both people hand their seats to the bots (託管) the table plays on
+    # by itself while the watcher's page is read. At 0.02 s a move it played as fast as
+    # the CPU allowed: the server's thread (in this process) and three pages redrawing
+    # every move kept both cores busy, a screenshot or a bounding box of the watcher's
+    # page took up to 30 s, and the test 20-85 s. At 0.3 s a move the watcher still
+    # sees its first turns within a second or two.
+    with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.3, claim_window=0.02,
                      pause_after=3600, hand_pause=600.0, turn_base=600.0, turn_bank=60.0,
                      voice_dir=voices, bot_talk=0.0) as url:
         yield url
