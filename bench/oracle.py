@@ -29,11 +29,19 @@ hand is handed to them by a subclass of ``HandState`` used only here.
 plays L6 against three L5 and prints, from the truth for every candidate of every
 discard, how often L6 dealt in where a safe candidate existed, how well the reader
 ranks a dealing candidate above a safe one (AUC), and its reliability.
+
+    .venv/bin/python bench/oracle.py deferred --deals 150 --seed 21 [--margin 0.02]
+
+plays L6 with its corrections' experiment (an explored discard in 30% of its
+decisions) against three L5 and follows every explored discard that the reader
+found safer than the policy's tile: was that tile thrown later in the same hand,
+and did it deal in then? What the experiment measures for a safer discard.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +157,24 @@ def make_player(spec: str, seed: int):
 
 
 
+def against_l5(deals: int, seed: int, first: Callable[[int], MasterBot]) -> None:
+    """The bot ``first(seed)`` makes in the first seat of duplicate deals against three
+    L5, on hands that show themselves to it (``PeekingHand``); the engine is put back."""
+    from twmahjong.bots.arena import _Seats, play_deal
+    from twmahjong.profiles import load_profile
+
+    class Seats(_Seats):
+        def bot(self, entrant, seed):
+            return first(seed) if entrant == 0 else super().bot(entrant, seed)
+    specs, prof = ["L6", "L5", "L5", "L5"], load_profile("standard")
+    plain, engine.HandState = engine.HandState, PeekingHand
+    try:
+        for d in range(deals):
+            play_deal(specs, d, seed, duplicate=True, profile=prof, seats=Seats(specs, 2.0))
+    finally:
+        engine.HandState = plain
+
+
 class PoolLogger(MasterBot):
     """L6 as it is, noting at each discard its candidates with the reader's chance
     that each deals in and the truth."""
@@ -171,21 +197,9 @@ def pools(deals: int, seed: int, reader=None) -> dict[str, Any]:
     """L6 in the first seat against three L5 (duplicate deals): how its discards
     that deal in could have been avoided, and how well the reader (``reader``:
     another fit) ranks its candidates."""
-    from twmahjong.bots.arena import _Seats, play_deal
-    from twmahjong.profiles import load_profile
     from train_reader import reliability
     rows: list[dict] = []
-
-    class Seats(_Seats):
-        def bot(self, entrant, seed):
-            return PoolLogger(seed, rows, reader) if entrant == 0 else super().bot(entrant, seed)
-    specs, prof = ["L6", "L5", "L5", "L5"], load_profile("standard")
-    plain, engine.HandState = engine.HandState, PeekingHand
-    try:
-        for d in range(deals):
-            play_deal(specs, d, seed, duplicate=True, profile=prof, seats=Seats(specs, 2.0))
-    finally:
-        engine.HandState = plain
+    against_l5(deals, seed, lambda s: PoolLogger(s, rows, reader))
     dealt = [r for r in rows if any(k == r["chosen"] and t for k, _, t, _ in r["cands"])]
     chosen_s = [next(s for k, _, _, s in r["cands"] if k == r["chosen"]) for r in dealt]
     safe_alt = [[s for _, _, t, s in r["cands"] if not t] for r in dealt]
@@ -216,6 +230,67 @@ def pools(deals: int, seed: int, reader=None) -> dict[str, Any]:
             "reliability": table}
 
 
+class DeferProbe(MasterBot):
+    """L6 with the corrections' experiment on its discards (``Explorer``), noting for
+    each explored discard the tile the policy would have thrown, the reader's chance
+    and the truth of both, and every tile it throws afterwards in the hand: does a
+    safer tile thrown instead of the policy's avoid the risk, or only put it off?"""
+
+    def __init__(self, seed: int, rows: list[dict], epsilon: float):
+        import random
+
+        from twmahjong.bots.master import Explorer
+        super().__init__(seed, name="L6", exact=True,
+                         explorer=Explorer(random.Random(seed), discard=epsilon, claim=0.0, win=0.0))
+        self.rows = rows
+        self._view = None
+
+    def _correct_discard(self, v, ranked, table, d):
+        self._view = v
+        k = super()._correct_discard(v, ranked, table, d)
+        h = _TRUTH["hand"]
+        for r in self.rows:                       # a later throw of a put-off tile
+            if r["bot"] is self and r["later"] is None and k == r["policy"]:
+                r["later"] = deals_in(h, v.seat, v.find("discard", k))
+        return k
+
+    def _improve(self, group, cands, base, feats):
+        chosen = super()._improve(group, cands, base, feats)
+        if group != "discard":
+            return chosen
+        ex, self.explorer = self.explorer, None
+        policy = super()._improve(group, cands, base, feats)
+        self.explorer = ex
+        if chosen != policy:
+            v, h = self._view, _TRUTH["hand"]
+            read = self._reading(v)
+            self.rows.append({"bot": self, "policy": policy, "later": None,
+                              "gain": read.deal_in(policy) - read.deal_in(chosen),
+                              "policy_deals": deals_in(h, v.seat, v.find("discard", policy)),
+                              "chosen_deals": deals_in(h, v.seat, v.find("discard", chosen))})
+        return chosen
+
+
+def deferred(deals: int, seed: int, margin: float = 0.02, epsilon: float = 0.3) -> dict[str, Any]:
+    """The experiment's discards that were safer than the policy's by more than
+    ``margin`` (the reader's chance): how often the policy's tile would have dealt in
+    then, was thrown later in the same hand, and dealt in when it was."""
+    rows: list[dict] = []
+    against_l5(deals, seed, lambda s: DeferProbe(s, rows, epsilon))
+
+    def later(rs: list[dict]) -> dict[str, int]:
+        return {"n": len(rs), "thrown_later": sum(r["later"] is not None for r in rs),
+                "dealt_in_later": sum(bool(r["later"]) for r in rs),
+                "chosen_dealt_in": sum(r["chosen_deals"] for r in rs)}
+    out: dict[str, Any] = {"hands": 4 * deals, "explored": len(rows)}
+    for m in sorted({0.0, margin}):
+        safer = [r for r in rows if r["gain"] > m]
+        out[f"safer_by_more_than_{m}"] = later(safer)
+        out[f"safer_by_more_than_{m}_and_the_policy_tile_dealt_in_then"] = \
+            later([r for r in safer if r["policy_deals"]])
+    return out
+
+
 def main() -> None:
     """Run paired.py with the oracle players, on hands that show themselves to them
     (or, as ``pools --deals N --seed S``, print what L6's candidates were). The two
@@ -231,6 +306,16 @@ def main() -> None:
         a = ap.parse_args(sys.argv[2:])
         fit = paired._reader(a.reader) if a.reader else None
         print(json.dumps(pools(a.deals, a.seed, fit), indent=1))
+        return
+    if sys.argv[1:2] == ["deferred"]:
+        import argparse
+        import json
+        ap = argparse.ArgumentParser(prog="oracle.py deferred")
+        ap.add_argument("--deals", type=int, default=200)
+        ap.add_argument("--seed", type=int, default=21)
+        ap.add_argument("--margin", type=float, default=0.02)
+        a = ap.parse_args(sys.argv[2:])
+        print(json.dumps(deferred(a.deals, a.seed, a.margin), indent=1))
         return
     paired.make_player = make_player
     engine.HandState = PeekingHand       # play_deal imports it from the package at call time

@@ -712,3 +712,18 @@ def test_the_oracle_bench_reports_l6s_candidates_with_the_truth():
     assert r["safe_at_no_worse_shanten"] <= r["with_safe_alternative"] <= r["dealt_in"]
     assert sum(row["candidates"] for row in r["reliability"]) >= r["decisions"]
     assert 0.5 < r["auc"] <= 1.0            # the reader ranks dealing tiles above safe ones
+
+
+def test_the_oracle_bench_follows_a_put_off_tile_to_the_end_of_the_hand():
+    """``oracle.py deferred``: every explored discard is noted once, the counts nest
+    (a put-off tile can only deal in later if it was thrown later), and the engine
+    is left as it was."""
+    import twmahjong.engine as engine
+    oracle = load_bench("oracle")
+    before = engine.HandState
+    r = oracle.deferred(2, 21, margin=0.0, epsilon=0.5)
+    assert engine.HandState is before
+    assert r["hands"] == 8 and r["explored"] > 10
+    for key, c in r.items():
+        if key.startswith("safer"):
+            assert c["dealt_in_later"] <= c["thrown_later"] <= c["n"] <= r["explored"]
