@@ -176,9 +176,14 @@ def test_a_fit_with_a_network_reads_the_winning_tiles_by_it(tmp_path):
         pytest.approx(five)
 
 
-def test_a_network_fitted_on_other_inputs_is_refused_by_name(tmp_path):
+def test_a_network_fitted_on_other_inputs_is_refused_by_name(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="network was fitted on other inputs: refit it .*reader_net"):
         _net_fit(tmp_path, inputs=50)
+    # without numpy a fit with a network is refused, never read as its logistic alone
+    import sys
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(ValueError, match="reader.json has a network, which needs numpy"):
+        _net_fit(tmp_path)
 
 
 # ---- corrections to L5, and the experiment they are fitted from -------------------------------

@@ -95,7 +95,7 @@ class WinNet:
 class Fit(NamedTuple):
     """A fit of the reader: the ``ready`` and ``wins`` logistics' weights in the
     feature lists' order, and the winning-tile network when the fit has one (it then
-    reads the winning tiles; the logistic stays for a reader without numpy)."""
+    reads the winning tiles instead of the ``wins`` logistic)."""
     ready: tuple[float, ...]
     wins: tuple[float, ...]
     net: WinNet | None = None
@@ -128,11 +128,11 @@ def _load(path: Path) -> Fit:
                              "(bench/reader_net.py)")
         try:
             import numpy as np
-        except ImportError:         # the logistic reads alone
-            pass
-        else:
-            net = WinNet(tuple(float(x) for x in n["skip"]), np.asarray(n["W"], dtype=float),
-                         np.asarray(n["b"], dtype=float), np.asarray(n["v"], dtype=float))
+        except ImportError:         # never read it as the logistic alone: another player
+            raise ValueError(f"{path.name} has a network, which needs numpy "
+                             "(pip install numpy)") from None
+        net = WinNet(tuple(float(x) for x in n["skip"]), np.asarray(n["W"], dtype=float),
+                     np.asarray(n["b"], dtype=float), np.asarray(n["v"], dtype=float))
     return Fit(out[0], out[1], net)
 
 
@@ -216,7 +216,7 @@ class _River:
     cut: frozenset[int]             # kinds it threw from the hand (手切)
     recent: frozenset[int]          # its last six discards
     melded: tuple[int, ...]         # per kind, copies in its melds
-    length: int                     # its river's length
+    length: int                     # its river's length (at least 1: a divisor)
 
 
 def _river(v: View, s: int) -> _River:
