@@ -1,7 +1,13 @@
 """Does a small network over each opponent's river read its waits better than the
 reader's logistic? (issue #13: the reader needs the order of the discards.)
 
-    .venv/bin/python bench/reader_net.py --hands 3000 --seed 7 --workers 2
+    .venv/bin/python bench/reader_net.py --hands 12000 --seed 7 --workers 2 --cache /tmp/rn.npz
+    .venv/bin/python bench/reader_net.py --cache /tmp/rn.npz --epochs 1 --write --out /tmp/net.json
+
+(the first plays and fits, 24 minutes on the shared 2-core machine and a 4 GB
+cache; the second fits again from the cache in 2 minutes and writes a fit with the
+network, which ``paired.py L6:reader=PATH``, ``oracle.py RL6:θ:PATH`` and
+``oracle.py pools --reader PATH`` take).
 
 The same self-play hands and hold-out as ``bench/train_reader.py`` (same seed, same
 tables, the last ``--holdout`` share never fitted). Every winning-tile row (a
@@ -14,7 +20,9 @@ the opponent's readiness features. A one-hidden-layer network (numpy, Adam, earl
 stopping on the last tenth of the fitted hands) is fitted beside the logistic on
 the reader's features alone, and both are scored on the held-out hands: the AUC
 of the winning tiles, and of the tiles players actually threw (with the shipped
-readiness model), which is what a discard decision needs.
+readiness model), which is what a discard decision needs. With ``--write`` the
+network's log-odds are recalibrated on the thrown tiles of the fitted hands, as
+``train_reader.py`` does the logistic's, and read back from the written file.
 """
 
 from __future__ import annotations
