@@ -243,14 +243,15 @@ class DeferProbe(MasterBot):
         super().__init__(seed, name="L6", exact=True,
                          explorer=Explorer(random.Random(seed), discard=epsilon, claim=0.0, win=0.0))
         self.rows = rows
+        self._mine: list[dict] = []               # this hand's rows (a bot plays one hand)
         self._view = None
 
     def _correct_discard(self, v, ranked, table, d):
         self._view = v
         k = super()._correct_discard(v, ranked, table, d)
         h = _TRUTH["hand"]
-        for r in self.rows:                       # a later throw of a put-off tile
-            if r["bot"] is self and r["later"] is None and k == r["policy"]:
+        for r in self._mine:                      # a later throw of a put-off tile
+            if r["later"] is None and k == r["policy"]:
                 r["later"] = deals_in(h, v.seat, v.find("discard", k))
         return k
 
@@ -264,10 +265,12 @@ class DeferProbe(MasterBot):
         if chosen != policy:
             v, h = self._view, _TRUTH["hand"]
             read = self._reading(v)
-            self.rows.append({"bot": self, "policy": policy, "later": None,
-                              "gain": read.deal_in(policy) - read.deal_in(chosen),
-                              "policy_deals": deals_in(h, v.seat, v.find("discard", policy)),
-                              "chosen_deals": deals_in(h, v.seat, v.find("discard", chosen))})
+            row = {"policy": policy, "later": None,
+                   "gain": read.deal_in(policy) - read.deal_in(chosen),
+                   "policy_deals": deals_in(h, v.seat, v.find("discard", policy)),
+                   "chosen_deals": deals_in(h, v.seat, v.find("discard", chosen))}
+            self.rows.append(row)
+            self._mine.append(row)
         return chosen
 
 

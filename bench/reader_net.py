@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from twmahjong.bots.reader import (READY_FEATURES, WEIGHTS, WIDE_INPUTS, WIN_FEATURES, _river,
+from twmahjong.bots.reader import (READY_FEATURES, WEIGHTS, WIDE_INPUTS, WIN_FEATURES, _river, _window,
                                    possible, ready_features, weights, wide_features, win_features)
 
 from train_reader import auc, data_options, discard_turns, fit, logloss, play_hands, thrown_kind
@@ -52,23 +52,23 @@ def play(hand_no: int, seed: int) -> dict:
             waits = h.seats[o].waits           # the truth: this seat never reads it
             rv = _river(v, o)
             rf = ready_features(v, o)
-            rows[o] = (rf, waits, rv)
+            rows[o] = (rf, waits, rv, _window(v, o, rv))
             if waits:
                 for k in range(34):
                     if possible(v.unseen, k):
                         base_x.append(win_features(v, o, k, rv))
-                        wide_x.append(wide_features(v, k, rv) + rf)
+                        wide_x.append(wide_features(v, k, rows[o][3]) + rf)
                         ys.append(1 if k in waits else 0)
         k = thrown_kind(js)
         if k is not None:
             poss = possible(v.unseen, k)
-            for o, (rf, _w, rv) in rows.items():
+            for o, (rf, _w, rv, win) in rows.items():
                 t_rf.append(rf)
                 t_flags.append((1.0 if v.declared[o] else 0.0, 1.0 if poss else 0.0))
                 t_wf.append(win_features(v, o, k, rv) if poss else [0.0] * nb)
-                t_wide.append(wide_features(v, k, rv) + rf if poss else [0.0] * nw)
+                t_wide.append(wide_features(v, k, win) + rf if poss else [0.0] * nw)
                 t_group.append(len(t_dealt))
-            t_dealt.append(int(any(k in w for _rf, w, _rv in rows.values())))
+            t_dealt.append(int(any(k in w for _rf, w, _rv, _win in rows.values())))
     f32 = np.float32
     return {"base": np.asarray(base_x, dtype=f32).reshape(-1, nb),
             "wide": np.asarray(wide_x, dtype=f32).reshape(-1, nw),

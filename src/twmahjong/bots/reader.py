@@ -212,17 +212,19 @@ class _River:
     scoring_honors: frozenset[int]
     passed: frozenset[int]          # thrown by the seats after it since its last discard
     since_change: frozenset[int]    # thrown by anyone since its hand last changed
-    first: dict[int, int]           # each kind in its river: the place of its first copy
-    cut: frozenset[int]             # kinds it threw from the hand (手切)
-    recent: frozenset[int]          # its last six discards
-    melded: tuple[int, ...]         # per kind, copies in its melds
-    length: int                     # its river's length (at least 1: a divisor)
+
+
+def _drawn_flags(v: View, s: int) -> list[bool]:
+    """Per tile of ``s``'s river, was it the tile just drawn (摸切); all 手切 when the
+    observation does not say."""
+    river = v.discards[s]
+    return v.drawn_out[s] if s < len(v.drawn_out) and len(v.drawn_out[s]) == len(river) \
+        else [False] * len(river)
 
 
 def _river(v: View, s: int) -> _River:
     river = v.discards[s]
-    drawn = v.drawn_out[s] if s < len(v.drawn_out) and len(v.drawn_out[s]) == len(river) \
-        else [False] * len(river)
+    drawn = _drawn_flags(v, s)
     per = [0, 0, 0]
     for k in river:
         if k < 27:
@@ -237,6 +239,26 @@ def _river(v: View, s: int) -> _River:
         if m.kinds and m.kinds[0] < 27:
             ms[m.kinds[0] // 9] += 1
     wind = 27 + v.seat_winds[s] if s < len(v.seat_winds) else 27
+    return _River(frozenset(river), (per[0] / n, per[1] / n, per[2] / n), flush_suit(v, s), late,
+                  frozenset(k for k in river[:6] if k < 27), (ms[0], ms[1], ms[2]),
+                  frozenset({31, 32, 33, wind, 27 + v.round_wind}), _thrown_since(v, s, 0),
+                  _since_change(v, s, drawn))
+
+
+@dataclass(frozen=True)
+class _Window:
+    """Per opponent, what ``wide_features`` reads from its river, once a decision —
+    only for a fit with a network, so the logistic's reading pays nothing for it."""
+    first: dict[int, int]           # each kind in its river: the place of its first copy
+    cut: frozenset[int]             # kinds it threw from the hand (手切)
+    recent: frozenset[int]          # its last six discards
+    melded: tuple[int, ...]         # per kind, copies in its melds
+    length: int                     # its river's length (at least 1: a divisor)
+    since_change: frozenset[int]    # the ``_River``'s
+
+
+def _window(v: View, s: int, rv: _River) -> _Window:
+    river = v.discards[s]
     first: dict[int, int] = {}
     for i, k in enumerate(river):
         first.setdefault(k, i)
@@ -245,12 +267,8 @@ def _river(v: View, s: int) -> _River:
         for k in m.kinds:
             if k < 34:
                 melded[k] += 1
-    return _River(frozenset(river), (per[0] / n, per[1] / n, per[2] / n), flush_suit(v, s), late,
-                  frozenset(k for k in river[:6] if k < 27), (ms[0], ms[1], ms[2]),
-                  frozenset({31, 32, 33, wind, 27 + v.round_wind}), _thrown_since(v, s, 0),
-                  _since_change(v, s, drawn), first,
-                  frozenset(k for k, d in zip(river, drawn) if not d), frozenset(river[-6:]),
-                  tuple(melded), n)
+    return _Window(first, frozenset(k for k, d in zip(river, _drawn_flags(v, s)) if not d),
+                   frozenset(river[-6:]), tuple(melded), max(1, len(river)), rv.since_change)
 
 
 def _thrown_since(v: View, s: int, m: int) -> frozenset[int]:
@@ -340,7 +358,7 @@ def win_features(v: View, s: int, k: int, river: _River | None = None) -> list[f
 WIDE_INPUTS = PER_OFFSET * len(WIDE_OFFSETS) + 9
 
 
-def wide_features(v: View, k: int, rv: _River) -> list[float]:
+def wide_features(v: View, k: int, win: _Window) -> list[float]:
     """What the network reads beyond the logistic's features, for a suited ``k``:
     for each of the nine kinds around it in its suit (``WIDE_OFFSETS``; zeros past
     the suit's ends) whether it is in the suit, whether the seat threw it, how early
@@ -353,16 +371,16 @@ def wide_features(v: View, k: int, rv: _River) -> list[float]:
     if k >= 27:
         return [0.0] * WIDE_INPUTS
     r = k % 9
-    n = max(1, rv.length)
+    n = max(1, win.length)
     for d in WIDE_OFFSETS:
         if not 0 <= r + d <= 8:
             out.extend((0.0,) * PER_OFFSET)
             continue
         j = k + d
-        f = rv.first.get(j)
+        f = win.first.get(j)
         out.extend((1.0, 0.0 if f is None else 1.0, 0.0 if f is None else (f + 1) / n,
-                    1.0 if j in rv.recent else 0.0, 1.0 if j in rv.cut else 0.0,
-                    rv.melded[j] / 3.0, 1.0 if j in rv.since_change else 0.0, v.unseen[j] / 4.0))
+                    1.0 if j in win.recent else 0.0, 1.0 if j in win.cut else 0.0,
+                    win.melded[j] / 3.0, 1.0 if j in win.since_change else 0.0, v.unseen[j] / 4.0))
     out.extend(1.0 if i == r else 0.0 for i in range(9))
     return out
 
@@ -386,6 +404,7 @@ class TableRead:
         self._ready: dict[int, float] = {}
         self._ready_x: dict[int, list[float]] = {}
         self._rivers: dict[int, _River] = {}
+        self._windows: dict[int, _Window] = {}
         self._cost: dict[int, float] = {}
         self._wins: dict[tuple[int, int], float] = {}
         for s in v.opponents():
@@ -412,8 +431,13 @@ class TableRead:
                 if rv is None:
                     rv = self._rivers[s] = _river(v, s)
                 x = win_features(v, s, k, rv)
-                p = _sigmoid(_dot(self._ww, x) if self._net is None
-                             else self._net.logit(x, wide_features(v, k, rv), self._ready_x[s]))
+                if self._net is None:
+                    p = _sigmoid(_dot(self._ww, x))
+                else:
+                    w = self._windows.get(s)
+                    if w is None:
+                        w = self._windows[s] = _window(v, s, rv)
+                    p = _sigmoid(self._net.logit(x, wide_features(v, k, w), self._ready_x[s]))
             self._wins[key] = p
         return p
 
