@@ -37,7 +37,8 @@ import numpy as np
 from twmahjong.bots.reader import (READY_FEATURES, WEIGHTS, WIDE_INPUTS, WIN_FEATURES, _river, _window,
                                    possible, ready_features, weights, wide_features, win_features)
 
-from train_reader import auc, data_options, discard_turns, fit, logloss, play_hands, thrown_kind
+from train_reader import (auc, data_options, discard_turns, fit, logloss, play_hands, recalibrate,
+                          thrown_kind)
 
 
 def play(hand_no: int, seed: int) -> dict:
@@ -218,16 +219,8 @@ def main() -> None:
     fit_t = d["t_hand"] < split
     fit_rows = fit_t[d["t_group"]]
     groups = np.unique(d["t_group"][fit_rows], return_inverse=True)[1]
-    best_cal = (np.inf, 0.0, 1.0)
-    for a_ in np.arange(-1.0, 1.01, 0.1):
-        for b_ in np.arange(0.6, 1.61, 0.05):
-            pw = np.where(poss[fit_rows], _sig(a_ + b_ * z_t[fit_rows]), 0.0)
-            safe = np.ones(groups.max() + 1)
-            np.multiply.at(safe, groups, 1.0 - pr[fit_rows] * pw)
-            loss = logloss(1.0 - safe, d["t_dealt"][fit_t])
-            if loss < best_cal[0]:
-                best_cal = (loss, float(a_), float(b_))
-    _, cal_a, cal_b = best_cal
+    cal_a, cal_b = recalibrate(pr[fit_rows], np.where(poss[fit_rows], z_t[fit_rows], -np.inf), groups,
+                               d["t_dealt"][fit_t], np.arange(-1.0, 1.01, 0.1))
     print(f"network recalibrated on {int(fit_t.sum())} thrown tiles: log-odds × {cal_b:.2f} + {cal_a:.2f}")
     pw = np.where(poss, _sig(cal_a + cal_b * z_t), 0.0)
     safe = np.ones(len(d["t_dealt"]))

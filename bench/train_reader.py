@@ -193,6 +193,26 @@ def auc(p, y) -> float:
     return float((ranks[y == 1].sum() - pos * (pos + 1) / 2.0) / (pos * neg))
 
 
+def recalibrate(ready: np.ndarray, z: np.ndarray, group: np.ndarray, dealt: np.ndarray,
+                a_grid: np.ndarray) -> tuple[float, float]:
+    """One scale and shift of a winning-tile model's log-odds, p = σ(a + b·z) (``z``
+    −inf where the tile cannot win), chosen on a grid by the log-loss of each thrown
+    tile's deal-in chance 1 − Π(1 − ready·wins) over its rows (``group``: the thrown
+    tile's number, 0 to ``len(dealt)`` − 1). Returns (a, b)."""
+    finite = np.isfinite(z)
+    zz = np.where(finite, z, 0.0)
+    best = (math.inf, 0.0, 1.0)
+    for a_ in a_grid:
+        for b_ in np.arange(0.6, 1.61, 0.05):
+            w_ = np.where(finite, 1.0 / (1.0 + np.exp(-(a_ + b_ * zz))), 0.0)
+            safe = np.ones(len(dealt))
+            np.multiply.at(safe, group, 1.0 - ready * w_)
+            loss = logloss(1.0 - safe, dealt)
+            if loss < best[0]:
+                best = (loss, float(a_), float(b_))
+    return best[1], best[2]
+
+
 def reliability(pred: list[float], obs: list[int], edges: list[float]) -> list[tuple[str, int, float, float]]:
     """(bin, count, mean predicted, observed rate) per bin."""
     out = []
@@ -243,21 +263,11 @@ def main() -> None:
                 cal_z.append(float(np.asarray(wf) @ ww) if poss else -np.inf)
                 cal_g.append(len(cal_y))
             cal_y.append(t["dealt"])
-    r_arr, z_arr, g_arr = np.asarray(cal_r), np.asarray(cal_z), np.asarray(cal_g)
-    y_arr = np.asarray(cal_y, dtype=float)
-    best = (math.inf, 0.0, 1.0)
-    for a_ in np.arange(-0.5, 2.01, 0.1):
-        for b_ in np.arange(0.6, 1.61, 0.05):
-            w_ = np.where(np.isfinite(z_arr), 1.0 / (1.0 + np.exp(-(a_ + b_ * np.where(np.isfinite(z_arr), z_arr, 0.0)))), 0.0)
-            safe = np.ones(len(y_arr))
-            np.multiply.at(safe, g_arr, 1.0 - r_arr * w_)
-            loss = logloss(1.0 - safe, y_arr)
-            if loss < best[0]:
-                best = (loss, float(a_), float(b_))
-    _, cal_a, cal_b = best
+    cal_a, cal_b = recalibrate(np.asarray(cal_r), np.asarray(cal_z), np.asarray(cal_g),
+                               np.asarray(cal_y, dtype=float), np.arange(-0.5, 2.01, 0.1))
     ww = ww * cal_b
     ww[0] += cal_a
-    print(f"wins recalibrated on {len(y_arr)} thrown tiles: log-odds × {cal_b:.2f} + {cal_a:.2f}")
+    print(f"wins recalibrated on {len(cal_y)} thrown tiles: log-odds × {cal_b:.2f} + {cal_a:.2f}")
 
     t_fit = time.time() - t1
     trx, tr_y = stack(data, "ready", test)
