@@ -11,13 +11,21 @@ the opposite claim, passing a discard win) instead of L5's choice. Per seat and
 hand it writes the summed centred features of those choices and the hand's
 outcome for the seat (net 台 flow and net points).
 
+``collect --risky CHANCE,AT,GAP`` adds a targeted arm: when the policy's discard
+reads at least AT likely to deal in and the reader's safest candidate is GAP less
+likely, that candidate is thrown with chance CHANCE. Uniform exploration rarely
+makes the choice that avoids a real deal-in, so the risk weights stay unresolved
+without it; the arm's chances are known, so the sums stay centred.
+
 ``fit`` regresses the outcome on those sums by least squares (plus the dealer
 seat, which only lowers the variance). The choices were random, so the
 regressors have mean zero in every position and the coefficients estimate, with
 no model of the position's value, how much each feature of a move changes the
 hand's outcome against L5's own choice. It prints each weight with its standard
 error; ``--write`` stores them in ``src/twmahjong/bots/advantage.json`` with the
-command, seed, data size and time. Everything derives from ``--seed``.
+command, seed, data size and time; ``--groups discard`` writes only that group
+from these rows and keeps the others as ``--base`` fitted them (each group's
+weights are estimated apart). Everything derives from ``--seed``.
 
 ``ceiling`` asks what a fit can be worth at most: over L5 self-play it adds up,
 per seat and hand, the advantage the fit itself predicts for the moves L6 would
@@ -53,16 +61,19 @@ OFFSET = {g: sum(len(f) for _, f in GROUPS[:i]) for i, (g, _) in enumerate(GROUP
 
 
 def play(hand_no: int, seed: int, rates: tuple[float, float, float], stages: int = 0,
-         fold: float = 0.0) -> np.ndarray:
+         fold: float = 0.0, risky: tuple[float, float, float] = (0.0, 0.04, 0.02)) -> np.ndarray:
     """One randomised hand: four rows (one a seat) of [features..., dealer, 台, points,
-    explored discards, claims, wins, folds]. The seats play L5 corrected by the first
-    ``stages`` shipped stages (0: plain L5), and explore around that policy; ``fold``
-    is the chance of folding for the rest of the hand when that is asked."""
+    explored discards, claims, wins, folds, targeted discards]. The seats play L5
+    corrected by the first ``stages`` shipped stages (0: plain L5), and explore
+    around that policy; ``fold`` is the chance of folding for the rest of the hand
+    when that is asked; ``risky`` is the targeted arm (chance, from which deal-in
+    chance of the policy's tile, by how much safer the reader's safest must be)."""
     rng = random.Random(f"master/{seed}/{hand_no}")
     prof = load_profile("standard")
     bots = []
     for _ in range(4):
-        ex = Explorer(random.Random(rng.getrandbits(62)), *rates, fold=fold)
+        ex = Explorer(random.Random(rng.getrandbits(62)), *rates, fold=fold, risky=risky[0],
+                      risky_at=risky[1], risky_gap=risky[2])
         bots.append(MasterBot(rng.getrandbits(31), exact=True, weights=load_stages(stages),
                               explorer=ex))
     dealer = hand_no % 4
@@ -73,24 +84,26 @@ def play(hand_no: int, seed: int, rates: tuple[float, float, float], stages: int
     r = h.result or {}
     flow = _tai_flow(r)
     net = r.get("net") or [0, 0, 0, 0]
-    rows = np.zeros((4, WIDTH + 7), dtype=np.float64)
+    rows = np.zeros((4, WIDTH + 8), dtype=np.float64)
     for s, b in enumerate(bots):
         ex = b.explorer
         assert ex is not None
         rows[s, :WIDTH] = [x for g, _ in GROUPS for x in ex.sums[g]]
         rows[s, WIDTH:] = [1.0 if s == dealer else 0.0, flow[s], net[s],
                            ex.counts["discard"], ex.counts["claim"], ex.counts["win"],
-                           ex.counts["fold"]]
+                           ex.counts["fold"], ex.counts["targeted"]]
     return rows
 
 
-def _play_many(args: tuple[list[int], int, tuple[float, float, float], int, float]) -> np.ndarray:
-    hands, seed, rates, stages, fold = args
-    return np.concatenate([play(i, seed, rates, stages, fold) for i in hands])
+def _play_many(args: tuple[list[int], int, tuple[float, float, float], int, float,
+                          tuple[float, float, float]]) -> np.ndarray:
+    hands, seed, rates, stages, fold, risky = args
+    return np.concatenate([play(i, seed, rates, stages, fold, risky) for i in hands])
 
 
 def collect(hands: int, seed: int, workers: int, out: Path, rates: tuple[float, float, float],
-            stages: int = 0, fold: float = 0.0) -> None:
+            stages: int = 0, fold: float = 0.0,
+            risky: tuple[float, float, float] = (0.0, 0.04, 0.02)) -> None:
     if len(load_stages(stages)) < stages:
         raise SystemExit(f"--stages {stages}: only {len(load_stages())} stage(s) are shipped")
     out.mkdir(parents=True, exist_ok=True)
@@ -99,7 +112,8 @@ def collect(hands: int, seed: int, workers: int, out: Path, rates: tuple[float, 
     parts: list[np.ndarray] = []
     done = 0
     with mp.get_context("spawn").Pool(workers) as pool:
-        for rows in pool.imap(_play_many, [(c, seed, rates, stages, fold) for c in chunks]):
+        for rows in pool.imap(_play_many, [(c, seed, rates, stages, fold, risky)
+                                                  for c in chunks]):
             parts.append(rows)
             done += len(rows) // 4
             if done % 1000 < 50:
@@ -107,7 +121,7 @@ def collect(hands: int, seed: int, workers: int, out: Path, rates: tuple[float, 
     data = np.concatenate(parts)
     np.save(out / f"rows-{seed}.npy", data)
     meta = {"hands": hands, "seed": seed, "workers": workers, "rates": rates, "stages": stages,
-            "fold": fold,
+            "fold": fold, "risky": risky, "targeted": int(data[:, -1].sum()),
             "seconds": round(time.perf_counter() - t0, 1),
             "features": {g: list(f) for g, f in GROUPS}}
     (out / f"rows-{seed}.json").write_text(json.dumps(meta), encoding="utf-8")
@@ -257,6 +271,10 @@ def main() -> None:
                    help="the policy explored: L5 (0) or L5 with the shipped stage 1 (1)")
     c.add_argument("--fold", type=float, default=0.0,
                    help="chance of folding for the rest of the hand when it is asked (0-1)")
+    c.add_argument("--risky", type=_rates, default=(0.0, 0.04, 0.02),
+                   help="the targeted arm: chance,at,gap — with that chance throw the reader's "
+                        "safest candidate when the policy's tile deals in with chance >= at "
+                        "and the safest's is lower by >= gap (e.g. 0.4,0.04,0.02)")
     e = sub.add_parser("ceiling")
     e.add_argument("--hands", type=int, default=300)
     e.add_argument("--seed", type=int, default=1)
@@ -268,11 +286,17 @@ def main() -> None:
                    help="zero every weight within this many standard errors of 0")
     f.add_argument("--write", action="store_true")
     f.add_argument("--to", type=Path, default=_PATH, help="where --write stores the fit")
+    f.add_argument("--groups", default="discard,claim,win,fold",
+                   help="the groups --write takes from this fit; the others are kept from "
+                        "--base (a fit on other, often more, hands: each group's weights are "
+                        "estimated apart, the other groups' random choices being noise to it)")
+    f.add_argument("--base", type=Path, default=_PATH,
+                   help="where the groups not in --groups come from (default: stage 1)")
     a = ap.parse_args()
     if a.cmd == "collect":
         if not 0.0 <= a.fold <= 1.0:
             raise SystemExit(f"--fold {a.fold}: a chance between 0 and 1")
-        collect(a.hands, a.seed, a.workers, a.out, a.rates, a.stages, a.fold)
+        collect(a.hands, a.seed, a.workers, a.out, a.rates, a.stages, a.fold, a.risky)
         return
     if a.cmd == "ceiling":
         if not a.weights.exists():
@@ -287,6 +311,14 @@ def main() -> None:
         print(f"  total: point estimates {sum(t[g + ' point gain'] for g, _ in GROUPS):+.4f}, "
               f"the bound {sum(t[g + ' bound gain'] for g, _ in GROUPS):+.4f} 台/hand")
         return
+    groups = [g for g in a.groups.split(",") if g]
+    if not groups or set(groups) - {g for g, _ in GROUPS}:
+        raise SystemExit(f"--groups {a.groups!r}: some of discard,claim,win,fold")
+    base = None
+    if set(groups) != {g for g, _ in GROUPS}:
+        if not a.base.exists():
+            raise SystemExit(f"--base {a.base}: no such fit")
+        base = json.loads(a.base.read_text(encoding="utf-8"))
     parts, metas = load(a.data)
     x, outs = design(parts)
     y = outs[:, 0] if a.target == "tai" else outs[:, 1] / 20.0
@@ -317,6 +349,19 @@ def main() -> None:
                "stderr": {g: [round(float(x), 6) for x in se[j:j + len(f)]] for g, f, j in spans},
                "cov": {g: [[float(f"{x:.4g}") for x in row[j:j + len(f)]] for row in cov[j:j + len(f)]]
                        for g, f, j in spans}}
+        if base is not None:        # the other groups as --base fitted them
+            for g, _ in GROUPS:
+                if g not in groups:
+                    for key in ("weights", "stderr", "cov"):
+                        if g in base.get(key, {}):
+                            doc[key][g] = base[key][g]
+                        else:
+                            doc[key].pop(g, None)
+                    if g in base.get("features", {}):
+                        doc["features"][g] = base["features"][g]
+                    else:
+                        doc["features"].pop(g, None)
+            doc["groups"] = {"this data": groups, "from": str(a.base), "its data": base.get("data")}
         a.to.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {a.to}")
 

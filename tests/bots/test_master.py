@@ -310,6 +310,51 @@ def test_the_experiment_explores_around_the_corrected_policy():
     assert "7z" not in made and len(made) >= 3
 
 
+def test_the_targeted_arm_throws_the_readers_safest_tile_only_when_the_policys_reads_risky():
+    """The targeted experiment: L5's 8p against the 天聽 seat is thrown unless it
+    reads at least ``risky_at`` likely to deal in; from that chance on, the arm
+    throws the reader's safest candidate (中, every copy in sight) — and counts it."""
+    import random
+    chance = _read(READ_OBS).deal_in(T("8p"))
+    assert chance > 0.0
+
+    def play(at):
+        ex = Explorer(random.Random(1), discard=0.0, risky=1.0, risky_at=at, risky_gap=0.0)
+        bot = MasterBot(seed=1, exact=True, weights=Weights(), explorer=ex)
+        return bot.act(READ_OBS)["tile"], ex.counts["targeted"]
+    assert play(chance + 1e-9) == ("8p", 0)
+    assert play(chance) == ("7z", 1)
+
+
+def test_the_targeted_arm_keeps_the_sums_centred():
+    """With the targeted arm at chance ½ on candidate 0 (feature 1) and no uniform
+    exploration, the sum is +½ when it fires and −½ when it does not: the
+    expectation subtracted is the arm's own chance, so the mean stays zero."""
+    import random
+    seen = set()
+    for seed in range(30):
+        ex = Explorer(random.Random(seed), discard=0.0, risky=0.5)
+        i = ex.choose("discard", [[1.0] + [0.0] * 13, [3.0] + [0.0] * 13], target=0)
+        seen.add((i, ex.sums["discard"][0]))
+    assert seen == {(0, 0.5), (-1, -0.5)}
+    # with uniform exploration too: candidate 0 is made with chance ½ + ½·½·½
+    ex = Explorer(random.Random(2), discard=0.5, risky=0.5)
+    ex.choose("discard", [[1.0] + [0.0] * 13, [3.0] + [0.0] * 13], target=0)
+    made = ex.sums["discard"][0] + (0.5 + 0.125) * 1.0 + 0.125 * 3.0
+    assert made in (0.0, 1.0, 3.0)
+
+
+def test_a_fit_from_before_the_value_features_reads_them_as_zero():
+    """advantage.json may predate the last discard features ("value", "value*far"):
+    its weights and covariance pair with the leading features, so a candidate's
+    advantage is the same whatever its value terms."""
+    n_old = DISCARD_FEATURES.index("value")
+    old = Weights({"discard": [0.1 * (i + 1) for i in range(n_old)]},
+                  {"discard": [[0.01 if i == j else 0.0 for j in range(n_old)] for i in range(n_old)]})
+    x = [1.0] * n_old
+    assert old.advantage("discard", x + [5.0, 5.0]) == old.advantage("discard", x + [0.0, 0.0])
+
+
 def test_a_claim_weight_turns_l5s_claim_into_a_pass():
     # L5 takes the pung (it advances the hand); a weight against claiming in a
     # concealed hand makes L6 pass it.
@@ -395,11 +440,11 @@ def test_the_experiment_sums_have_mean_zero_whatever_is_chosen():
     seen = set()
     for seed in range(20):
         ex = Explorer(random.Random(seed), discard=1.0)
-        i = ex.choose("discard", [[1.0] + [0.0] * 11, [3.0] + [0.0] * 11])
+        i = ex.choose("discard", [[1.0] + [0.0] * 13, [3.0] + [0.0] * 13])
         seen.add((i, ex.sums["discard"][0]))
     assert seen == {(0, -1.0), (1, 1.0)}
     ex = Explorer(random.Random(1), discard=0.0)
-    assert ex.choose("discard", [[5.0] * 12]) == -1 and ex.sums["discard"] == [0.0] * 12
+    assert ex.choose("discard", [[5.0] * 14]) == -1 and ex.sums["discard"] == [0.0] * 14
 
 
 def test_the_fit_recovers_a_planted_advantage():
@@ -518,7 +563,7 @@ def test_the_master_experiment_derives_from_the_seed_alone():
     columns are the hand's own (net 台 and points sum to zero over the table)."""
     tm = load_bench("train_master")
     a, b = tm.play(3, 5, (0.5, 0.5, 0.5)), tm.play(3, 5, (0.5, 0.5, 0.5))
-    assert (a == b).all() and a.shape == (4, tm.WIDTH + 7)
+    assert (a == b).all() and a.shape == (4, tm.WIDTH + 8)
     assert a[:, tm.WIDTH + 3].sum() > 0
     assert abs(a[:, tm.WIDTH + 1].sum()) < 1e-9 and abs(a[:, tm.WIDTH + 2].sum()) < 1e-9
 
@@ -532,8 +577,11 @@ def test_the_shipped_weights_match_the_features_and_are_small():
     assert shipped[0] == _PATH and len(MasterBot(seed=1).stages) == len(shipped) == len(load_stages())
     for n, path in enumerate(shipped):
         adv = json.loads(path.read_text(encoding="utf-8"))
-        assert adv["features"] == {"discard": list(DISCARD_FEATURES), "claim": list(CLAIM_FEATURES),
-                                   "win": list(ADV_WIN)}
+        # a fit may predate the last discard features (it reads them as zero)
+        have = adv["features"]["discard"]
+        assert have == list(DISCARD_FEATURES)[:len(have)] and len(have) >= 12
+        assert {g: f for g, f in adv["features"].items() if g != "discard"} == {
+            "claim": list(CLAIM_FEATURES), "win": list(ADV_WIN)}
         for g, names in adv["features"].items():
             assert len(adv["weights"][g]) == len(names) == len(adv["cov"][g])
         assert path.stat().st_size < 64 * 1024
@@ -566,6 +614,51 @@ def test_the_training_command_refuses_bad_input_in_one_line(tmp_path):
                            "--out", str(tmp_path / "o")], capture_output=True, text=True)
     assert fold.returncode == 1 and fold.stderr.strip() == "--fold 2.0: a chance between 0 and 1"
     assert not (tmp_path / "o").exists()
+
+
+def test_a_fit_of_one_group_keeps_the_other_groups_of_its_base(tmp_path):
+    """``fit --groups discard --base B``: the discard weights come from these rows
+    (a planted 2 on "value"), every other group is B's, as B fitted it; a group
+    that is not one is refused in one line and nothing is written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+    tm = load_bench("train_master")
+    rng = np.random.default_rng(5)
+    n = 4000
+    rows = np.zeros((n, tm.WIDTH + 8))
+    rows[:, :tm.WIDTH] = rng.normal(0, 1, (n, tm.WIDTH))
+    v = DISCARD_FEATURES.index("value")
+    rows[:, tm.WIDTH + 1] = 2.0 * rows[:, v] + rng.normal(0, 1, n)
+    np.save(tmp_path / "rows-1.npy", rows)
+    (tmp_path / "rows-1.json").write_text(json.dumps(
+        {"hands": n // 4, "seed": 1, "features": {g: list(f) for g, f in tm.GROUPS}}))
+    base = {"features": {"discard": list(DISCARD_FEATURES)[:12], "claim": list(CLAIM_FEATURES),
+                         "win": ["pass", "tai", "late", "waits", "ready"]},
+            "weights": {"discard": [0.0] * 12, "claim": [0.5] * 12, "win": [-1.0] * 5},
+            "stderr": {"discard": [0.1] * 12, "claim": [0.1] * 12, "win": [0.1] * 5},
+            "cov": {"discard": [[0.0] * 12] * 12, "claim": [[0.01] * 12] * 12, "win": [[0.01] * 5] * 5},
+            "data": [{"hands": 7, "seed": 9}]}
+    (tmp_path / "base.json").write_text(json.dumps(base))
+    script = Path(__file__).parents[2] / "bench" / "train_master.py"
+    out = tmp_path / "w.json"
+    run = subprocess.run([sys.executable, str(script), "fit", "--data", str(tmp_path), "--groups",
+                          "discard", "--base", str(tmp_path / "base.json"), "--write", "--to",
+                          str(out)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(out.read_text())
+    assert len(doc["weights"]["discard"]) == len(DISCARD_FEATURES)
+    assert abs(doc["weights"]["discard"][v] - 2.0) < 0.1
+    assert doc["weights"]["claim"] == base["weights"]["claim"] and doc["cov"]["win"] == base["cov"]["win"]
+    assert set(doc["weights"]) == {"discard", "claim", "win"} and "fold" not in doc["features"]
+    assert doc["groups"]["this data"] == ["discard"] and doc["groups"]["its data"] == base["data"]
+    bad = subprocess.run([sys.executable, str(script), "fit", "--data", str(tmp_path), "--groups",
+                          "discards", "--write", "--to", str(tmp_path / "x.json")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and bad.stderr.strip() == "--groups 'discards': some of discard,claim,win,fold"
+    assert not (tmp_path / "x.json").exists()
 
 
 def test_the_paired_bench_builds_l6_with_the_stages_it_is_told():

@@ -55,6 +55,7 @@ DISCARD_FEATURES = (
     "eff", "eff*late", "eff*ready", "eff*far",
     "risk", "risk*far", "risk*one", "risk*late", "risk*ready",
     "shanten", "shanten*ready", "shanten*late",
+    "value", "value*far",
 )
 CLAIM_FEATURES = ("claim", "gain", "concealed", "late", "ready", "pon", "shanten",
                   "gain*concealed", "ready_after", "dealer", "melds", "honor")
@@ -70,17 +71,21 @@ STAGES = ("advantage.json", "advantage2.json")   # stage 1 fitted on L5, stage 2
 
 
 def discard_features(eff: float, risk: float, dshanten: int, *, best_shanten: int,
-                     wall_remaining: int, ready: float) -> list[float]:
+                     wall_remaining: int, ready: float, value: float = 0.0) -> list[float]:
     """One candidate discard against L5's choice: ``eff`` its efficiency units
     minus L5's, ``risk`` its deal-in points minus L5's (/20: in 台), ``dshanten``
-    how many shanten more it leaves; the rest is the position."""
+    how many shanten more it leaves, ``value`` the part of ``eff`` that is L5's
+    台 term (so a fit can price the hand's value apart from its speed); the rest
+    is the position. A fit from before ``value`` has fewer weights: they pair
+    with the leading features, so it reads the new ones as zero."""
     late = 1.0 if wall_remaining < LATE_WALL else 0.0
     far = 1.0 if best_shanten >= 2 else 0.0
     one = 1.0 if best_shanten == 1 else 0.0
     r = risk / 20.0
     return [eff, eff * late, eff * ready, eff * far,
             r, r * far, r * one, r * late, r * ready,
-            float(dshanten), dshanten * ready, dshanten * late]
+            float(dshanten), dshanten * ready, dshanten * late,
+            value, value * far]
 
 
 def claim_context(gain: float, *, concealed: bool, wall_remaining: int, ready: float,

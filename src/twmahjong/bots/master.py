@@ -72,6 +72,13 @@ class Explorer:
     claim: float = 0.25
     win: float = 0.15
     fold: float = 0.0
+    # the targeted arm: when the policy's discard reads at least ``risky_at`` likely
+    # to deal in and the reader's safest candidate ``risky_gap`` less, that one is
+    # thrown with chance ``risky`` — uniform exploration rarely makes the choice that
+    # carries the price of risk (docs/bots.md, "A safer discard avoids the risk")
+    risky: float = 0.0
+    risky_at: float = 0.04
+    risky_gap: float = 0.02
     sums: dict[str, list[float]] = field(init=False)
     counts: dict[str, int] = field(init=False)
 
@@ -81,20 +88,29 @@ class Explorer:
     def reset(self) -> None:
         self.sums = {"discard": [0.0] * len(DISCARD_FEATURES), "claim": [0.0] * len(CLAIM_FEATURES),
                      "win": [0.0] * len(WIN_FEATURES), "fold": [0.0] * len(FOLD_FEATURES)}
-        self.counts = {"discard": 0, "claim": 0, "win": 0, "fold": 0}
+        self.counts = {"discard": 0, "claim": 0, "win": 0, "fold": 0, "targeted": 0}
 
-    def choose(self, group: str, others: list[list[float]]) -> int:
-        """Index into ``others`` of the move made, or -1 for the policy's own choice."""
+    def choose(self, group: str, others: list[list[float]], target: int = -1) -> int:
+        """Index into ``others`` of the move made, or -1 for the policy's own choice.
+        ``target`` (an index, discards only) is the targeted arm's candidate: made
+        with chance ``risky`` before the uniform draw. Either way each candidate's
+        chance is known, so the centred sums keep mean zero."""
         eps = getattr(self, group)
+        boost = self.risky if target >= 0 else 0.0
         pick = -1
-        if others and self.rng.random() < eps:
+        if target >= 0 and self.rng.random() < boost:
+            pick = target
+            self.counts["targeted"] += 1
+            self.counts[group] += 1
+        elif others and self.rng.random() < eps:
             pick = self.rng.randrange(len(others))
             self.counts[group] += 1
         acc = self.sums[group]
         n = len(others)
-        for x in others:                              # minus the expectation
+        for j, x in enumerate(others):                # minus the expectation
+            p = (1.0 - boost) * eps / n + (boost if j == target else 0.0)
             for i, xi in enumerate(x):
-                acc[i] -= eps * xi / n
+                acc[i] -= p * xi
         if pick >= 0:
             for i, xi in enumerate(others[pick]):
                 acc[i] += xi
@@ -126,6 +142,7 @@ class MasterBot(PolicyBot):
         self._deadline: float | None = None
         self._read: TableRead | None = None
         self._eff: dict[int, float] = {}
+        self._value: dict[int, float] = {}          # L5's 台 term of each discard, within _eff
         self.last_plan: dict[str, float] = {}     # the numbers behind the last correction
         # 棄胡 for the rest of the hand: asked only when a stage weighs it or the
         # experiment explores it (otherwise L6 plays exactly as without it)
@@ -145,7 +162,8 @@ class MasterBot(PolicyBot):
         return self._read
 
     def _improve(self, group: str, cands: list[K], base: K,
-                 feats: Callable[[K, K], list[float]]) -> K:
+                 feats: Callable[[K, K], list[float]],
+                 target: Callable[[K], K | None] | None = None) -> K:
         """The move made out of ``cands``, starting from L5's ``base``. Each stage of
         corrections in turn moves to the candidate whose measured advantage over the
         current choice is best, when that clears the margin: stage 1 was fitted on
@@ -163,7 +181,9 @@ class MasterBot(PolicyBot):
                 base, changed, best_a = pick, 1.0, best_a + top
         if self.explorer is not None:
             others = [c for c in cands if c != base]
-            i = self.explorer.choose(group, [feats(c, base) for c in others])
+            aim = target(base) if target is not None else None
+            i = self.explorer.choose(group, [feats(c, base) for c in others],
+                                     others.index(aim) if aim in others else -1)
             if i >= 0:
                 base = others[i]
         self.last_plan = {"group": float(("discard", "claim", "win", "fold").index(group)),
@@ -215,8 +235,15 @@ class MasterBot(PolicyBot):
     # ---- discards -------------------------------------------------------------------------
 
     def _valued_scores(self, v: View, table: list[DiscardInfo], best_s: int) -> dict[int, float]:
+        self._value = {}
         self._eff = super()._valued_scores(v, table, best_s)
         return self._eff
+
+    def _value_adjust(self, v: View, kinds: list[int]) -> dict[int, float]:
+        """L5's 台 term, kept apart: the corrections weigh it on its own."""
+        adj = super()._value_adjust(v, kinds)
+        self._value = {k: self.params.value * a for k, a in adj.items()}
+        return adj
 
     def _search_budget(self) -> float | None:
         if self.exact or self._deadline is None:
@@ -247,12 +274,24 @@ class MasterBot(PolicyBot):
         best_s = min(x.shanten for x in table)
         ready = read.ready_sum()
         eff = {k: self._eff.get(k, self._eff.get(d, 0.0)) for k in cands}
+        value = {k: self._value.get(k, 0.0) for k in cands}
 
         def feats(k: int, b: int) -> list[float]:
             return discard_features(eff[k] - eff[b], risk[k] - risk[b],
                                     info[k].shanten - info[b].shanten, best_shanten=best_s,
-                                    wall_remaining=v.wall_remaining, ready=ready)
-        return self._improve("discard", cands, d, feats)
+                                    wall_remaining=v.wall_remaining, ready=ready,
+                                    value=value[k] - value[b])
+        ex = self.explorer
+        if ex is None or ex.risky <= 0:
+            return self._improve("discard", cands, d, feats)
+
+        def target(b: int) -> int | None:
+            chance = {k: read.deal_in(k) for k in cands}
+            if chance[b] < ex.risky_at:
+                return None
+            safest = min(cands, key=lambda k: (chance[k], k))
+            return safest if chance[safest] <= chance[b] - ex.risky_gap else None
+        return self._improve("discard", cands, d, feats, target)
 
     # ---- claims ---------------------------------------------------------------------------
 
