@@ -35,7 +35,10 @@ ranks a dealing candidate above a safe one (AUC), and its reliability.
 plays L6 with its corrections' experiment (an explored discard in 30% of its
 decisions) against three L5 and follows every explored discard that the reader
 found safer than the policy's tile: was that tile thrown later in the same hand,
-and did it deal in then? What the experiment measures for a safer discard.
+and did it deal in then? What the experiment measures for a safer discard. Where
+the policy's tile would have dealt in at once, ``avoided`` sets the seat's 台 had
+it dealt in beside its 台 at the hand's end. ``--risky 0.3`` adds the targeted
+arm (the reader's safest candidate when the policy's tile reads risky).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import twmahjong.engine as engine
 from twmahjong.bots.master import SAFEST, TOP, MasterBot
@@ -51,6 +54,9 @@ from twmahjong.engine.rollout import clone
 
 sys.path.insert(0, str(Path(__file__).parent))
 import paired  # noqa: E402  (bench/paired.py: the same-seat comparison)
+
+if TYPE_CHECKING:
+    from twmahjong.engine.results import HandResult
 
 _TRUTH: dict[str, Any] = {}
 
@@ -236,12 +242,13 @@ class DeferProbe(MasterBot):
     and the truth of both, and every tile it throws afterwards in the hand: does a
     safer tile thrown instead of the policy's avoid the risk, or only put it off?"""
 
-    def __init__(self, seed: int, rows: list[dict], epsilon: float):
+    def __init__(self, seed: int, rows: list[dict], epsilon: float, risky: float = 0.0):
         import random
 
         from twmahjong.bots.master import Explorer
         super().__init__(seed, name="L6", exact=True,
-                         explorer=Explorer(random.Random(seed), discard=epsilon, claim=0.0, win=0.0))
+                         explorer=Explorer(random.Random(seed), discard=epsilon, claim=0.0, win=0.0,
+                                           risky=risky))
         self.rows = rows
         self._mine: list[dict] = []               # this hand's rows (a bot plays one hand)
         self._view = None
@@ -255,8 +262,8 @@ class DeferProbe(MasterBot):
                 r["later"] = deals_in(h, v.seat, v.find("discard", k))
         return k
 
-    def _improve(self, group, cands, base, feats):
-        chosen = super()._improve(group, cands, base, feats)
+    def _improve(self, group, cands, base, feats, target=None):
+        chosen = super()._improve(group, cands, base, feats, target)
         if group != "discard":
             return chosen
         ex, self.explorer = self.explorer, None
@@ -268,18 +275,81 @@ class DeferProbe(MasterBot):
             row = {"policy": policy, "later": None,
                    "gain": read.deal_in(policy) - read.deal_in(chosen),
                    "policy_deals": deals_in(h, v.seat, v.find("discard", policy)),
-                   "chosen_deals": deals_in(h, v.seat, v.find("discard", chosen))}
+                   "chosen_deals": deals_in(h, v.seat, v.find("discard", chosen)),
+                   "seat": v.seat, "hand": h}
+            if row["policy_deals"]:
+                row["instead"] = dealt_in_result(h, v.seat, v.find("discard", policy))
             self.rows.append(row)
             self._mine.append(row)
         return chosen
 
 
-def deferred(deals: int, seed: int, margin: float = 0.02, epsilon: float = 0.3) -> dict[str, Any]:
+def dealt_in_result(h: engine.HandState, seat: int, action) -> HandResult | None:
+    """The hand's result had ``seat`` thrown ``action`` and every seat that can win
+    on it won (the others passing): what that deal-in would have cost."""
+    c = clone(h)
+    c.act(seat, action)
+    for _ in range(8):                    # a claim window, then (一炮多響 aside) the end
+        if c.over:
+            return c.result
+        for s, acts in list(c.pending().items()):
+            pick = next((a for a in acts if a.type == "win"), None) or \
+                next((a for a in acts if a.type == "pass"), None)
+            if pick is None:
+                return None
+            c.act(s, pick)
+    return c.result if c.over else None
+
+
+def avoided(rows: list[dict]) -> dict[str, Any]:
+    """What a deal-in avoided was worth, in the 台 the arena counts (``_tai_flow``):
+    at the first explored discard of each hand whose policy tile would have dealt in
+    at once, the seat's 台 had it thrown that tile (and the seats able to won on it)
+    against its 台 at the hand's real end — and what became of those seats. Under
+    the standard rules a self-draw takes its 台 from each of the three others, so a
+    winner who self-draws later costs the avoiding seat what the deal-in would have."""
+    from twmahjong.bots.arena import _mean_ci, _tai_flow
+    firsts: dict[int, dict] = {}
+    for r in rows:
+        if r["policy_deals"] and r.get("instead") and id(r["hand"]) not in firsts:
+            firsts[id(r["hand"])] = r
+    saved: list[float] = []
+    price: list[float] = []
+    fate = {"they_self_drew": 0, "they_won_on_another_discard": 0, "they_won_on_ours": 0,
+            "we_won": 0, "another_seat_won": 0, "no_winner": 0}
+    for r in firsts.values():
+        real, instead, seat = r["hand"].result, r["instead"], r["seat"]
+        if real is None:
+            continue
+        would = set(instead.get("winners") or [])
+        cost = _tai_flow(instead)[seat]
+        saved.append(_tai_flow(real)[seat] - cost)
+        price.append(-cost)
+        won = set(real.get("winners") or [])
+        payer = real.get("payer")
+        if seat in won:
+            fate["we_won"] += 1
+        elif would & won:
+            fate["they_self_drew" if payer is None else
+                 "they_won_on_ours" if payer == seat else "they_won_on_another_discard"] += 1
+        elif won:
+            fate["another_seat_won"] += 1
+        else:
+            fate["no_winner"] += 1
+    m, lo, hi = _mean_ci(saved) if len(saved) > 1 else (0.0, 0.0, 0.0)
+    return {"n": len(saved), "deal_in_price_tai": round(sum(price) / max(1, len(price)), 3),
+            "saved_tai": round(m, 3), "saved_ci95": [round(lo, 3), round(hi, 3)], "fate": fate}
+
+
+def deferred(deals: int, seed: int, margin: float = 0.02, epsilon: float = 0.3,
+             risky: float = 0.0) -> dict[str, Any]:
     """The experiment's discards that were safer than the policy's by more than
     ``margin`` (the reader's chance): how often the policy's tile would have dealt in
-    then, was thrown later in the same hand, and dealt in when it was."""
+    then, was thrown later in the same hand, and dealt in when it was; and what the
+    deal-ins avoided were worth by the hand's end (``avoided``). ``risky`` turns on
+    the targeted arm (``Explorer.risky``), which makes many more of them."""
     rows: list[dict] = []
-    against_l5(deals, seed, lambda s: DeferProbe(s, rows, epsilon))
+    against_l5(deals, seed, lambda s: DeferProbe(s, rows, epsilon, risky))
 
     def later(rs: list[dict]) -> dict[str, int]:
         return {"n": len(rs), "thrown_later": sum(r["later"] is not None for r in rs),
@@ -291,6 +361,7 @@ def deferred(deals: int, seed: int, margin: float = 0.02, epsilon: float = 0.3) 
         out[f"safer_by_more_than_{m}"] = later(safer)
         out[f"safer_by_more_than_{m}_and_the_policy_tile_dealt_in_then"] = \
             later([r for r in safer if r["policy_deals"]])
+    out["avoided"] = avoided(rows)
     return out
 
 
@@ -317,8 +388,10 @@ def main() -> None:
         ap.add_argument("--deals", type=int, default=200)
         ap.add_argument("--seed", type=int, default=21)
         ap.add_argument("--margin", type=float, default=0.02)
+        ap.add_argument("--epsilon", type=float, default=0.3, help="the uniform arm's chance")
+        ap.add_argument("--risky", type=float, default=0.0, help="the targeted arm's chance")
         a = ap.parse_args(sys.argv[2:])
-        print(json.dumps(deferred(a.deals, a.seed, a.margin), indent=1))
+        print(json.dumps(deferred(a.deals, a.seed, a.margin, a.epsilon, a.risky), indent=1))
         return
     paired.make_player = make_player
     engine.HandState = PeekingHand       # play_deal imports it from the package at call time

@@ -762,6 +762,7 @@ def test_the_oracle_bench_knows_which_discard_deals_in_before_it_is_thrown():
                     continue
                 before = h.observation(s)
                 predicted = oracle.deals_in(h, s, a)
+                instead = oracle.dealt_in_result(h, s, a) if predicted else None
                 assert h.observation(s) == before            # asked on a copy
                 h.act(s, a)
                 while not h.over and not any(x.type == "discard" or x.type == "draw"
@@ -772,6 +773,10 @@ def test_the_oracle_bench_knows_which_discard_deals_in_before_it_is_thrown():
                         break
                 dealt_in = h.over and h.result.get("payer") == s and bool(h.result.get("winners"))
                 assert dealt_in == predicted, (seed, s, a)
+                if predicted:                        # the price it gives is the table's
+                    assert instead is not None
+                    assert (instead["payer"], instead["winners"], instead["tai"]) == \
+                        (s, h.result["winners"], h.result["tai"])
                 said_in += predicted
                 said_safe += not predicted
             if said_in >= 3:
@@ -779,6 +784,31 @@ def test_the_oracle_bench_knows_which_discard_deals_in_before_it_is_thrown():
         if said_in >= 3:
             break
     assert said_in >= 3 and said_safe > 100
+
+
+def test_the_oracle_bench_prices_a_deal_in_avoided_by_the_hands_end():
+    """``avoided`` sets the 台 a seat would have paid for a deal-in beside its 台 at the
+    hand's end, once a hand. A would-be winner who self-draws later takes its 台 from
+    each of the three others (standard rules), so dodging a 2-台 deal-in into a 3-台
+    self-draw saves −1 台; a hand nobody wins saves the whole 4-台 price."""
+    from types import SimpleNamespace
+    oracle = load_bench("oracle")
+    drew = SimpleNamespace(result={"type": "win", "winners": [2], "payer": None, "tai": {2: 3}})
+    drawn = SimpleNamespace(result={"type": "draw", "winners": []})
+    rows = [
+        {"policy_deals": True, "seat": 0, "hand": drew,
+         "instead": {"winners": [2], "payer": 0, "tai": {2: 2}}},
+        {"policy_deals": True, "seat": 0, "hand": drew,          # the same hand: not again
+         "instead": {"winners": [2], "payer": 0, "tai": {2: 9}}},
+        {"policy_deals": False, "seat": 1, "hand": drawn},
+        {"policy_deals": True, "seat": 1, "hand": drawn,
+         "instead": {"winners": [3], "payer": 1, "tai": {3: 4}}},
+    ]
+    out = oracle.avoided(rows)
+    assert out["n"] == 2
+    assert out["deal_in_price_tai"] == 3.0 and out["saved_tai"] == 1.5
+    assert out["fate"]["they_self_drew"] == 1 and out["fate"]["no_winner"] == 1
+    assert sum(out["fate"].values()) == 2
 
 
 def test_the_oracle_bench_names_its_players_and_refuses_others():
