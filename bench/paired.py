@@ -31,6 +31,7 @@ from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
 from tune import changed, parse as parse_params  # noqa: E402  (bench/tune.py: one reading of Params specs)
+from strength import shard  # noqa: E402  (bench/strength.py: one reading of --shard I/K)
 
 
 def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> Bot:
@@ -134,14 +135,15 @@ def main() -> None:
     ap.add_argument("--against", default="L5")
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--shard", default=None)
+    ap.add_argument("--shard", type=shard, default=None,
+                    help="I/K: play the deals numbered I modulo K (0 <= I < K), into a file of its own")
     ap.add_argument("--out", type=Path, default=Path("out/paired"))
     a = ap.parse_args()
     players = a.players.split(",")
     a.out.mkdir(parents=True, exist_ok=True)
     tag = f"{a.against}_s{a.seed}"
     if a.shard:
-        i, k = (int(x) for x in a.shard.split("/"))
+        i, k = a.shard
         with (a.out / f"{tag}.{i}-of-{k}.jsonl").open("a") as f:
             for d in range(i, a.deals, k):
                 f.write(json.dumps({"deal": d, "res": play(players, a.against, d, a.seed)}) + "\n")

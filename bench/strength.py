@@ -32,6 +32,19 @@ from twmahjong.profiles import load_profile
 OUT = Path("out/arena")
 
 
+def shard(text: str) -> tuple[int, int]:
+    """``--shard I/K``: the deals numbered I modulo K, I from 0 to K-1. A run given
+    ``K/K`` (counting from one) would leave deal 0 unplayed and no complete prefix to
+    report, so it is refused here, in one line."""
+    try:
+        i, k = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--shard is I/K (e.g. 0/2), got {text!r}") from None
+    if not 0 <= i < k:
+        raise argparse.ArgumentTypeError(f"--shard I/K counts I from 0 to K-1, got {text!r}")
+    return i, k
+
+
 def path_for(seats: str, seed: int, out: Path | None = None) -> Path:
     return (out or OUT) / f"{seats.replace(',', '-')}_s{seed}.jsonl"
 
@@ -113,13 +126,13 @@ def main() -> None:
     ap.add_argument("seats")
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--shard", default="0/1", help="I/K: play the deals numbered I modulo K")
+    ap.add_argument("--shard", type=shard, default=(0, 1),
+                    help="I/K: play the deals numbered I modulo K (0 <= I < K)")
     ap.add_argument("--with", dest="other", type=Path,
                     help="compare: the folder holding the earlier run of the same match")
     a = ap.parse_args()
     if a.mode == "run":
-        i, k = (int(x) for x in a.shard.split("/"))
-        run(a.seats, a.deals, a.seed, (i, k))
+        run(a.seats, a.deals, a.seed, a.shard)
     elif a.mode == "compare":
         if a.other is None:
             ap.error("compare needs --with DIR")

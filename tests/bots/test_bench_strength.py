@@ -1,6 +1,10 @@
 """bench/strength.py: a match shared by processes (``--shard I/K``) reports the
 same figures as one arena run of the same deals."""
 
+import argparse
+import sys
+
+import pytest
 from benchmods import load_bench
 
 from twmahjong.bots.arena import run_arena
@@ -45,3 +49,25 @@ def test_compare_sets_a_run_beside_the_same_match_played_before(tmp_path, monkey
     st.path_for(seats, 5, before).write_text("\n".join(lines) + "\n")
     diff = st.compare(seats, 5, before)
     assert diff["identical_deals"] == 2 and abs(diff["net_diff"] - (-100 / 3)) < 1e-9
+
+
+def test_a_shard_counted_from_one_is_refused_in_one_line(capsys):
+    """``--shard 2/2`` (counting from one) would leave deal 0 unplayed: paired.py
+    quietly reported 999 deals of 1,000, and strength.py no complete prefix at all.
+    Both now read I/K with 0 <= I < K and refuse anything else, in one line."""
+    st = load_bench("strength")
+    assert st.shard("0/2") == (0, 2) and st.shard("1/2") == (1, 2)
+    for bad, says in (("2/2", "counts I from 0 to K-1"), ("-1/2", "counts I from 0"),
+                      ("1/0", "counts I from 0"), ("half", "is I/K")):
+        with pytest.raises(argparse.ArgumentTypeError, match=says):
+            st.shard(bad)
+    paired = load_bench("paired")
+    with pytest.raises(SystemExit) as e:
+        old, sys.argv = sys.argv, ["paired.py", "--players", "L5", "--shard", "2/2"]
+        try:
+            paired.main()
+        finally:
+            sys.argv = old
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == "paired.py: error: argument --shard: --shard I/K counts I from 0 to K-1, got '2/2'"
