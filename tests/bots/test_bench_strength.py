@@ -51,7 +51,7 @@ def test_compare_sets_a_run_beside_the_same_match_played_before(tmp_path, monkey
     assert diff["identical_deals"] == 2 and abs(diff["net_diff"] - (-100 / 3)) < 1e-9
 
 
-def test_a_shard_counted_from_one_is_refused_in_one_line(capsys):
+def test_a_shard_counted_from_one_is_refused_in_one_line(capsys, monkeypatch):
     """``--shard 2/2`` (counting from one) would leave deal 0 unplayed: paired.py
     quietly reported 999 deals of 1,000, and strength.py no complete prefix at all.
     Both now read I/K with 0 <= I < K and refuse anything else, in one line."""
@@ -62,12 +62,9 @@ def test_a_shard_counted_from_one_is_refused_in_one_line(capsys):
         with pytest.raises(argparse.ArgumentTypeError, match=says):
             st.shard(bad)
     paired = load_bench("paired")
+    monkeypatch.setattr(sys, "argv", ["paired.py", "--players", "L5", "--shard", "2/2"])
     with pytest.raises(SystemExit) as e:
-        old, sys.argv = sys.argv, ["paired.py", "--players", "L5", "--shard", "2/2"]
-        try:
-            paired.main()
-        finally:
-            sys.argv = old
+        paired.main()
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1] == "paired.py: error: argument --shard: --shard I/K counts I from 0 to K-1, got '2/2'"
