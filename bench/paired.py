@@ -8,10 +8,12 @@ identical and only their differences cost variance.
 
 A player is a seat name (``make_seat_bot``), ``L6:knob=value;...`` (see
 ``make_l6``) or ``L<n>:weight=value;...`` (a level with changed ``policy.Params``
-weights, as in ``tune.py``; ``;`` because ``,`` separates the players). Per deal, each player's mean net 台 and points over the
-four rotations; then every player against the first, the per-deal difference
-with its 95% interval. Shards (``--shard I/K``) write their own files; run
-without ``--shard`` after them (or with ``--report``) to read them all.
+weights, as in ``tune.py``; ``;`` because ``,`` separates the players), or
+``SL6:knob=value;...`` (L6 searching sampled worlds, ``bench/worlds.py``).
+Per deal, each player's mean net 台 and points over the four rotations; then
+every player against the first, the per-deal difference with its 95% interval.
+Shards (``--shard I/K``) write their own files; run without ``--shard`` after
+them to read them all (a player can be added later: its rows join the deals').
 """
 
 from __future__ import annotations
@@ -90,6 +92,9 @@ def make_player(spec: str, seed: int) -> Bot:
         name, knobs = spec.split(":", 1)
         if name == "L6":
             return make_l6(knobs, seed)
+        if name == "SL6":                     # L6 searching where its fit straddles zero
+            from worlds import make_sl6       # bench/worlds.py
+            return make_sl6(knobs, seed)
         return PolicyBot(_level(f"{name}:{knobs.replace(';', ',')}"), seed, name=spec, exact=True)
     return make_seat_bot(spec, seed, exact=True)
 
@@ -156,7 +161,7 @@ def main() -> None:
                 r = json.loads(line)
             except ValueError:
                 continue
-            rows[r["deal"]] = r["res"]
+            rows.setdefault(r["deal"], {}).update(r["res"])   # players of several runs
     deals = sorted(d for d in rows if all(p in rows[d] for p in players))
     print(f"{len(deals)} deals against three {a.against}, seed {a.seed}")
     base = players[0]

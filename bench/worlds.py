@@ -1,0 +1,303 @@
+"""Search over sampled worlds where L6's correction is uncertain (bench, not a test).
+
+L6 corrects L5 by a linear fit and makes a correction only when the fit's lower
+bound clears zero. At the decisions where the point estimate says another move is
+better but the bound does not clear (the bound *straddles* zero), the fit cannot
+decide; search might. ``SL6`` is L6 that, at each such discard or claim decision,
+deals ``worlds`` worlds from its own view (``analysis.sample_world``: the hidden
+tiles dealt again, declared seats waiting on nothing they let go), plays its choice
+and the alternative in each (the same worlds for both: common random numbers) to
+the end with fast bots (``policy``), and compares the seat's net 台.
+
+    # how much the worlds can tell: the spread of a world's difference, the
+    # worlds a decision needs for the search to weigh as much as the fit
+    .venv/bin/python bench/worlds.py need --deals 100 --seed 21 --worlds 32 --shard 0/2
+    .venv/bin/python bench/worlds.py need --deals 100 --seed 21 --worlds 32 --shard 1/2
+    .venv/bin/python bench/worlds.py need --deals 100 --seed 21 --worlds 32
+
+    # played: SL6 beside L6 in bench/paired.py (the knobs below, ``;``-separated)
+    .venv/bin/python bench/paired.py --players "L6,SL6:worlds=16;mode=bayes" \\
+        --against L5 --deals 500 --seed 11 --shard 0/2
+
+Knobs of ``SL6``: ``worlds=N`` (16), ``mode=`` ``bayes`` (the fit's estimate and
+the worlds' mean weighed by their precisions: the posterior mean must clear the
+fit's margin) or ``pure`` (the worlds' mean alone decides), ``policy=NAME`` (the
+playout bots, ``efficiency``), ``at=`` ``straddle`` (the decisions above) or
+``risky`` (discards where the reader gives L6's tile at least a 4% chance of
+dealing in and its safest candidate is 2 points safer: that one is the
+alternative, whatever the fit says). The bot finds the hand it is asked about through the
+arena's ``HandState.observation`` (a bench's shortcut; ``determinize`` reads only
+what the seat can see, ``tests/engine/test_rollout.py``), so it plays only in the
+arena, never at a server table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from twmahjong.analysis import _play_out, passed_waits, sample_world
+from twmahjong.bots import make_bot
+from twmahjong.bots.advantage import score
+from twmahjong.bots.arena import _Seats, _tai_flow, play_deal
+from twmahjong.bots.master import MasterBot
+from twmahjong.engine.rollout import clone
+from twmahjong.engine.table import HandState
+from twmahjong.profiles import load_profile
+
+sys.path.insert(0, str(Path(__file__).parent))
+from strength import shard  # noqa: E402  (bench/strength.py: one reading of --shard I/K)
+
+RISKY_AT = 0.04      # at=risky: the choice's chance of dealing in, by the reader, at least ...
+RISKY_GAP = 0.02     # ... and the reader's safest candidate this much safer
+_CURRENT: list[HandState | None] = [None]   # the hand the arena last asked a seat about
+
+
+def watch() -> None:
+    """Let a searching bot find its hand: the arena asks ``h.observation(seat)``
+    right before ``bot.act``; remember ``h``. Idempotent."""
+    real = HandState.observation
+    if getattr(real, "_watched", False):
+        return
+
+    def observation(self: HandState, seat: int) -> Any:
+        _CURRENT[0] = self
+        return real(self, seat)
+    observation._watched = True        # type: ignore[attr-defined]
+    HandState.observation = observation  # type: ignore[method-assign]
+
+
+class SearchL6(MasterBot):
+    """L6; where its fit straddles zero, the worlds decide too (see the module)."""
+
+    def __init__(self, seed: int, *, worlds: int = 16, mode: str = "bayes",
+                 policy: str = "efficiency", at: str = "straddle", name: str = "SL6",
+                 record: list[dict[str, Any]] | None = None):
+        super().__init__(seed, name=name, exact=True)
+        if mode not in ("bayes", "pure", "record"):
+            raise SystemExit(f"SL6 mode is bayes, pure or record, not {mode!r}")
+        if at not in ("straddle", "risky"):
+            raise SystemExit(f"SL6 searches at straddle or risky decisions, not {at!r}")
+        self.worlds, self.mode, self.at, self.record = worlds, mode, at, record
+        self.playout = [make_bot(policy, 7 + s) for s in range(4)]
+        for b in self.playout:
+            if hasattr(b, "exact"):
+                b.exact = True
+        self.world_rng = random.Random(seed * 7_919 + 17)   # apart from L5's own stream
+        self._act_of: Callable[[Any], Any] | None = None
+        self._seat = -1
+        self._view: Any = None
+        watch()
+
+    # the moves a candidate stands for, known where L6 names its candidates
+    def _correct_discard(self, v, ranked, table, d):  # type: ignore[no-untyped-def]
+        self._act_of, self._seat, self._view = (lambda k: v.find("discard", k)), v.seat, v
+        try:
+            return super()._correct_discard(v, ranked, table, d)
+        finally:
+            self._act_of = None
+
+    def _claim(self, v):  # type: ignore[no-untyped-def]
+        passed = v.find("pass")
+        if passed is not None and v.legal_types() & {"chi", "pon", "kong"}:
+            _base, scored, l5 = self._claim_options(v)
+            if scored:
+                c = l5 or max(scored, key=lambda o: o.score)
+                self._act_of, self._seat = (lambda take: c.action if take else passed), v.seat
+        try:
+            return super()._claim(v)
+        finally:
+            self._act_of = None
+
+    def _improve(self, group, cands, base, feats, target=None):  # type: ignore[no-untyped-def]
+        choice = super()._improve(group, cands, base, feats, target)
+        act_of = self._act_of
+        if act_of is None or group not in ("discard", "claim") or not self.stages:
+            return choice
+        w = self.stages[-1]
+        alt = None
+        if self.at == "risky":
+            if group != "discard":
+                return choice
+            read = self._reading(self._view)
+            chance = {k: read.deal_in(k) for k in cands}
+            safest = min(cands, key=lambda k: (chance[k], k))
+            if chance[choice] >= RISKY_AT and chance[safest] <= chance[choice] - RISKY_GAP:
+                x = feats(safest, choice)
+                alt = (safest, score(w.groups[group], x), w.advantage(group, x))
+        else:
+            for c in cands:
+                if c != choice:
+                    x = feats(c, choice)
+                    pt, lb = score(w.groups[group], x), w.advantage(group, x)
+                    if pt > w.margin >= lb and (alt is None or pt > alt[1]):
+                        alt = (c, pt, lb)
+        h = _CURRENT[0]
+        if alt is None or h is None or self._seat not in h.pending():
+            return choice
+        c, pt, lb = alt
+        t0 = time.process_time()
+        dt, dp = self._diffs(h, self._seat, act_of(choice), act_of(c))
+        ms = 1000 * (time.process_time() - t0) / len(dt)
+        m = statistics.fmean(dt)
+        var = statistics.variance(dt) if len(dt) > 1 else 0.0
+        s = (pt - lb) / w.confidence if w.confidence else 0.0
+        if self.record is not None:
+            self.record.append({"group": group, "pt": pt, "lb": lb, "s": s, "n": len(dt),
+                                "mean": m, "var": var, "zero": sum(1 for x in dt if x == 0),
+                                "mean_pts": statistics.fmean(dp),
+                                "var_pts": statistics.variance(dp) if len(dp) > 1 else 0.0,
+                                "ms": ms, "dt": dt})
+        if self.mode == "pure":
+            return c if m > 0 else choice
+        if self.mode == "bayes":
+            se2 = max(var, 0.25) / len(dt)          # a floor: a few worlds can all agree
+            post = (pt / s**2 + m / se2) / (1 / s**2 + 1 / se2) if s > 0 else pt
+            return c if post > w.margin else choice
+        return choice
+
+    def _diffs(self, h: HandState, seat: int, a: Any, b: Any) -> tuple[list[float], list[float]]:
+        """Per world, the seat's net 台 and points after ``b`` minus after ``a``."""
+        facts = passed_waits(h, seat)
+        dt: list[float] = []
+        dp: list[float] = []
+        for _ in range(self.worlds):
+            world = sample_world(h, seat, self.world_rng, facts)
+            out = []
+            for act in (a, b):
+                c = clone(world)
+                c.act(seat, act)
+                _play_out(c, self.playout)
+                r = c.result
+                assert r is not None
+                out.append((_tai_flow(r)[seat], float((r.get("net") or [0.0] * 4)[seat])))
+            dt.append(out[1][0] - out[0][0])
+            dp.append(out[1][1] - out[0][1])
+        return dt, dp
+
+
+def make_sl6(knobs: str, seed: int, record: list[dict[str, Any]] | None = None) -> SearchL6:
+    kw = dict(x.split("=", 1) for x in knobs.split(";") if x)
+    try:
+        bot = SearchL6(seed, worlds=int(kw.pop("worlds", 16)), mode=kw.pop("mode", "bayes"),
+                       policy=kw.pop("policy", "efficiency"), at=kw.pop("at", "straddle"),
+                       name=f"SL6:{knobs}", record=record)
+    except ValueError as e:
+        raise SystemExit(f"SL6 knobs: {e}") from None
+    if kw:
+        raise SystemExit(f"unknown SL6 knobs: {', '.join(kw)}")
+    return bot
+
+
+class _RecordSeats(_Seats):
+    def __init__(self, specs: list[str], knobs: str, record: list[dict[str, Any]]):
+        super().__init__(specs, 2.0)
+        self.knobs, self.rows = knobs, record
+
+    def bot(self, entrant: int, seed: int):  # type: ignore[no-untyped-def]
+        if entrant == 0:
+            return make_sl6(self.knobs, seed, self.rows)
+        return super().bot(entrant, seed)
+
+
+def _q(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p * len(xs)))]
+
+
+def need(a: argparse.Namespace) -> None:
+    out = a.out / f"need_s{a.seed}_w{a.worlds}_{a.policy}_{a.at}"
+    out.mkdir(parents=True, exist_ok=True)
+    if a.shard:
+        i, k = a.shard
+        prof = load_profile("standard")
+        specs = ["X", "L5", "L5", "L5"]
+        with (out / f"{i}-of-{k}.jsonl").open("a") as f:
+            for d in range(i, a.deals, k):
+                rows: list[dict[str, Any]] = []
+                knobs = f"worlds={a.worlds};mode=record;policy={a.policy};at={a.at}"
+                play_deal(specs, d, a.seed, duplicate=False, profile=prof,
+                          seats=_RecordSeats(specs, knobs, rows))
+                f.write(json.dumps({"deal": d, "rows": rows}) + "\n")
+                f.flush()
+        return
+    deals: dict[int, list[dict[str, Any]]] = {}
+    for part in out.glob("*.jsonl"):
+        for line in part.open():
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            deals[r["deal"]] = r["rows"]
+    rows = [x for d in sorted(deals) for x in deals[d]]
+    print(f"{len(deals)} hands (SL6 recording in seat 0 against three L5), seed {a.seed}, "
+          f"{a.worlds} worlds a decision, playouts by {a.policy}, at {a.at} decisions")
+    for g in ("discard", "claim", "all"):
+        rs = [x for x in rows if g == "all" or x["group"] == g]
+        if len(rs) < 2:
+            continue
+        per_hand = len(rs) / len(deals)
+        sd = [math.sqrt(x["var"]) for x in rs]
+        zero = sum(x["zero"] for x in rs) / sum(x["n"] for x in rs)
+        means = [x["mean"] for x in rs]
+        noise = statistics.fmean(x["var"] / x["n"] for x in rs)
+        tau = math.sqrt(max(0.0, statistics.variance(means) - noise))
+        print(f"\n{g}: {len(rs)} {a.at} decisions ({per_hand:.2f} a hand); "
+              f"CPU a pair of playouts {statistics.fmean(x['ms'] for x in rs):.1f} ms")
+        pt = statistics.fmean(x["pt"] for x in rs)
+        print(f"  the fit's gain for the alternative: mean {pt:+.4f} 台, "
+              f"median {statistics.median(x['pt'] for x in rs):+.4f}; its standard error median "
+              f"{statistics.median(x['s'] for x in rs):.4f}")
+        m, h = _ci(means)
+        print(f"  the worlds' gain (alternative − choice): mean {m:+.3f} ± {h:.3f} 台, "
+              f"points {statistics.fmean(x['mean_pts'] for x in rs):+.1f}")
+        print(f"  a world's difference: spread median {statistics.median(sd):.2f} 台 "
+              f"[10%: {_q(sd, 0.1):.2f}, 90%: {_q(sd, 0.9):.2f}], alike (0) in {zero:.0%}; "
+              f"true spread between decisions (beyond the noise) {tau:.3f} 台")
+        print("  a search deciding on the first k worlds, judged on the others "
+              "(gain over the choice, 台 a decision and a hand):")
+        for k in (2, 4, 8, 16, 32, 64):
+            if k >= min(x["n"] for x in rs):
+                break
+            gain = [statistics.fmean(x["dt"][k:]) if statistics.fmean(x["dt"][:k]) > 0 else 0.0
+                    for x in rs]
+            switched = sum(1 for x in rs if statistics.fmean(x["dt"][:k]) > 0)
+            gm, gh = _ci(gain)
+            print(f"    k={k:>3}: switches {switched / len(rs):.0%}, "
+                  f"{gm:+.4f} ± {gh:.4f} a decision, "
+                  f"{gm * per_hand:+.4f} ± {gh * per_hand:.4f} a hand")
+
+
+def _ci(xs: list[float]) -> tuple[float, float]:
+    return statistics.fmean(xs), 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    n = sub.add_parser("need", help="the spread of the worlds at L6's straddling decisions")
+    n.add_argument("--deals", type=int, default=100)
+    n.add_argument("--seed", type=int, default=21)
+    n.add_argument("--worlds", type=int, default=32)
+    n.add_argument("--policy", default="efficiency")
+    n.add_argument("--at", choices=("straddle", "risky"), default="straddle",
+                   help="straddle: where the fit's bound straddles zero; risky: where the reader "
+                        "finds L6's tile risky, against its safest candidate")
+    n.add_argument("--shard", type=shard, default=None,
+                   help="I/K: play the deals numbered I modulo K (0 <= I < K), "
+                        "into a file of its own")
+    n.add_argument("--out", type=Path, default=Path("out/worlds"))
+    a = ap.parse_args()
+    need(a)
+
+
+if __name__ == "__main__":
+    main()
