@@ -4,31 +4,41 @@ L6 corrects L5 by a linear fit and makes a correction only when the fit's lower
 bound clears zero. At the decisions where the point estimate says another move is
 better but the bound does not clear (the bound *straddles* zero), the fit cannot
 decide; search might. ``SL6`` is L6 that, at each such discard or claim decision,
-deals ``worlds`` worlds from its own view (``analysis.sample_world``: the hidden
-tiles dealt again, declared seats waiting on nothing they let go), plays its choice
-and the alternative in each (the same worlds for both: common random numbers) to
-the end with fast bots (``policy``), and compares the seat's net 台.
+deals ``worlds`` worlds from its own view, plays its choice and the alternative in
+each (the same worlds for both: common random numbers) to the end with fast bots
+(``policy``), and compares the seat's net 台. Results: docs/bots.md, "Search over
+sampled worlds".
 
-    # how much the worlds can tell: the spread of a world's difference, the
-    # worlds a decision needs for the search to weigh as much as the fit
-    .venv/bin/python bench/worlds.py need --deals 100 --seed 21 --worlds 32 --shard 0/2
-    .venv/bin/python bench/worlds.py need --deals 100 --seed 21 --worlds 32 --shard 1/2
-    .venv/bin/python bench/worlds.py need --deals 100 --seed 21 --worlds 32
+    # what the worlds can tell at those decisions: a world's spread, a search on
+    # the first k worlds judged on the rest, the best a search on W worlds can do
+    .venv/bin/python bench/worlds.py need --deals 400 --seed 21 --worlds 32 --shard 0/2
+    .venv/bin/python bench/worlds.py need --deals 400 --seed 21 --worlds 32 --shard 1/2
+    .venv/bin/python bench/worlds.py need --deals 400 --seed 21 --worlds 32
+    #   (--at risky: where the reader finds L6's tile risky; --deal developed;
+    #    --policy L4)
+
+    # how far along the opponents' hands are, in truth and in the worlds
+    .venv/bin/python bench/worlds.py hands --hands 60 --seed 9
 
     # played: SL6 beside L6 in bench/paired.py (the knobs below, ``;``-separated)
-    .venv/bin/python bench/paired.py --players "L6,SL6:worlds=16;mode=bayes" \\
+    .venv/bin/python bench/paired.py --players "L6,SL6:worlds=16;mode=pure" \\
         --against L5 --deals 500 --seed 11 --shard 0/2
 
-Knobs of ``SL6``: ``worlds=N`` (16), ``mode=`` ``bayes`` (the fit's estimate and
+Knobs of ``SL6``: ``worlds=N`` (16); ``mode=`` ``bayes`` (the fit's estimate and
 the worlds' mean weighed by their precisions: the posterior mean must clear the
-fit's margin) or ``pure`` (the worlds' mean alone decides), ``policy=NAME`` (the
-playout bots, ``efficiency``), ``at=`` ``straddle`` (the decisions above) or
-``risky`` (discards where the reader gives L6's tile at least a 4% chance of
-dealing in and its safest candidate is 2 points safer: that one is the
-alternative, whatever the fit says). The bot finds the hand it is asked about through the
-arena's ``HandState.observation`` (a bench's shortcut; ``determinize`` reads only
-what the seat can see, ``tests/engine/test_rollout.py``), so it plays only in the
-arena, never at a server table.
+fit's margin), ``pure`` (the worlds' mean alone decides) or ``record`` (``need``:
+nothing changes, what the worlds say is kept); ``policy=NAME`` (the playout bots,
+``efficiency``); ``at=`` ``straddle`` (the decisions above) or ``risky`` (discards
+where the reader gives L6's tile at least a 4% chance of dealing in and its
+safest candidate is 2 points safer: that one is the alternative, whatever the fit
+says); ``deal=`` ``uniform`` (``analysis.sample_world``: the hidden tiles dealt
+again at random, declared seats waiting on nothing they let go, as the game
+review deals them) or ``developed`` (``deal_developed``: the opponents' hands as
+far along as the table shows). The bot finds the hand it is asked about through
+the arena's ``HandState.observation`` (a bench's shortcut; the worlds read only
+what the seat can see, ``tests/engine/test_rollout.py`` and
+``tests/bots/test_bench_worlds.py``), so it plays only in the arena, never at a
+server table.
 """
 
 from __future__ import annotations
@@ -49,13 +59,15 @@ from twmahjong.bots import make_bot
 from twmahjong.bots.advantage import score
 from twmahjong.bots.arena import _Seats, _tai_flow, play_deal
 from twmahjong.bots.master import MasterBot
-from twmahjong.engine.rollout import clone
+from twmahjong.engine.rollout import clone, complete_hand, determinize
 from twmahjong.engine.table import HandState
+from twmahjong.engine.winning import waits as winning_waits
 from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
 from strength import shard  # noqa: E402  (bench/strength.py: one reading of --shard I/K)
 
+TRIES = 8            # ready hands drawn for an opponent, one kept by the reader's chances
 RISKY_AT = 0.04      # at=risky: the choice's chance of dealing in, by the reader, at least ...
 RISKY_GAP = 0.02     # ... and the reader's safest candidate this much safer
 _CURRENT: list[HandState | None] = [None]   # the hand the arena last asked a seat about
@@ -75,18 +87,95 @@ def watch() -> None:
     HandState.observation = observation  # type: ignore[method-assign]
 
 
+def developed_hand(free: list[int], size: int, target: int, rng: random.Random,
+                   weigh: Callable[[list[int]], float] | None = None) -> list[int] | None:
+    """``size`` (3m+1) tiles from ``free`` about ``target`` from ready: a complete hand
+    less one tile (ready), then 1.5 × ``target`` tiles swapped for random free ones
+    (a swap moves a hand about two thirds of a step). A ready hand is drawn out of
+    ``TRIES`` with chances in proportion to ``weigh(its waits)`` (the reader's
+    chance of those tiles being the seat's winning tiles). None when the free tiles
+    cannot make one."""
+    if target == 0 and weigh is not None:
+        hands, weights = [], []
+        for _ in range(TRIES):
+            hand = developed_hand(free, size, 0, rng)
+            if hand is None:
+                break
+            counts = [0] * 34
+            for k in hand:
+                counts[k] += 1
+            hands.append(hand)
+            weights.append(weigh(winning_waits(counts)))
+        if not hands:
+            return None
+        if sum(weights) <= 0:
+            return hands[0]
+        return rng.choices(hands, weights)[0]
+    full = complete_hand(free, (size - 1) // 3, rng, tries=50)
+    if full is None:
+        return None
+    hand = list(full)
+    hand.pop(rng.randrange(len(hand)))
+    f = list(free)
+    for k in hand:
+        f[k] -= 1
+    for _ in range(math.ceil(1.5 * target)):
+        rest = [k for k in range(34) for _ in range(f[k])]
+        if not rest:
+            break
+        i = rng.randrange(len(hand))
+        f[hand[i]] += 1
+        hand[i] = rng.choice(rest)
+        f[hand[i]] -= 1
+    return hand
+
+
+def nonready_target(discards: int) -> int:
+    """Shanten of an opponent's hand not read as ready, by its discards so far (in
+    L5's self-play about 2.9 at the second discard, 1.8 at the fifth, 1.3 at the
+    eighth among the hands not ready: ``worlds.py hands``)."""
+    return max(1, round(3.2 - 0.25 * discards))
+
+
+def deal_developed(h: HandState, seat: int, rng: random.Random, ready: dict[int, float],
+                   wins: Callable[[int, int], float] | None = None) -> HandState:
+    """A world from ``seat``'s view whose opponents hold hands as far along as the
+    table shows: each undeclared one ready with the reader's chance (``ready``),
+    on waits drawn by the reader's chances (``wins(opponent, kind)``), otherwise
+    about as far from ready as such hands are at its number of discards.
+    Uniform worlds deal random hands, two shanten slower than the truth by the
+    eighth discard (``worlds.py hands``), which makes every hand a race the seat
+    wins. The hidden tiles are the seat's unseen pool, dealt by ``determinize``;
+    only which opponent holds what, and so what stands in the wall, differ."""
+
+    def deal(s: int, free: list[int], size: int) -> list[int] | None:
+        st = h.seats[s]
+        if size % 3 != 1:
+            return None
+        ready_now = st.declared is not None or rng.random() < ready.get(s, 0.0)
+        target = 0 if ready_now else nonready_target(len(st.discards))
+        weigh = None if wins is None else (
+            lambda ws: sum(wins(s, k) for k in ws) / len(ws) if ws else 0.0)
+        return developed_hand(free, size, target, rng, weigh)
+    return determinize(h, seat, rng, deal)
+
+
 class SearchL6(MasterBot):
     """L6; where its fit straddles zero, the worlds decide too (see the module)."""
 
     def __init__(self, seed: int, *, worlds: int = 16, mode: str = "bayes",
-                 policy: str = "efficiency", at: str = "straddle", name: str = "SL6",
+                 policy: str = "efficiency", at: str = "straddle", deal: str = "uniform",
+                 name: str = "SL6",
                  record: list[dict[str, Any]] | None = None):
         super().__init__(seed, name=name, exact=True)
         if mode not in ("bayes", "pure", "record"):
             raise SystemExit(f"SL6 mode is bayes, pure or record, not {mode!r}")
         if at not in ("straddle", "risky"):
             raise SystemExit(f"SL6 searches at straddle or risky decisions, not {at!r}")
+        if deal not in ("uniform", "developed"):
+            raise SystemExit(f"SL6 deals uniform or developed worlds, not {deal!r}")
         self.worlds, self.mode, self.at, self.record = worlds, mode, at, record
+        self.deal = deal
         self.playout = [make_bot(policy, 7 + s) for s in range(4)]
         for b in self.playout:
             if hasattr(b, "exact"):
@@ -111,7 +200,8 @@ class SearchL6(MasterBot):
             _base, scored, l5 = self._claim_options(v)
             if scored:
                 c = l5 or max(scored, key=lambda o: o.score)
-                self._act_of, self._seat = (lambda take: c.action if take else passed), v.seat
+                self._act_of = lambda take: c.action if take else passed
+                self._seat, self._view = v.seat, v
         try:
             return super()._claim(v)
         finally:
@@ -169,8 +259,20 @@ class SearchL6(MasterBot):
         facts = passed_waits(h, seat)
         dt: list[float] = []
         dp: list[float] = []
+        ready: dict[int, float] = {}
+        wins = None
+        if self.deal == "developed":
+            read = self._reading(self._view)
+            ready = {s: read.ready(s) for s in range(4) if s != seat}
+            wins = read.wins
         for _ in range(self.worlds):
-            world = sample_world(h, seat, self.world_rng, facts)
+            if self.deal == "developed":
+                for _ in range(20):
+                    world = deal_developed(h, seat, self.world_rng, ready, wins)
+                    if all(not (world.seats[d].waits & kinds) for d, kinds in facts.items()):
+                        break
+            else:
+                world = sample_world(h, seat, self.world_rng, facts)
             out = []
             for act in (a, b):
                 c = clone(world)
@@ -178,7 +280,8 @@ class SearchL6(MasterBot):
                 _play_out(c, self.playout)
                 r = c.result
                 assert r is not None
-                out.append((_tai_flow(r)[seat], float((r.get("net") or [0.0] * 4)[seat])))
+                net = r.get("net") or [0, 0, 0, 0]
+                out.append((_tai_flow(r)[seat], float(net[seat])))
             dt.append(out[1][0] - out[0][0])
             dp.append(out[1][1] - out[0][1])
         return dt, dp
@@ -189,6 +292,7 @@ def make_sl6(knobs: str, seed: int, record: list[dict[str, Any]] | None = None) 
     try:
         bot = SearchL6(seed, worlds=int(kw.pop("worlds", 16)), mode=kw.pop("mode", "bayes"),
                        policy=kw.pop("policy", "efficiency"), at=kw.pop("at", "straddle"),
+                       deal=kw.pop("deal", "uniform"),
                        name=f"SL6:{knobs}", record=record)
     except ValueError as e:
         raise SystemExit(f"SL6 knobs: {e}") from None
@@ -214,7 +318,8 @@ def _q(xs: list[float], p: float) -> float:
 
 
 def need(a: argparse.Namespace) -> None:
-    out = a.out / f"need_s{a.seed}_w{a.worlds}_{a.policy}_{a.at}"
+    out = a.out / f"need_s{a.seed}_w{a.worlds}_{a.policy}_{a.at}" \
+        f"{'_developed' if a.deal == 'developed' else ''}"
     out.mkdir(parents=True, exist_ok=True)
     if a.shard:
         i, k = a.shard
@@ -223,7 +328,7 @@ def need(a: argparse.Namespace) -> None:
         with (out / f"{i}-of-{k}.jsonl").open("a") as f:
             for d in range(i, a.deals, k):
                 rows: list[dict[str, Any]] = []
-                knobs = f"worlds={a.worlds};mode=record;policy={a.policy};at={a.at}"
+                knobs = f"worlds={a.worlds};mode=record;policy={a.policy};at={a.at};deal={a.deal}"
                 play_deal(specs, d, a.seed, duplicate=False, profile=prof,
                           seats=_RecordSeats(specs, knobs, rows))
                 f.write(json.dumps({"deal": d, "rows": rows}) + "\n")
@@ -239,7 +344,7 @@ def need(a: argparse.Namespace) -> None:
             deals[r["deal"]] = r["rows"]
     rows = [x for d in sorted(deals) for x in deals[d]]
     print(f"{len(deals)} hands (SL6 recording in seat 0 against three L5), seed {a.seed}, "
-          f"{a.worlds} worlds a decision, playouts by {a.policy}, at {a.at} decisions")
+          f"{a.worlds} {a.deal} worlds a decision, playouts by {a.policy}, at {a.at} decisions")
     for g in ("discard", "claim", "all"):
         rs = [x for x in rows if g == "all" or x["group"] == g]
         if len(rs) < 2:
@@ -274,10 +379,70 @@ def need(a: argparse.Namespace) -> None:
             print(f"    k={k:>3}: switches {switched / len(rs):.0%}, "
                   f"{gm:+.4f} ± {gh:.4f} a decision, "
                   f"{gm * per_hand:+.4f} ± {gh * per_hand:.4f} a hand")
+        pooled = statistics.fmean(x["var"] for x in rs)
+        mu, ms = statistics.fmean(means), statistics.fmean(x["ms"] for x in rs)
+        print("  the best a search on W worlds can do if these decisions' gains spread as "
+              "measured (switching where the worlds' posterior is above zero):")
+        for w in (16, 32, 64, 128, 256):
+            best = expected_gain(mu, tau * tau, pooled / w)
+            print(f"    W={w:>3}: {best:+.4f} a decision, {best * per_hand:+.4f} a hand, "
+                  f"{w * ms:.0f} ms of CPU a decision")
+
+
+def expected_gain(mu: float, tau2: float, eps2: float) -> float:
+    """What switching gains on average when a decision's true gain is N(mu, tau2) and
+    the search sees it with noise of variance eps2, switching where the posterior
+    mean is above zero: E[a; m > c] for a ~ N(mu, tau2), m = a + noise."""
+    if tau2 <= 0:
+        return max(0.0, mu)
+    sd = math.sqrt(tau2 + eps2)
+    c = -mu * eps2 / tau2                     # posterior mean > 0  <=>  m > c
+    z = (c - mu) / sd
+    n = statistics.NormalDist()
+    return mu * (1 - n.cdf(z)) + tau2 / sd * n.pdf(z)
 
 
 def _ci(xs: list[float]) -> tuple[float, float]:
     return statistics.fmean(xs), 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def hands(a: argparse.Namespace) -> None:
+    """How far from ready the opponents' hands are, in truth and in the worlds: L5
+    self-play, at some of seat 0's turns (its 2nd, 5th, 8th, 11th, 14th discard)."""
+    from twmahjong.bots.efficiency import shanten
+    from twmahjong.bots.reader import read_table
+    from twmahjong.bots.view import View
+    from twmahjong.engine.observe import lazy_observation
+    prof = load_profile("standard")
+    rng = random.Random(a.seed)
+    rows: dict[int, dict[str, list[int]]] = {}
+    for i in range(a.hands):
+        h = HandState(prof, dealer=i % 4, seed=a.seed * 1_000 + i)
+        bots = [make_bot("L5", i * 4 + s) for s in range(4)]
+        for b in bots:
+            b.exact = True                      # type: ignore[attr-defined]
+        while not h.over:
+            pend = list(h.pending())
+            t = len(h.seats[0].discards)
+            if h.phase == "turn" and 0 in pend and t in (2, 5, 8, 11, 14):
+                read = read_table(View.from_observation(h.observation(0)))
+                ready = {s: read.ready(s) for s in (1, 2, 3)}
+                r = rows.setdefault(t, {"truth": [], "uniform": [], "developed": []})
+                r["truth"] += [shanten(list(h.seats[s].counts)) for s in (1, 2, 3)]
+                for _ in range(4):
+                    u = determinize(h, 0, rng)
+                    d = deal_developed(h, 0, rng, ready, read.wins)
+                    r["uniform"] += [shanten(list(u.seats[s].counts)) for s in (1, 2, 3)]
+                    r["developed"] += [shanten(list(d.seats[s].counts)) for s in (1, 2, 3)]
+            for s in pend:
+                h.act(s, bots[s].act(lazy_observation(h, s)))
+    print(f"{a.hands} hands of L5 self-play (seed {a.seed}): the opponents' hands at seat 0's "
+          "n-th discard, mean shanten and share ready")
+    print(f"{'n':>3} {'hands':>6} {'truth':>14} {'uniform worlds':>16} {'developed worlds':>18}")
+    for t in sorted(rows):
+        cells = [f"{statistics.fmean(xs):.2f}, {sum(x <= 0 for x in xs) / len(xs):4.0%}"
+                 for xs in (rows[t]["truth"], rows[t]["uniform"], rows[t]["developed"])]
+        print(f"{t:>3} {len(rows[t]['truth']):>6} {cells[0]:>14} {cells[1]:>16} {cells[2]:>18}")
 
 
 def main() -> None:
@@ -291,12 +456,18 @@ def main() -> None:
     n.add_argument("--at", choices=("straddle", "risky"), default="straddle",
                    help="straddle: where the fit's bound straddles zero; risky: where the reader "
                         "finds L6's tile risky, against its safest candidate")
+    n.add_argument("--deal", choices=("uniform", "developed"), default="uniform",
+                   help="uniform: the hidden tiles dealt at random (analysis.sample_world); "
+                        "developed: opponents' hands as far along as the table shows")
     n.add_argument("--shard", type=shard, default=None,
                    help="I/K: play the deals numbered I modulo K (0 <= I < K), "
                         "into a file of its own")
     n.add_argument("--out", type=Path, default=Path("out/worlds"))
+    hd = sub.add_parser("hands", help="the opponents' shanten in truth and in the worlds")
+    hd.add_argument("--hands", type=int, default=60)
+    hd.add_argument("--seed", type=int, default=9)
     a = ap.parse_args()
-    need(a)
+    need(a) if a.cmd == "need" else hands(a)
 
 
 if __name__ == "__main__":

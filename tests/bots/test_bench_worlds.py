@@ -58,3 +58,90 @@ def test_bad_knobs_are_refused_in_one_line(worlds, knobs, says):
     with pytest.raises(SystemExit) as e:
         worlds.make_sl6(knobs, 0)
     assert says in str(e.value) and "\n" not in str(e.value)
+
+
+def _positions(hands=8, every=5):
+    """Hands part-played by L2 bots, stopped at some decisions of the seat to act."""
+    from twmahjong.bots import make_bot
+    from twmahjong.engine.observe import lazy_observation
+    for seed in range(hands):
+        h = HandState(load_profile("standard"), dealer=seed % 4, seed=700 + seed)
+        bots = [make_bot("L2", seed * 4 + s) for s in range(4)]
+        n = 0
+        while not h.over:
+            pend = list(h.pending())
+            if h.phase == "turn" and n % every == 0 and n > 12:
+                yield h, pend[0]
+            n += 1
+            for s in pend:
+                h.act(s, bots[s].act(lazy_observation(h, s)))
+
+
+def test_a_developed_world_keeps_what_the_seat_sees_and_deals_ready_hands_as_asked(worlds):
+    import random
+
+    from twmahjong.engine.rollout import unseen_pool
+    rng = random.Random(4)
+    asked_ready = asked_not = ready_when_asked = ready_when_not = 0
+    for h, seat in _positions():
+        for chance in (1.0, 0.0):
+            w = worlds.deal_developed(h, seat, rng, {s: chance for s in range(4) if s != seat})
+            assert w.observation(seat) == h.observation(seat)
+            assert sorted(unseen_pool(w, seat)) == sorted(unseen_pool(h, seat))
+            for s in range(4):
+                assert sum(w.seats[s].counts) == sum(h.seats[s].counts)
+                if s == seat or sum(w.seats[s].counts) % 3 != 1 or h.seats[s].declared:
+                    continue
+                ready = bool(w.seats[s].wait_kinds(w.rules.lilgu))
+                if chance:
+                    asked_ready += 1
+                    ready_when_asked += ready
+                else:
+                    asked_not += 1
+                    ready_when_not += ready
+    assert asked_ready > 100
+    assert ready_when_asked / asked_ready > 0.95       # the reader says ready: a ready hand
+    assert ready_when_not / asked_not < 0.25           # it says not: mostly a hand further off
+
+
+def test_a_developed_world_depends_only_on_what_the_seat_knows(worlds):
+    """A hidden tile swapped between an opponent's hand and the wall: the seat cannot
+    tell, so the same random stream gives the very same world."""
+    import random
+
+    from tests.engine.test_rollout import hidden_swapped
+    swapped = 0
+    for h, seat in _positions(hands=4):
+        alt = hidden_swapped(h, seat)
+        if alt is None:
+            continue
+        ready = {s: 0.5 for s in range(4) if s != seat}
+        a = worlds.deal_developed(h, seat, random.Random(9), ready)
+        b = worlds.deal_developed(alt, seat, random.Random(9), ready)
+        assert [st.counts for st in a.seats] == [st.counts for st in b.seats]
+        assert a.wall.kinds == b.wall.kinds
+        swapped += 1
+    assert swapped > 10
+
+
+def test_the_expected_gain_of_a_noisy_search_matches_its_definition(worlds):
+    """E[a; m > c]: with no noise it is E[max(a, 0)]; with endless noise a search
+    never leaves a choice that is better on average; between, a simulation agrees."""
+    import random
+    import statistics
+
+    n = statistics.NormalDist()
+    mu, tau = -0.6, 0.55
+    perfect = mu * n.cdf(mu / tau) + tau * n.pdf(mu / tau)
+    assert worlds.expected_gain(mu, tau * tau, 0.0) == pytest.approx(perfect)
+    assert worlds.expected_gain(mu, tau * tau, 1e9) == pytest.approx(0.0, abs=1e-6)
+    assert worlds.expected_gain(0.3, 0.0, 1.0) == 0.3       # all alike and better: always switch
+    rng = random.Random(8)
+    eps2 = 0.4
+    c = -mu * eps2 / (tau * tau)
+    total = 0.0
+    for _ in range(200_000):
+        a = rng.gauss(mu, tau)
+        if a + rng.gauss(0.0, eps2 ** 0.5) > c:
+            total += a
+    assert worlds.expected_gain(mu, tau * tau, eps2) == pytest.approx(total / 200_000, abs=0.003)

@@ -73,29 +73,60 @@ def test_worlds_differ_from_the_truth_and_from_each_other():
     assert len(worlds) == 20 and repr(truth) not in worlds
 
 
+def hidden_swapped(h, seat):
+    """A copy of ``h`` with one hidden tile swapped between an undeclared opponent's
+    hand and the standing wall — a hand the seat cannot tell from ``h`` — or None."""
+    from twmahjong.engine.rollout import _wall_positions
+    other = next(s for s in range(4) if s != seat and sum(h.seats[s].counts))
+    mine = next(k for k in range(34) if h.seats[other].counts[k])
+    standing = _wall_positions(h.wall)
+    i = next((i for i in standing if h.wall.kinds[i] < 34 and h.wall.kinds[i] != mine), None)
+    if i is None or h.seats[other].declared is not None:
+        return None
+    alt = clone(h)
+    theirs = alt.wall.kinds[i]
+    alt.seats[other].take(mine)
+    alt.seats[other].add(theirs)
+    alt.wall.kinds[i] = mine
+    assert alt.observation(seat) == h.observation(seat)
+    return alt
+
+
 def test_a_world_depends_only_on_what_the_seat_knows():
     """Swap a hidden tile between an opponent's hand and the wall: the seat cannot tell,
     so the same random stream must give the very same world."""
     swapped = 0
     for h, seat in _positions(hands=6):
-        other = next(s for s in range(4) if s != seat and sum(h.seats[s].counts))
-        from twmahjong.engine.rollout import _wall_positions
-        pos = _wall_positions(h.wall)
-        mine = next(k for k in range(34) if h.seats[other].counts[k])
-        i = next((i for i in pos if h.wall.kinds[i] < 34 and h.wall.kinds[i] != mine), None)
-        if i is None or h.seats[other].declared is not None:
+        alt = hidden_swapped(h, seat)
+        if alt is None:
             continue
-        alt = clone(h)
-        theirs = alt.wall.kinds[i]
-        alt.seats[other].take(mine)
-        alt.seats[other].add(theirs)
-        alt.wall.kinds[i] = mine
-        assert alt.observation(seat) == h.observation(seat)
         a = determinize(h, seat, random.Random(9))
         b = determinize(alt, seat, random.Random(9))
         assert _hidden_tiles(a, seat) == _hidden_tiles(b, seat)
         swapped += 1
     assert swapped > 20
+
+
+def test_a_world_model_chooses_the_hands_and_the_wall_gets_the_rest():
+    """``determinize(..., deal=)``: the hand the model chooses is the hand dealt; a
+    model that answers None leaves that seat to the uniform deal."""
+    checked = 0
+    for h, seat in _positions(hands=4):
+        chosen = {}
+
+        def lowest(s, free, size):                 # the lowest free kinds, for the first other seat
+            if s != min(x for x in range(4) if x != seat):
+                return None
+            hand = [k for k in range(34) for _ in range(free[k])][:size]
+            chosen[s] = hand
+            return hand
+        w = determinize(h, seat, random.Random(2), lowest)
+        (s, hand), = chosen.items()
+        assert w.seats[s].counts == [hand.count(k) for k in range(34)]
+        assert w.observation(seat) == h.observation(seat)
+        assert sorted(unseen_pool(w, seat)) == sorted(unseen_pool(h, seat))
+        checked += 1
+    assert checked > 20
 
 
 def test_a_seat_that_declared_holds_a_ready_hand_in_every_world():

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from .observe import Observation
     from .results import HandResult
 
-__all__ = ["Policy", "clone", "determinize", "rollout", "unseen_pool"]
+__all__ = ["HandDealer", "Policy", "clone", "complete_hand", "determinize", "rollout",
+           "unseen_pool"]
 
 _FLOWER0 = 34           # kinds 34.. are the eight flowers
 _READY_TRIES = 200      # attempts at a ready hand for a declared seat before giving up
@@ -87,11 +88,12 @@ def unseen_pool(h: HandState, seat: int) -> list[int]:
     return pool
 
 
-def _ready_hand(counts_free: list[int], size: int, rng: random.Random) -> list[int] | None:
-    """``size`` (3m+1) tiles from ``counts_free`` that wait on something: m sets and a
-    pair drawn at random, less one tile. None when the free tiles cannot make one."""
-    m = (size - 1) // 3
-    for _ in range(_READY_TRIES):
+def complete_hand(counts_free: list[int], sets: int, rng: random.Random,
+                  tries: int = _READY_TRIES) -> list[int] | None:
+    """``sets`` sets and a pair from ``counts_free``, drawn at random (runs three
+    times in four where both can be made): the first of ``tries`` attempts that
+    finds them all, or None."""
+    for _ in range(tries):
         free = list(counts_free)
         tiles: list[int] = []
         pairs = [k for k in range(34) if free[k] >= 2]
@@ -100,7 +102,7 @@ def _ready_hand(counts_free: list[int], size: int, rng: random.Random) -> list[i
         p = rng.choice(pairs)
         free[p] -= 2
         tiles += [p, p]
-        for _ in range(m):
+        for _ in range(sets):
             runs = [k for k in range(27) if k % 9 <= 6 and free[k] and free[k + 1] and free[k + 2]]
             pungs = [k for k in range(34) if free[k] >= 3]
             if not runs and not pungs:
@@ -115,12 +117,24 @@ def _ready_hand(counts_free: list[int], size: int, rng: random.Random) -> list[i
                 free[k] -= 3
                 tiles += [k, k, k]
         else:
-            tiles.pop(rng.randrange(len(tiles)))
             return tiles
     return None
 
 
-def determinize(h: HandState, seat: int, rng: random.Random) -> HandState:
+def _ready_hand(counts_free: list[int], size: int, rng: random.Random) -> list[int] | None:
+    """``size`` (3m+1) tiles from ``counts_free`` that wait on something: m sets and a
+    pair drawn at random, less one tile. None when the free tiles cannot make one."""
+    tiles = complete_hand(counts_free, (size - 1) // 3, rng)
+    if tiles is not None:
+        tiles.pop(rng.randrange(len(tiles)))
+    return tiles
+
+
+HandDealer = Callable[[int, list[int], int], list[int] | None]
+
+
+def determinize(h: HandState, seat: int, rng: random.Random,
+                deal: HandDealer | None = None) -> HandState:
     """A copy of ``h`` in which every tile ``seat`` cannot see is dealt again.
 
     The other seats keep their concealed counts, melds, rivers, flowers and
@@ -128,6 +142,12 @@ def determinize(h: HandState, seat: int, rng: random.Random) -> HandState:
     reads only what ``seat`` knows, so it cannot leak the true hidden tiles. Only a
     hand waiting on ``seat`` (its turn, or a claim window it is in) can be
     resampled: anywhere else a hidden decision of another seat is already under way.
+
+    ``deal(other, free, size)``, if given, chooses each other seat's ``size``
+    concealed tiles out of the free counts (declared seats first) — a world model
+    that knows more than the unseen multiset, such as a reader's — or returns None
+    for the uniform deal; the wall gets what is left. It must read only what the
+    seat can see, as this function does.
     """
     if h.over:
         raise ValueError("the hand is over: nothing is hidden any more")
@@ -150,8 +170,8 @@ def determinize(h: HandState, seat: int, rng: random.Random) -> HandState:
     hands: dict[int, list[int]] = {}
     for s in others:
         size = sum(h.seats[s].counts)
-        hand = None
-        if h.seats[s].declared is not None and size % 3 == 1:
+        hand = None if deal is None else deal(s, free, size)
+        if hand is None and h.seats[s].declared is not None and size % 3 == 1:
             hand = _ready_hand(free, size, rng)
         if hand is None:
             avail = [k for k in range(34) for _ in range(free[k])]
