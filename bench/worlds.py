@@ -174,6 +174,8 @@ class SearchL6(MasterBot):
             raise SystemExit(f"SL6 searches at straddle or risky decisions, not {at!r}")
         if deal not in ("uniform", "developed"):
             raise SystemExit(f"SL6 deals uniform or developed worlds, not {deal!r}")
+        if worlds < 2:
+            raise SystemExit(f"SL6 needs at least 2 worlds a decision, not {worlds}")
         self.worlds, self.mode, self.at, self.record = worlds, mode, at, record
         self.deal = deal
         self.playout = [make_bot(policy, 7 + s) for s in range(4)]
@@ -288,6 +290,9 @@ class SearchL6(MasterBot):
 
 
 def make_sl6(knobs: str, seed: int, record: list[dict[str, Any]] | None = None) -> SearchL6:
+    bare = [x for x in knobs.split(";") if x and "=" not in x]
+    if bare:
+        raise SystemExit(f"SL6 knobs are name=value: {', '.join(bare)}")
     kw = dict(x.split("=", 1) for x in knobs.split(";") if x)
     try:
         bot = SearchL6(seed, worlds=int(kw.pop("worlds", 16)), mode=kw.pop("mode", "bayes"),

@@ -53,7 +53,9 @@ def test_the_recorder_plays_as_l6_and_records_only_straddling_decisions(worlds):
 @pytest.mark.parametrize("knobs, says", [("mode=fast", "bayes, pure or record"),
                                          ("at=late", "straddle or risky"),
                                          ("worlds=many", "SL6 knobs"),
-                                         ("depth=2", "unknown SL6 knobs: depth")])
+                                         ("depth=2", "unknown SL6 knobs: depth"),
+                                         ("worlds=1", "at least 2 worlds"),
+                                         ("worlds", "name=value: worlds")])
 def test_bad_knobs_are_refused_in_one_line(worlds, knobs, says):
     with pytest.raises(SystemExit) as e:
         worlds.make_sl6(knobs, 0)
