@@ -13,7 +13,8 @@ weights, as in ``tune.py``; ``;`` because ``,`` separates the players), or
 Per deal, each player's mean net 台 and points over the four rotations; then
 every player against the first, the per-deal difference with its 95% interval.
 Shards (``--shard I/K``) write their own files; run without ``--shard`` after
-them to read them all (a player can be added later: its rows join the deals').
+them to read them all (a player can be added later: its rows join the deals'). A
+shard run again, or with more ``--deals``, skips the deals its file already holds.
 """
 
 from __future__ import annotations
@@ -128,6 +129,20 @@ def play(players: list[str], against: str, deal: int, seed: int) -> dict[str, li
     return out
 
 
+def _played(path: Path, players: list[str]) -> set[int]:
+    """Deals of a shard file where every one of ``players`` has its result."""
+    done: set[int] = set()
+    if path.exists():
+        for line in path.open():
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue                          # a line cut short by a killed run
+            if all(p in r["res"] for p in players):
+                done.add(r["deal"])
+    return done
+
+
 def _ci(xs: list[float]) -> tuple[float, float]:
     """Mean and the half-width of its 95% interval (the arena's)."""
     m, _lo, hi = _mean_ci(xs)
@@ -149,8 +164,12 @@ def main() -> None:
     tag = f"{a.against}_s{a.seed}"
     if a.shard:
         i, k = a.shard
-        with (a.out / f"{tag}.{i}-of-{k}.jsonl").open("a") as f:
+        path = a.out / f"{tag}.{i}-of-{k}.jsonl"
+        done = _played(path, players)            # a run stopped or extended goes on from there
+        with path.open("a") as f:
             for d in range(i, a.deals, k):
+                if d in done:
+                    continue
                 f.write(json.dumps({"deal": d, "res": play(players, a.against, d, a.seed)}) + "\n")
                 f.flush()
         return

@@ -26,3 +26,18 @@ def test_a_player_added_later_joins_the_deals_played_before(tmp_path, monkeypatc
     capsys.readouterr()
     _run(pa, monkeypatch, "--players", "L1,L2", *common[:-1], str(together))
     assert capsys.readouterr().out == out     # the same figures as both played in one run
+
+
+def test_a_shard_run_again_with_more_deals_plays_only_the_new_ones(tmp_path, monkeypatch, capsys):
+    pa = load_bench("paired")
+    common = ["--players", "L1,L2", "--against", "L1", "--seed", "3"]
+    _run(pa, monkeypatch, *common, "--deals", "2", "--shard", "0/1", "--out", str(tmp_path / "a"))
+    _run(pa, monkeypatch, *common, "--deals", "3", "--shard", "0/1", "--out", str(tmp_path / "a"))
+    lines = (tmp_path / "a" / "L1_s3.0-of-1.jsonl").read_text().splitlines()
+    assert len(lines) == 3                       # deals 0 and 1 once each, then deal 2
+    _run(pa, monkeypatch, *common, "--deals", "3", "--shard", "0/1", "--out", str(tmp_path / "b"))
+    capsys.readouterr()
+    _run(pa, monkeypatch, *common, "--deals", "3", "--out", str(tmp_path / "a"))
+    extended = capsys.readouterr().out
+    _run(pa, monkeypatch, *common, "--deals", "3", "--out", str(tmp_path / "b"))
+    assert extended.startswith("3 deals") and capsys.readouterr().out == extended
