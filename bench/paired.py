@@ -34,7 +34,7 @@ from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
 from tune import changed, parse as parse_params  # noqa: E402  (bench/tune.py: one reading of Params specs)
-from strength import shard  # noqa: E402  (bench/strength.py: one reading of --shard I/K)
+from strength import records, shard  # noqa: E402  (bench/strength.py: --shard I/K, results files)
 
 
 def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> Bot:
@@ -131,16 +131,7 @@ def play(players: list[str], against: str, deal: int, seed: int) -> dict[str, li
 
 def _played(path: Path, players: list[str]) -> set[int]:
     """Deals of a shard file where every one of ``players`` has its result."""
-    done: set[int] = set()
-    if path.exists():
-        for line in path.open():
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue                          # a line cut short by a killed run
-            if all(p in r["res"] for p in players):
-                done.add(r["deal"])
-    return done
+    return {r["deal"] for r in records(path) if all(p in r["res"] for p in players)}
 
 
 def _ci(xs: list[float]) -> tuple[float, float]:
@@ -175,11 +166,7 @@ def main() -> None:
         return
     rows: dict[int, dict] = {}
     for part in a.out.glob(f"{tag}.*.jsonl"):
-        for line in part.open():
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue
+        for r in records(part):
             rows.setdefault(r["deal"], {}).update(r["res"])   # players of several runs
     deals = sorted(d for d in rows if all(p in rows[d] for p in players))
     print(f"{len(deals)} deals against three {a.against}, seed {a.seed}")

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from twmahjong.bots.arena import _mean_ci, play_deal, summarise
 from twmahjong.profiles import load_profile
@@ -47,6 +49,18 @@ def shard(text: str) -> tuple[int, int]:
 
 def path_for(seats: str, seed: int, out: Path | None = None) -> Path:
     return (out or OUT) / f"{seats.replace(',', '-')}_s{seed}.jsonl"
+
+
+def records(p: Path) -> Iterator[dict[str, Any]]:
+    """The records of a results file (one JSON object a line), skipping a line a
+    stopped run left cut short."""
+    if not p.exists():
+        return
+    for line in p.open():
+        try:
+            yield json.loads(line)
+        except ValueError:
+            continue
 
 
 def _read(p: Path) -> dict[int, list]:

@@ -54,22 +54,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from twmahjong.analysis import _play_out, passed_waits, sample_world
-from twmahjong.bots import make_bot
+from twmahjong.analysis import _play_out, _reference_bot, passed_waits, sample_world
 from twmahjong.bots.advantage import score
 from twmahjong.bots.arena import _Seats, _tai_flow, play_deal
-from twmahjong.bots.master import MasterBot
+from twmahjong.bots.master import Explorer, MasterBot, safer_discard
 from twmahjong.engine.rollout import clone, complete_hand, determinize
 from twmahjong.engine.table import HandState
 from twmahjong.engine.winning import waits as winning_waits
 from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
-from strength import shard  # noqa: E402  (bench/strength.py: one reading of --shard I/K)
+from paired import _ci  # noqa: E402  (bench/paired.py: the arena's 95% interval)
+from strength import records, shard  # noqa: E402  (bench/strength.py: --shard I/K, results files)
 
 TRIES = 8            # ready hands drawn for an opponent, one kept by the reader's chances
-RISKY_AT = 0.04      # at=risky: the choice's chance of dealing in, by the reader, at least ...
-RISKY_GAP = 0.02     # ... and the reader's safest candidate this much safer
+RISKY_AT = Explorer.risky_at    # at=risky: the choice's chance of dealing in at least ...
+RISKY_GAP = Explorer.risky_gap  # ... and the reader's safest candidate this much safer
 _CURRENT: list[HandState | None] = [None]   # the hand the arena last asked a seat about
 
 
@@ -111,10 +111,9 @@ def developed_hand(free: list[int], size: int, target: int, rng: random.Random,
         if sum(weights) <= 0:
             return hands[0]
         return rng.choices(hands, weights)[0]
-    full = complete_hand(free, (size - 1) // 3, rng, tries=50)
-    if full is None:
+    hand = complete_hand(free, (size - 1) // 3, rng, tries=50)
+    if hand is None:
         return None
-    hand = list(full)
     hand.pop(rng.randrange(len(hand)))
     f = list(free)
     for k in hand:
@@ -178,10 +177,7 @@ class SearchL6(MasterBot):
             raise SystemExit(f"SL6 needs at least 2 worlds a decision, not {worlds}")
         self.worlds, self.mode, self.at, self.record = worlds, mode, at, record
         self.deal = deal
-        self.playout = [make_bot(policy, 7 + s) for s in range(4)]
-        for b in self.playout:
-            if hasattr(b, "exact"):
-                b.exact = True
+        self.playout = [_reference_bot(policy, 7 + s) for s in range(4)]
         self.world_rng = random.Random(seed * 7_919 + 17)   # apart from L5's own stream
         self._act_of: Callable[[Any], Any] | None = None
         self._seat = -1
@@ -219,10 +215,8 @@ class SearchL6(MasterBot):
         if self.at == "risky":
             if group != "discard":
                 return choice
-            read = self._reading(self._view)
-            chance = {k: read.deal_in(k) for k in cands}
-            safest = min(cands, key=lambda k: (chance[k], k))
-            if chance[choice] >= RISKY_AT and chance[safest] <= chance[choice] - RISKY_GAP:
+            safest = safer_discard(self._reading(self._view), cands, choice, RISKY_AT, RISKY_GAP)
+            if safest is not None:
                 x = feats(safest, choice)
                 alt = (safest, score(w.groups[group], x), w.advantage(group, x))
         else:
@@ -341,11 +335,7 @@ def need(a: argparse.Namespace) -> None:
         return
     deals: dict[int, list[dict[str, Any]]] = {}
     for part in out.glob("*.jsonl"):
-        for line in part.open():
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue
+        for r in records(part):
             deals[r["deal"]] = r["rows"]
     rows = [x for d in sorted(deals) for x in deals[d]]
     print(f"{len(deals)} hands (SL6 recording in seat 0 against three L5), seed {a.seed}, "
@@ -360,8 +350,9 @@ def need(a: argparse.Namespace) -> None:
         means = [x["mean"] for x in rs]
         noise = statistics.fmean(x["var"] / x["n"] for x in rs)
         tau = math.sqrt(max(0.0, statistics.variance(means) - noise))
+        ms = statistics.fmean(x["ms"] for x in rs)
         print(f"\n{g}: {len(rs)} {a.at} decisions ({per_hand:.2f} a hand); "
-              f"CPU a pair of playouts {statistics.fmean(x['ms'] for x in rs):.1f} ms")
+              f"CPU a pair of playouts {ms:.1f} ms")
         pt = statistics.fmean(x["pt"] for x in rs)
         print(f"  the fit's gain for the alternative: mean {pt:+.4f} 台, "
               f"median {statistics.median(x['pt'] for x in rs):+.4f}; its standard error median "
@@ -377,19 +368,18 @@ def need(a: argparse.Namespace) -> None:
         for k in (2, 4, 8, 16, 32, 64):
             if k >= min(x["n"] for x in rs):
                 break
-            gain = [statistics.fmean(x["dt"][k:]) if statistics.fmean(x["dt"][:k]) > 0 else 0.0
-                    for x in rs]
-            switched = sum(1 for x in rs if statistics.fmean(x["dt"][:k]) > 0)
+            switch = [statistics.fmean(x["dt"][:k]) > 0 for x in rs]
+            gain = [statistics.fmean(x["dt"][k:]) if sw else 0.0 for x, sw in zip(rs, switch)]
+            switched = sum(switch)
             gm, gh = _ci(gain)
             print(f"    k={k:>3}: switches {switched / len(rs):.0%}, "
                   f"{gm:+.4f} ± {gh:.4f} a decision, "
                   f"{gm * per_hand:+.4f} ± {gh * per_hand:.4f} a hand")
         pooled = statistics.fmean(x["var"] for x in rs)
-        mu, ms = statistics.fmean(means), statistics.fmean(x["ms"] for x in rs)
         print("  the best a search on W worlds can do if these decisions' gains spread as "
               "measured (switching where the worlds' posterior is above zero):")
         for w in (16, 32, 64, 128, 256):
-            best = expected_gain(mu, tau * tau, pooled / w)
+            best = expected_gain(m, tau * tau, pooled / w)
             print(f"    W={w:>3}: {best:+.4f} a decision, {best * per_hand:+.4f} a hand, "
                   f"{w * ms:.0f} ms of CPU a decision")
 
@@ -407,10 +397,6 @@ def expected_gain(mu: float, tau2: float, eps2: float) -> float:
     return mu * (1 - n.cdf(z)) + tau2 / sd * n.pdf(z)
 
 
-def _ci(xs: list[float]) -> tuple[float, float]:
-    return statistics.fmean(xs), 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
-
-
 def hands(a: argparse.Namespace) -> None:
     """How far from ready the opponents' hands are, in truth and in the worlds: L5
     self-play, at some of seat 0's turns (its 2nd, 5th, 8th, 11th, 14th discard)."""
@@ -423,9 +409,7 @@ def hands(a: argparse.Namespace) -> None:
     rows: dict[int, dict[str, list[int]]] = {}
     for i in range(a.hands):
         h = HandState(prof, dealer=i % 4, seed=a.seed * 1_000 + i)
-        bots = [make_bot("L5", i * 4 + s) for s in range(4)]
-        for b in bots:
-            b.exact = True                      # type: ignore[attr-defined]
+        bots = [_reference_bot("L5", i * 4 + s) for s in range(4)]
         while not h.over:
             pend = list(h.pending())
             t = len(h.seats[0].discards)

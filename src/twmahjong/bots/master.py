@@ -285,13 +285,8 @@ class MasterBot(PolicyBot):
         if ex is None or ex.risky <= 0:
             return self._improve("discard", cands, d, feats)
 
-        def target(b: int) -> int | None:
-            chance = {k: read.deal_in(k) for k in cands}
-            if chance[b] < ex.risky_at:
-                return None
-            safest = min(cands, key=lambda k: (chance[k], k))
-            return safest if chance[safest] <= chance[b] - ex.risky_gap else None
-        return self._improve("discard", cands, d, feats, target)
+        return self._improve("discard", cands, d, feats,
+                             lambda b: safer_discard(read, cands, b, ex.risky_at, ex.risky_gap))
 
     # ---- claims ---------------------------------------------------------------------------
 
@@ -334,6 +329,17 @@ class MasterBot(PolicyBot):
                          lambda take, _: [-x for x in ctx] if take else ctx):
             return _offered(win)
         return _offered(passed)                # 等自摸: passed for a self-draw (過水 applies)
+
+
+def safer_discard(read: TableRead, cands: list[int], b: int, at: float, gap: float) -> int | None:
+    """The reader's safest of ``cands`` when ``b`` reads at least ``at`` likely to
+    deal in and that one at least ``gap`` less (the experiment's targeted arm, and
+    bench/worlds.py's risky decisions); else None."""
+    chance = {k: read.deal_in(k) for k in cands}
+    if chance[b] < at:
+        return None
+    safest = min(cands, key=lambda k: (chance[k], k))
+    return safest if chance[safest] <= chance[b] - gap else None
 
 
 def _shanten_after(v: View, t: str, tile: int, tiles: tuple[int, ...]) -> int:
