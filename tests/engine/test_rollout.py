@@ -129,6 +129,28 @@ def test_a_world_model_chooses_the_hands_and_the_wall_gets_the_rest():
     assert checked > 20
 
 
+@pytest.mark.parametrize("bad", ["short", "not_free", "not_a_tile"])
+def test_a_world_model_that_deals_what_is_not_there_is_refused_in_one_line(bad):
+    h, seat = next(_positions(hands=1))
+    other = next(s for s in range(4) if s != seat)
+
+    def model(s, free, size):
+        if s != other:
+            return None
+        if bad == "short":
+            return [k for k in range(34) for _ in range(free[k])][:size - 1]
+        if bad == "not_free":
+            gone = next(k for k in range(34) if free[k] < 4)
+            return [gone] * (free[gone] + 1) + [k for k in range(34) for _ in range(free[k])
+                                                if k != gone][:size - free[gone] - 1]
+        return [40] + [k for k in range(34) for _ in range(free[k])][:size - 1]
+    before = fingerprint(h)
+    with pytest.raises(ValueError) as e:
+        determinize(h, seat, random.Random(1), model)
+    assert f"deal() gave seat {other}" in str(e.value) and "\n" not in str(e.value)
+    assert fingerprint(h) == before                 # the hand itself is untouched
+
+
 def test_a_seat_that_declared_holds_a_ready_hand_in_every_world():
     rng = random.Random(1)
     found = 0

@@ -171,6 +171,8 @@ def determinize(h: HandState, seat: int, rng: random.Random,
     for s in others:
         size = sum(h.seats[s].counts)
         hand = None if deal is None else deal(s, free, size)
+        if hand is not None:
+            _check_dealt(s, hand, free, size)
         if hand is None and h.seats[s].declared is not None and size % 3 == 1:
             hand = _ready_hand(free, size, rng)
         if hand is None:
@@ -199,6 +201,15 @@ def determinize(h: HandState, seat: int, rng: random.Random,
     if d.phase == "claim":
         _reopen_claims(d, seat)
     return d
+
+
+def _check_dealt(s: int, hand: list[int], free: list[int], size: int) -> None:
+    """A world model's hand must be ``size`` tiles out of the free ones: anything else
+    would leave a world with tiles counted twice or missing."""
+    if len(hand) != size or any(not 0 <= k < 34 for k in hand) or \
+            any(hand.count(k) > free[k] for k in set(hand)):
+        raise ValueError(f"deal() gave seat {s} {len(hand)} tiles {sorted(hand)}: "
+                         f"it must give {size} of the free tiles")
 
 
 def size_is_waiting(counts: list[int]) -> bool:
