@@ -34,7 +34,8 @@ from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
 from tune import changed, parse as parse_params  # noqa: E402  (bench/tune.py: one reading of Params specs)
-from strength import records, shard  # noqa: E402  (bench/strength.py: --shard I/K, results files)
+# bench/strength.py: --shard I/K, results files
+from strength import append_records, records, shard  # noqa: E402
 
 
 def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> Bot:
@@ -157,7 +158,7 @@ def main() -> None:
         i, k = a.shard
         path = a.out / f"{tag}.{i}-of-{k}.jsonl"
         done = _played(path, players)            # a run stopped or extended goes on from there
-        with path.open("a") as f:
+        with append_records(path) as f:
             for d in range(i, a.deals, k):
                 if d in done:
                     continue

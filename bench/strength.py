@@ -26,7 +26,7 @@ import argparse
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from twmahjong.bots.arena import _mean_ci, play_deal, summarise
 from twmahjong.profiles import load_profile
@@ -63,17 +63,19 @@ def records(p: Path) -> Iterator[dict[str, Any]]:
             continue
 
 
+def append_records(p: Path) -> TextIO:
+    """The results file opened to append, after dropping the tail a killed run left
+    cut mid-line: appended to, that tail would make the next record unreadable too."""
+    if p.exists():
+        with p.open("rb+") as f:
+            data = f.read()
+            if data and not data.endswith(b"\n"):
+                f.truncate(data.rfind(b"\n") + 1)
+    return p.open("a")
+
+
 def _read(p: Path) -> dict[int, list]:
-    out: dict[int, list] = {}
-    if not p.exists():
-        return out
-    for line in p.open():
-        try:
-            r = json.loads(line)
-        except ValueError:
-            break                      # a run stopped mid-line: keep the whole deals
-        out[r["deal"]] = r["plays"]
-    return out
+    return {r["deal"]: r["plays"] for r in records(p)}
 
 
 def run(seats: str, deals: int, seed: int, shard: tuple[int, int] = (0, 1)) -> None:
@@ -85,7 +87,7 @@ def run(seats: str, deals: int, seed: int, shard: tuple[int, int] = (0, 1)) -> N
     OUT.mkdir(parents=True, exist_ok=True)
     done = set(_read(p))
     prof = load_profile("standard")
-    with p.open("a") as f:
+    with append_records(p) as f:
         for d in range(i, deals, k):
             if d in done:
                 continue

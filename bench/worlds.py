@@ -65,7 +65,8 @@ from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
 from paired import _ci  # noqa: E402  (bench/paired.py: the arena's 95% interval)
-from strength import records, shard  # noqa: E402  (bench/strength.py: --shard I/K, results files)
+# bench/strength.py: --shard I/K, results files
+from strength import append_records, records, shard  # noqa: E402
 
 TRIES = 8            # ready hands drawn for an opponent, one kept by the reader's chances
 RISKY_AT = Explorer.risky_at    # at=risky: the choice's chance of dealing in at least ...
@@ -324,8 +325,12 @@ def need(a: argparse.Namespace) -> None:
         i, k = a.shard
         prof = load_profile("standard")
         specs = ["X", "L5", "L5", "L5"]
-        with (out / f"{i}-of-{k}.jsonl").open("a") as f:
+        path = out / f"{i}-of-{k}.jsonl"
+        done = {r["deal"] for r in records(path)}     # a run stopped or extended goes on
+        with append_records(path) as f:
             for d in range(i, a.deals, k):
+                if d in done:
+                    continue
                 rows: list[dict[str, Any]] = []
                 knobs = f"worlds={a.worlds};mode=record;policy={a.policy};at={a.at};deal={a.deal}"
                 play_deal(specs, d, a.seed, duplicate=False, profile=prof,

@@ -41,3 +41,24 @@ def test_a_shard_run_again_with_more_deals_plays_only_the_new_ones(tmp_path, mon
     extended = capsys.readouterr().out
     _run(pa, monkeypatch, *common, "--deals", "3", "--out", str(tmp_path / "b"))
     assert extended.startswith("3 deals") and capsys.readouterr().out == extended
+
+
+def test_a_shard_killed_mid_line_resumes_without_losing_a_deal(tmp_path, monkeypatch, capsys):
+    """A run killed while writing leaves its last line cut short. Resumed, it used
+    to append its first record to that cut line, so the record was unreadable and
+    the deal was lost once more; now the cut tail is dropped before appending."""
+    pa = load_bench("paired")
+    common = ["--players", "L1", "--against", "L1", "--seed", "3", "--deals", "3"]
+    _run(pa, monkeypatch, *common, "--shard", "0/1", "--out", str(tmp_path / "whole"))
+    capsys.readouterr()
+    _run(pa, monkeypatch, *common, "--out", str(tmp_path / "whole"))
+    whole = capsys.readouterr().out
+    f = tmp_path / "cut" / "L1_s3.0-of-1.jsonl"
+    f.parent.mkdir()
+    lines = (tmp_path / "whole" / "L1_s3.0-of-1.jsonl").read_text().splitlines()
+    f.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])   # killed in deal 1
+    _run(pa, monkeypatch, *common, "--shard", "0/1", "--out", str(tmp_path / "cut"))
+    assert f.read_text().splitlines() == lines                     # each deal once, all readable
+    capsys.readouterr()
+    _run(pa, monkeypatch, *common, "--out", str(tmp_path / "cut"))
+    assert capsys.readouterr().out == whole

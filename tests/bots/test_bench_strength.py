@@ -68,3 +68,27 @@ def test_a_shard_counted_from_one_is_refused_in_one_line(capsys, monkeypatch):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1] == "paired.py: error: argument --shard: --shard I/K counts I from 0 to K-1, got '2/2'"
+
+
+def test_a_run_killed_mid_line_resumes_and_reads_every_deal(tmp_path, monkeypatch):
+    """A strength run killed while writing leaves a cut last line. Resumed, the old
+    reader stopped at the first unreadable line (so deals after it were played
+    again) and the run appended its first record to the cut line (so that deal was
+    lost). Now an unreadable line is skipped, and the cut tail is dropped before
+    appending: the resumed file holds every deal once and reports as one run."""
+    st = load_bench("strength")
+    seats = "L2,L1,L1,L1"
+    monkeypatch.setattr(st, "OUT", tmp_path / "whole")
+    st.run(seats, 3, 5)
+    lines = st.path_for(seats, 5).read_text().splitlines()
+    whole = st.report(seats, 5)
+    monkeypatch.setattr(st, "OUT", tmp_path / "cut")
+    p = st.path_for(seats, 5)
+    p.parent.mkdir()
+    p.write_text(lines[0] + "\n" + lines[1][:40])      # killed in deal 1
+    st.run(seats, 3, 5)
+    assert p.read_text().splitlines() == lines
+    assert st.report(seats, 5) == whole
+    # a bad line in the middle (a hand-edited file) costs that deal only
+    p.write_text(lines[0] + "\n" + "not json\n" + lines[2] + "\n")
+    assert sorted(st._read(p)) == [0, 2]

@@ -147,3 +147,22 @@ def test_the_expected_gain_of_a_noisy_search_matches_its_definition(worlds):
         if a + rng.gauss(0.0, eps2 ** 0.5) > c:
             total += a
     assert worlds.expected_gain(mu, tau * tau, eps2) == pytest.approx(total / 200_000, abs=0.003)
+
+
+def test_need_run_again_plays_only_the_deals_its_file_lacks(worlds, tmp_path, monkeypatch):
+    """``need --shard`` used to play every deal again on a second run and append it
+    twice, so an interrupted run could not be resumed; now it skips the deals its
+    file holds, and a cut last line is dropped rather than appended to."""
+    import sys
+    args = ["worlds.py", "need", "--seed", "21", "--worlds", "2", "--shard", "0/1",
+            "--out", str(tmp_path)]
+    monkeypatch.setattr(sys, "argv", [*args, "--deals", "1"])
+    worlds.main()
+    (f,) = tmp_path.glob("need_*/0-of-1.jsonl")
+    first = f.read_text()
+    f.write_text(first + first[:30])                  # a cut line, as a killed run leaves
+    monkeypatch.setattr(sys, "argv", [*args, "--deals", "2"])
+    worlds.main()
+    lines = f.read_text().splitlines()
+    assert [line[:12] for line in lines] == ['{"deal": 0, ', '{"deal": 1, ']
+    assert lines[0] + "\n" == first
