@@ -20,7 +20,7 @@ function base(over) {
 /** The hand, step by step: what the table shows and the one move each step teaches. */
 export const STEPS = [
   { key: "draw", want: "discard",
-    obs: base({ hand: "123456789m55p78p99s", drawn: "1z", legal: [{ type: "discard", tile: "1z" }] }) },
+    obs: base({ hand: "123456789m55p78p99s3s", drawn: "1z", legal: [{ type: "discard", tile: "1z" }] }) },
   { key: "pon", want: "pon",
     obs: base({ phase: "claim", hand: "123456789m55p78p99s3s", drawn: null,
       discards: [["1z"], ["2z"], ["9m"], ["5p"]], last_discard: { seat: 3, tile: "5p" }, wall_remaining: 57,
