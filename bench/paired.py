@@ -23,12 +23,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from twmahjong.bots.advantage import Weights, load_stages, load_weights
 from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal
 from twmahjong.bots.base import Bot
 from twmahjong.bots.master import MASTER, MasterBot
-from twmahjong.bots.policy import PolicyBot
+from twmahjong.bots.policy import Params, PolicyBot
 from twmahjong.bots.reader import Fit, weights as reader_weights
 from twmahjong.profiles import load_profile
 
@@ -74,7 +75,7 @@ def _reader(path: str) -> Fit:
         raise SystemExit(f"no reader fit at {path}: {e}") from None
 
 
-def _level(spec: str):
+def _level(spec: str) -> Params:
     try:
         return parse_params(spec)
     except ValueError as e:
@@ -165,7 +166,7 @@ def main() -> None:
                 f.write(json.dumps({"deal": d, "res": play(players, a.against, d, a.seed)}) + "\n")
                 f.flush()
         return
-    rows: dict[int, dict] = {}
+    rows: dict[int, dict[str, Any]] = {}
     for part in a.out.glob(f"{tag}.*.jsonl"):
         for r in records(part):
             rows.setdefault(r["deal"], {}).update(r["res"])   # players of several runs

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-from twmahjong.bots.arena import _mean_ci, play_deal, summarise
+from twmahjong.bots.arena import ArenaReport, _mean_ci, play_deal, summarise
 from twmahjong.profiles import load_profile
 
 OUT = Path("out/arena")
@@ -74,7 +74,7 @@ def append_records(p: Path) -> TextIO:
     return p.open("a")
 
 
-def _read(p: Path) -> dict[int, list]:
+def _read(p: Path) -> dict[int, list[Any]]:
     return {r["deal"]: r["plays"] for r in records(p)}
 
 
@@ -96,7 +96,7 @@ def run(seats: str, deals: int, seed: int, shard: tuple[int, int] = (0, 1)) -> N
             f.flush()
 
 
-def _deals(seats: str, seed: int, out: Path | None = None) -> list:
+def _deals(seats: str, seed: int, out: Path | None = None) -> list[Any]:
     """The complete prefix of deals 0..N-1, over the main file and its shards."""
     main = path_for(seats, seed, out)
     found = _read(main)
@@ -108,13 +108,13 @@ def _deals(seats: str, seed: int, out: Path | None = None) -> list:
     return [[[tuple(x) for x in row] for row in found[d]] for d in range(n)]
 
 
-def _first_seat(deal: list) -> tuple[float, float]:
+def _first_seat(deal: list[Any]) -> tuple[float, float]:
     """The first entrant's mean net points and 台 a hand over a deal's plays."""
     mine = [(x[1], x[2]) for row in deal for x in row if x[0] == 0]
     return sum(m[0] for m in mine) / len(mine), sum(m[1] for m in mine) / len(mine)
 
 
-def compare(seats: str, seed: int, other: Path) -> dict:
+def compare(seats: str, seed: int, other: Path) -> dict[str, Any]:
     here, there = _deals(seats, seed), _deals(seats, seed, other)
     n = min(len(here), len(there))
     if n == 0:
@@ -128,11 +128,12 @@ def compare(seats: str, seed: int, other: Path) -> dict:
             "net_diff": m, "net_diff_ci95": [lo, hi], "tai_diff": tm, "tai_diff_ci95": [tlo, thi]}
 
 
-def report(seats: str, seed: int) -> dict:
+def report(seats: str, seed: int) -> ArenaReport:
     specs = seats.split(",")
     deals = _deals(seats, seed)
     rep = summarise(specs, deals)
-    rep.update(seed=seed, deals=len(deals), duplicate=True, profile="standard", seats=specs)
+    rep["seed"], rep["deals"], rep["duplicate"] = seed, len(deals), True
+    rep["profile"], rep["seats"] = "standard", specs
     return rep
 
 
