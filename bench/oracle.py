@@ -43,6 +43,7 @@ arm (the reader's safest candidate when the policy's tile reads risky).
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -163,9 +164,11 @@ def make_player(spec: str, seed: int):
 
 
 
-def against_l5(deals: int, seed: int, first: Callable[[int], MasterBot]) -> None:
+def against_l5(deals: int, seed: int, first: Callable[[int], MasterBot],
+               after_deal: Callable[[], None] | None = None) -> None:
     """The bot ``first(seed)`` makes in the first seat of duplicate deals against three
-    L5, on hands that show themselves to it (``PeekingHand``); the engine is put back."""
+    L5, on hands that show themselves to it (``PeekingHand``); the engine is put back.
+    ``after_deal`` runs when a deal's hands are over."""
     from twmahjong.bots.arena import _Seats, play_deal
     from twmahjong.profiles import load_profile
 
@@ -177,6 +180,8 @@ def against_l5(deals: int, seed: int, first: Callable[[int], MasterBot]) -> None
     try:
         for d in range(deals):
             play_deal(specs, d, seed, duplicate=True, profile=prof, seats=Seats(specs, 2.0))
+            if after_deal:
+                after_deal()
     finally:
         engine.HandState = plain
 
@@ -311,14 +316,14 @@ def avoided(rows: list[dict]) -> dict[str, Any]:
     from twmahjong.bots.arena import _mean_ci, _tai_flow
     firsts: dict[int, dict] = {}
     for r in rows:
-        if r["policy_deals"] and r.get("instead") and id(r["hand"]) not in firsts:
-            firsts[id(r["hand"])] = r
+        if r["policy_deals"] and r.get("instead") and r["hand"] not in firsts:
+            firsts[r["hand"]] = r
     saved: list[float] = []
     price: list[float] = []
     fate = {"they_self_drew": 0, "they_won_on_another_discard": 0, "they_won_on_ours": 0,
             "we_won": 0, "another_seat_won": 0, "no_winner": 0}
     for r in firsts.values():
-        real, instead, seat = r["hand"].result, r["instead"], r["seat"]
+        real, instead, seat = r["end"], r["instead"], r["seat"]
         if real is None:
             continue
         would = set(instead.get("winners") or [])
@@ -341,6 +346,27 @@ def avoided(rows: list[dict]) -> dict[str, Any]:
             "saved_tai": round(m, 3), "saved_ci95": [round(lo, 3), round(hi, 3)], "fate": fate}
 
 
+def probe_rows(deals: int, seed: int, epsilon: float, risky: float) -> list[dict]:
+    """``DeferProbe``'s rows over ``deals`` deals. When a deal's hands are over, each
+    row keeps its hand's number (``hand``) and end (``end``: the result), not the
+    hand: holding every probed hand until the run ended made memory grow with the
+    deals."""
+    rows: list[dict] = []
+    numbers = itertools.count()
+    settled = 0
+
+    def let_go() -> None:
+        nonlocal settled
+        seen: dict[int, int] = {}          # ids are unique while the rows hold the hands
+        for r in rows[settled:]:
+            h = r["hand"]
+            r["hand"] = seen.setdefault(id(h), next(numbers))
+            r["end"] = h.result
+        settled = len(rows)
+    against_l5(deals, seed, lambda s: DeferProbe(s, rows, epsilon, risky), let_go)
+    return rows
+
+
 def deferred(deals: int, seed: int, margin: float = 0.02, epsilon: float = 0.3,
              risky: float = 0.0) -> dict[str, Any]:
     """The experiment's discards that were safer than the policy's by more than
@@ -348,8 +374,7 @@ def deferred(deals: int, seed: int, margin: float = 0.02, epsilon: float = 0.3,
     then, was thrown later in the same hand, and dealt in when it was; and what the
     deal-ins avoided were worth by the hand's end (``avoided``). ``risky`` turns on
     the targeted arm (``Explorer.risky``), which makes many more of them."""
-    rows: list[dict] = []
-    against_l5(deals, seed, lambda s: DeferProbe(s, rows, epsilon, risky))
+    rows = probe_rows(deals, seed, epsilon, risky)
 
     def later(rs: list[dict]) -> dict[str, int]:
         return {"n": len(rs), "thrown_later": sum(r["later"] is not None for r in rs),

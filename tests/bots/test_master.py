@@ -791,17 +791,16 @@ def test_the_oracle_bench_prices_a_deal_in_avoided_by_the_hands_end():
     hand's end, once a hand. A would-be winner who self-draws later takes its 台 from
     each of the three others (standard rules), so dodging a 2-台 deal-in into a 3-台
     self-draw saves −1 台; a hand nobody wins saves the whole 4-台 price."""
-    from types import SimpleNamespace
     oracle = load_bench("oracle")
-    drew = SimpleNamespace(result={"type": "win", "winners": [2], "payer": None, "tai": {2: 3}})
-    drawn = SimpleNamespace(result={"type": "draw", "winners": []})
+    drew = {"type": "win", "winners": [2], "payer": None, "tai": {2: 3}}
+    drawn = {"type": "draw", "winners": []}
     rows = [
-        {"policy_deals": True, "seat": 0, "hand": drew,
+        {"policy_deals": True, "seat": 0, "hand": 0, "end": drew,
          "instead": {"winners": [2], "payer": 0, "tai": {2: 2}}},
-        {"policy_deals": True, "seat": 0, "hand": drew,          # the same hand: not again
+        {"policy_deals": True, "seat": 0, "hand": 0, "end": drew,     # the same hand: not again
          "instead": {"winners": [2], "payer": 0, "tai": {2: 9}}},
-        {"policy_deals": False, "seat": 1, "hand": drawn},
-        {"policy_deals": True, "seat": 1, "hand": drawn,
+        {"policy_deals": False, "seat": 1, "hand": 1, "end": drawn},
+        {"policy_deals": True, "seat": 1, "hand": 1, "end": drawn,
          "instead": {"winners": [3], "payer": 1, "tai": {3: 4}}},
     ]
     out = oracle.avoided(rows)
@@ -809,6 +808,25 @@ def test_the_oracle_bench_prices_a_deal_in_avoided_by_the_hands_end():
     assert out["deal_in_price_tai"] == 3.0 and out["saved_tai"] == 1.5
     assert out["fate"]["they_self_drew"] == 1 and out["fate"]["no_winner"] == 1
     assert sum(out["fate"].values()) == 2
+
+
+def test_the_oracle_probe_keeps_each_hands_end_not_the_hand():
+    """``oracle.py deferred`` kept every probed hand object in its rows until the run
+    ended, so its memory grew with the deals. Now, once a deal is over, a row keeps
+    its hand's number and result: rows of one hand share a number, and the result is
+    that hand's, a winner's or a drawn hand's."""
+    import twmahjong.engine as engine
+    oracle = load_bench("oracle")
+    rows = oracle.probe_rows(2, 21, 0.3, 0.3)
+    assert rows, "two deals of the experiment explore some discards"
+    assert not any(isinstance(v, engine.HandState) for r in rows for v in r.values())
+    assert all(isinstance(r["hand"], int) for r in rows)
+    assert all(r["end"]["type"] in ("win", "draw") for r in rows)
+    by_hand: dict[int, list] = {}
+    for r in rows:
+        by_hand.setdefault(r["hand"], []).append(r["end"])
+    assert all(all(e == ends[0] for e in ends) for ends in by_hand.values())
+    assert engine.HandState is not oracle.PeekingHand       # the engine is put back
 
 
 def test_the_oracle_bench_names_its_players_and_refuses_others():
