@@ -249,6 +249,24 @@ def test_the_lobby_fits_its_panels(player, server_url, size, lang):
     panel = boxes.pop(".play-panel")
     for sel, box in boxes.items():
         assert _inside(box, panel), sel
+    # every choice reads whole in its box: the rules box showed "Standar…" and
+    # "標準（競…" at both sizes, so a newcomer could not read which rules were chosen
+    cut = page.evaluate("""() => {
+        const ctx = document.createElement("canvas").getContext("2d");
+        const out = [];
+        for (const s of document.querySelectorAll(".play-panel select")) {
+            const cs = getComputedStyle(s);
+            ctx.font = cs.font;
+            // the text's room: the box less its padding and the drop-down arrow (~20 px)
+            const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+            for (const o of s.options) {
+                const w = ctx.measureText(o.textContent).width;
+                if (w > room) out.push(`${s.id}: ${o.textContent} (${Math.round(w)} > ${Math.round(room)} px)`);
+            }
+        }
+        return out;
+    }""")
+    assert cut == [], cut
 
 
 @pytest.mark.parametrize("size,lang", COMBOS)

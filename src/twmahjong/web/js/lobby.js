@@ -35,10 +35,10 @@ function accountPanel(state, actions) {
     h("button", { type: "button", class: "btn ghost small", onclick: actions.logout }, t("account.logout")));
 }
 
-function select(id, label, options, value, onchange) {
+function select(id, label, options, value, onchange, cls = "field") {
   const s = h("select", { id, onchange: (e) => onchange(e.target.value) },
     ...options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
-  return h("label", { class: "field", for: id }, h("span", {}, label), s);
+  return h("label", { class: cls, for: id }, h("span", {}, label), s);
 }
 
 /** The opponent selector: stake default, adaptive, levels L1-L5, then the
@@ -76,7 +76,9 @@ function playPanel(state, actions) {
   return h("section", { class: "panel play-panel", "aria-labelledby": "play-title" },
     h("h2", { id: "play-title" }, t("play.title")),
     h("div", { class: "fields" },
-      select("opt-profile", t("play.profile"), p.profiles.map((id) => [id, profileLabel(id)]), opts.profile, (v) => actions.option("profile", v)),
+      // the rules take a row of their own: their names ("標準（競賽規則）") do not fit a third of it
+      select("opt-profile", t("play.profile"), p.profiles.map((id) => [id, profileLabel(id)]), opts.profile, (v) => actions.option("profile", v),
+        "field field-wide"),
       select("opt-stake", t("play.stake"), Object.keys(p.stakes).map((id) => [id, stakeLabel(id)]), opts.stake, (v) => actions.option("stake", v)),
       select("opt-rounds", t("play.rounds"), [1, 2, 3, 4].map((n) => [String(n), t("play.rounds.n", { n })]), String(opts.rounds), (v) => actions.option("rounds", Number(v))),
       speedSelect(state, actions),
