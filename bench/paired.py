@@ -10,6 +10,9 @@ A player is a seat name (``make_seat_bot``), ``L6:knob=value;...`` (see
 ``make_l6``) or ``L<n>:weight=value;...`` (a level with changed ``policy.Params``
 weights, as in ``tune.py``; ``;`` because ``,`` separates the players), or
 ``SL6:knob=value;...`` (L6 searching sampled worlds, ``bench/worlds.py``).
+``--against`` is the bot in the three other seats, or three bots, one a seat
+(``--against efficiency,L2,L5``: the player in the first seat of the mixed table
+``strength.py run L6,efficiency,L2,L5`` plays, on the same deals).
 Per deal, each player's mean net 台 and points over the four rotations; then
 every player against the first, the per-deal difference with its 95% interval.
 Shards (``--shard I/K``) write their own files; run without ``--shard`` after
@@ -26,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from twmahjong.bots.advantage import Weights, load_stages, load_weights
-from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal
+from twmahjong.bots.arena import _mean_ci, _Seats, make_seat_bot, play_deal, seat_names
 from twmahjong.bots.base import Bot
 from twmahjong.bots.master import MASTER, MasterBot
 from twmahjong.bots.policy import Params, PolicyBot
@@ -115,9 +118,24 @@ class _PlayerSeats(_Seats):
         return super().bot(entrant, seed)
 
 
-def play(players: list[str], against: str, deal: int, seed: int) -> dict[str, list[float]]:
+def opponents(text: str) -> list[str]:
+    """``--against``: one bot for the three other seats (``L5``), or three, one a
+    seat (``efficiency,L2,L5``: a mixed table, as ``strength.py`` seats it)."""
+    names = text.split(",")
+    if len(names) == 1:
+        names = names * 3
+    if len(names) != 3 or not all(names):
+        raise argparse.ArgumentTypeError(f"--against is one bot or three, comma-separated; got {text!r}")
+    known = seat_names()
+    for n in names:
+        if n.split(":", 1)[0] not in known:
+            raise argparse.ArgumentTypeError(f"--against: no bot called {n!r}")
+    return names
+
+
+def play(players: list[str], against: list[str], deal: int, seed: int) -> dict[str, list[float]]:
     prof = load_profile("standard")
-    specs = ["X", against, against, against]
+    specs = ["X", *against]
     out = {}
     for p in players:
         plays = play_deal(specs, deal, seed, duplicate=True, profile=prof, seats=_PlayerSeats(specs, p))
@@ -145,7 +163,8 @@ def _ci(xs: list[float]) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", required=True)
-    ap.add_argument("--against", default="L5")
+    ap.add_argument("--against", type=opponents, default="L5",
+                    help="the bot in the three other seats, or three bots (a mixed table)")
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--shard", type=shard, default=None,
@@ -154,7 +173,8 @@ def main() -> None:
     a = ap.parse_args()
     players = a.players.split(",")
     a.out.mkdir(parents=True, exist_ok=True)
-    tag = f"{a.against}_s{a.seed}"
+    against = a.against[0] if len(set(a.against)) == 1 else "-".join(a.against)
+    tag = f"{against}_s{a.seed}"
     if a.shard:
         i, k = a.shard
         path = a.out / f"{tag}.{i}-of-{k}.jsonl"
@@ -171,7 +191,8 @@ def main() -> None:
         for r in records(part):
             rows.setdefault(r["deal"], {}).update(r["res"])   # players of several runs
     deals = sorted(d for d in rows if all(p in rows[d] for p in players))
-    print(f"{len(deals)} deals against three {a.against}, seed {a.seed}")
+    who = f"three {against}" if len(set(a.against)) == 1 else ", ".join(a.against)
+    print(f"{len(deals)} deals against {who}, seed {a.seed}")
     base = players[0]
     for p in players:
         t = _ci([rows[d][p][0] for d in deals])

@@ -62,3 +62,34 @@ def test_a_shard_killed_mid_line_resumes_without_losing_a_deal(tmp_path, monkeyp
     capsys.readouterr()
     _run(pa, monkeypatch, *common, "--out", str(tmp_path / "cut"))
     assert capsys.readouterr().out == whole
+
+
+def test_a_player_at_a_mixed_table_plays_the_deals_strength_py_plays(tmp_path, monkeypatch):
+    """``--against efficiency,L2,L5`` seats three different bots. The player in the
+    first seat must then play exactly the first seat of ``strength.py run
+    PLAYER,efficiency,L2,L5`` on the same deals, so a variant is measured at a mixed
+    table in the same seat of the same deals as the shipped bot."""
+    import json
+
+    st = load_bench("strength")
+    pa = load_bench("paired")
+    monkeypatch.setattr(st, "OUT", tmp_path / "arena")
+    st.run("L2,L1,efficiency,L1", 2, 5)
+    want = [st._first_seat(d) for d in st._deals("L2,L1,efficiency,L1", 5)]
+    _run(pa, monkeypatch, "--players", "L2", "--against", "L1,efficiency,L1", "--deals", "2",
+         "--seed", "5", "--shard", "0/1", "--out", str(tmp_path / "paired"))
+    f = tmp_path / "paired" / "L1-efficiency-L1_s5.0-of-1.jsonl"
+    got = [json.loads(line)["res"]["L2"] for line in f.read_text().splitlines()]
+    assert [(net, tai) for tai, net in got] == want
+
+
+def test_bad_opponents_are_refused_in_one_line(monkeypatch, capsys):
+    import pytest
+    pa = load_bench("paired")
+    for bad, says in (("L5,L5", "one bot or three"), ("L5,,L5", "one bot or three"),
+                      ("L9", "no bot called 'L9'")):
+        monkeypatch.setattr(sys, "argv", ["paired.py", "--players", "L5", "--against", bad])
+        with pytest.raises(SystemExit) as e:
+            pa.main()
+        assert e.value.code == 2
+        assert says in capsys.readouterr().err.strip().splitlines()[-1]
