@@ -23,7 +23,6 @@ shard run again, or with more ``--deals``, skips the deals its file already hold
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,7 @@ from twmahjong.profiles import load_profile
 sys.path.insert(0, str(Path(__file__).parent))
 from tune import changed, parse as parse_params  # noqa: E402  (bench/tune.py: one reading of Params specs)
 # bench/strength.py: --shard I/K, results files
-from strength import append_records, records, shard  # noqa: E402
+from strength import play_missing, records, shard  # noqa: E402
 
 
 def make_l6(knobs: str, seed: int, *, name: str = "L6", exact: bool = True) -> Bot:
@@ -173,25 +172,21 @@ def main() -> None:
     a = ap.parse_args()
     players = a.players.split(",")
     a.out.mkdir(parents=True, exist_ok=True)
-    against = a.against[0] if len(set(a.against)) == 1 else "-".join(a.against)
+    one = len(set(a.against)) == 1
+    against = a.against[0] if one else "-".join(a.against)
     tag = f"{against}_s{a.seed}"
     if a.shard:
         i, k = a.shard
         path = a.out / f"{tag}.{i}-of-{k}.jsonl"
-        done = _played(path, players)            # a run stopped or extended goes on from there
-        with append_records(path) as f:
-            for d in range(i, a.deals, k):
-                if d in done:
-                    continue
-                f.write(json.dumps({"deal": d, "res": play(players, a.against, d, a.seed)}) + "\n")
-                f.flush()
+        play_missing(path, a.shard, a.deals, _played(path, players),
+                     lambda d: {"deal": d, "res": play(players, a.against, d, a.seed)})
         return
     rows: dict[int, dict[str, Any]] = {}
     for part in a.out.glob(f"{tag}.*.jsonl"):
         for r in records(part):
             rows.setdefault(r["deal"], {}).update(r["res"])   # players of several runs
     deals = sorted(d for d in rows if all(p in rows[d] for p in players))
-    who = f"three {against}" if len(set(a.against)) == 1 else ", ".join(a.against)
+    who = f"three {against}" if one else ", ".join(a.against)
     print(f"{len(deals)} deals against {who}, seed {a.seed}")
     base = players[0]
     for p in players:

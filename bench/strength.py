@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -63,7 +63,7 @@ def records(p: Path) -> Iterator[dict[str, Any]]:
             continue
 
 
-def append_records(p: Path) -> TextIO:
+def _append_records(p: Path) -> TextIO:
     """The results file opened to append, after dropping the tail a killed run left
     cut mid-line: appended to, that tail would make the next record unreadable too."""
     if p.exists():
@@ -72,6 +72,19 @@ def append_records(p: Path) -> TextIO:
             if data and not data.endswith(b"\n"):
                 f.truncate(data.rfind(b"\n") + 1)
     return p.open("a")
+
+
+def play_missing(p: Path, shard: tuple[int, int], deals: int, done: set[int],
+                 record: Callable[[int], dict[str, Any]]) -> None:
+    """Appends ``record(d)`` for each deal ``d`` of the shard (I/K: I, I+K, ... below
+    ``deals``) not in ``done``, a line each, flushed as it ends: a run stopped or
+    extended goes on from there, and a killed one loses only the deal in play."""
+    i, k = shard
+    with _append_records(p) as f:
+        for d in range(i, deals, k):
+            if d not in done:
+                f.write(json.dumps(record(d)) + "\n")
+                f.flush()
 
 
 def _read(p: Path) -> dict[int, list[Any]]:
@@ -85,15 +98,9 @@ def run(seats: str, deals: int, seed: int, shard: tuple[int, int] = (0, 1)) -> N
     if k > 1:
         p = p.with_name(p.stem + f".shard{i}-of-{k}.jsonl")
     OUT.mkdir(parents=True, exist_ok=True)
-    done = set(_read(p))
     prof = load_profile("standard")
-    with append_records(p) as f:
-        for d in range(i, deals, k):
-            if d in done:
-                continue
-            plays = play_deal(specs, d, seed, duplicate=True, profile=prof)
-            f.write(json.dumps({"deal": d, "plays": plays}) + "\n")
-            f.flush()
+    play_missing(p, shard, deals, set(_read(p)), lambda d: {
+        "deal": d, "plays": play_deal(specs, d, seed, duplicate=True, profile=prof)})
 
 
 def _deals(seats: str, seed: int, out: Path | None = None) -> list[Any]:

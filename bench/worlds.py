@@ -44,7 +44,6 @@ server table.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import statistics
@@ -66,7 +65,7 @@ from twmahjong.profiles import load_profile
 sys.path.insert(0, str(Path(__file__).parent))
 from paired import _ci  # noqa: E402  (bench/paired.py: the arena's 95% interval)
 # bench/strength.py: --shard I/K, results files
-from strength import append_records, records, shard  # noqa: E402
+from strength import play_missing, records, shard  # noqa: E402
 
 TRIES = 8            # ready hands drawn for an opponent, one kept by the reader's chances
 RISKY_AT = Explorer.risky_at    # at=risky: the choice's chance of dealing in at least ...
@@ -326,17 +325,14 @@ def need(a: argparse.Namespace) -> None:
         prof = load_profile("standard")
         specs = ["X", "L5", "L5", "L5"]
         path = out / f"{i}-of-{k}.jsonl"
-        done = {r["deal"] for r in records(path)}     # a run stopped or extended goes on
-        with append_records(path) as f:
-            for d in range(i, a.deals, k):
-                if d in done:
-                    continue
-                rows: list[dict[str, Any]] = []
-                knobs = f"worlds={a.worlds};mode=record;policy={a.policy};at={a.at};deal={a.deal}"
-                play_deal(specs, d, a.seed, duplicate=False, profile=prof,
-                          seats=_RecordSeats(specs, knobs, rows))
-                f.write(json.dumps({"deal": d, "rows": rows}) + "\n")
-                f.flush()
+        knobs = f"worlds={a.worlds};mode=record;policy={a.policy};at={a.at};deal={a.deal}"
+
+        def record(d: int) -> dict[str, Any]:
+            rows: list[dict[str, Any]] = []
+            play_deal(specs, d, a.seed, duplicate=False, profile=prof,
+                      seats=_RecordSeats(specs, knobs, rows))
+            return {"deal": d, "rows": rows}
+        play_missing(path, a.shard, a.deals, {r["deal"] for r in records(path)}, record)
         return
     deals: dict[int, list[dict[str, Any]]] = {}
     for part in out.glob("*.jsonl"):
