@@ -105,6 +105,56 @@ def test_private_room_with_a_code_host_starts_and_bots_fill(live):
         [(room["game_id"], "active", 0)]
 
 
+def test_a_room_says_started_only_once_its_game_can_be_joined(live):
+    """Starting a room marks it, then makes its game (bots chosen, the game stored).
+    A guest's page that polled the room in between read ``started``, sat down, was told
+    the game "is over or does not exist" and never reached the table (a CI run of the
+    friends test, on a busy machine). Until the game exists the room is not started,
+    and a seat's ticket is told ``not_started``, which the pages wait through."""
+    import threading
+    host, friend = live.register("host9"), live.register("friend9")
+    seat = live.http("POST", "/api/v1/rooms", host, json={}).json()
+    code = seat["code"]
+    joined = live.http("POST", f"/api/v1/rooms/{code}/join", friend).json()
+
+    making, go = threading.Event(), threading.Event()
+    make = live.server.create_table
+
+    async def held(**kw):            # the game is being made until the test says go
+        making.set()
+        await asyncio.to_thread(go.wait)
+        return await make(**kw)
+    live.server.create_table = held
+    started: list = []
+    start = threading.Thread(target=lambda: started.append(
+        live.http("POST", f"/api/v1/rooms/{code}/start", host)))
+    start.start()
+    assert making.wait(60)
+    polled = live.http("GET", f"/api/v1/rooms/{code}", friend).json()["room"]
+
+    async def join_now():
+        c = await Client.open(live, friend)
+        await c.send({"type": "join", "ticket": joined["ticket"]})
+        err = await c.expect("error")
+        await c.close()
+        return err
+    early = asyncio.run(join_now())
+    go.set()
+    start.join(60)
+    assert not polled["started"]
+    assert early["code"] == "not_started"
+    assert started[0].status_code == 200 and started[0].json()["room"]["started"]
+    assert live.http("GET", f"/api/v1/rooms/{code}", friend).json()["room"]["started"]
+
+    async def sit():
+        c = await Client.open(live, friend)
+        await c.send({"type": "join", "ticket": joined["ticket"]})
+        snap = await c.expect("snapshot")
+        await c.close()
+        return snap
+    assert asyncio.run(sit())["observation"]["seat"] == 1
+
+
 def test_unknown_room_and_bad_room_options(live):
     t = live.guest()
     assert live.http("GET", "/api/v1/rooms/ZZZZZZ", t).status_code == 404

@@ -217,3 +217,64 @@ def test_reloading_the_page_sits_the_player_back_down(make_page, server_url):
     page.reload()
     page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     assert page.url.endswith("#/table")
+
+
+def test_the_start_button_works_the_moment_the_room_is_shown(make_page, server_url):
+    """The host's start button was drawn with the room before the page knew which room
+    to start: pressed at once it did nothing (a guest's page drew it again only at the
+    next read of the room, 2 s later)."""
+    p = make_page(server_url, "phone")
+    page = _guest(p, server_url)
+    page.click(".create-room-btn")
+    page.click(".start-btn")                  # as soon as it is there
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    assert page.locator(".badge").count() == 4
+
+
+# every not_started answer the page's game channel receives is counted
+COUNT_NOT_STARTED = """
+window.__notStarted = 0;
+const Real = window.WebSocket;
+window.WebSocket = class extends Real {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => {
+      if (String(e.data).includes('"not_started"')) window.__notStarted += 1;
+    });
+  }
+};
+"""
+
+
+def test_a_seat_told_not_started_sits_down_once_the_game_is_made(make_page, server_url):
+    """A page may read a room as started a moment before its game can be joined (in a
+    cluster, the worker holding the new table is found a moment later). The join is
+    then told ``not_started``; the page used to drop that answer and wait forever. Here
+    the friend's page is shown the room as started before the host starts it."""
+    host = make_page(server_url, "desktop")
+    friend = make_page(server_url, "phone")
+    hp = _guest(host, server_url)
+    hp.click(".create-room-btn")
+    hp.wait_for_selector(".room-code")
+    code = hp.locator(".room-code").get_attribute("data-code")
+
+    def started_too_soon(route):
+        if route.request.method != "GET":
+            return route.continue_()
+        answer = route.fetch()
+        body = answer.json()
+        body["room"]["started"] = True
+        return route.fulfill(response=answer, json=body)
+    friend.context.add_init_script(COUNT_NOT_STARTED)
+    fp = _guest(friend, server_url)
+    fp.route(f"**/api/v1/rooms/{code}", started_too_soon)
+    fp.fill("#room-code", code)
+    fp.click(".join-form button[type=submit]")
+    # sat down too soon: told not_started (twice: it keeps asking), before the host starts
+    fp.wait_for_function("() => window.__notStarted >= 2", timeout=EVENT_WAIT_MS)
+    hp.wait_for_function("() => document.querySelectorAll('.room-players li')[1]?.textContent.startsWith('guest-')",
+                         timeout=EVENT_WAIT_MS)
+    hp.click(".start-btn")
+    fp.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    hp.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    assert fp.locator(".badge-name", has_text="guest-").count() == 1

@@ -253,9 +253,21 @@ async def bots() -> dict:
 
 
 # -- private rooms -----------------------------------------------------------------------------
-def _room_seat(server, room, seat: int, acc: dict) -> dict:
+async def room_view(server, room) -> dict:
+    """The room as players see it. ``started`` means its game can be joined now: a room
+    is marked started before its game is made (bots chosen, the game stored), and a page
+    that read it in between sat down at a table that did not exist yet and was told the
+    game was over."""
+    view = room.public()
+    if room.started and await server.find_table(room.game_id) is None:
+        view["started"] = False
+    return view
+
+
+async def _room_seat(server, room, seat: int, acc: dict) -> dict:
     return {"code": room.code, "game_id": room.game_id, "seat": seat,
-            "ticket": server.tokens.ticket(room.game_id, seat, acc["id"]), "room": room.public()}
+            "ticket": server.tokens.ticket(room.game_id, seat, acc["id"]),
+            "room": await room_view(server, room)}
 
 
 @router.post("/rooms", status_code=201)
@@ -280,7 +292,7 @@ async def open_room(body: RoomRequest, request: Request,
     room = await server.rooms.open((acc["id"], acc["name"]), profile, body.stake,
                                    body.rounds, new_game_id(), bots=bots_choice,
                                    speed=body.speed, options=options)
-    return _room_seat(server, room, 0, acc)
+    return await _room_seat(server, room, 0, acc)
 
 
 async def _find_room(request: Request, code: str, acc: dict):
@@ -298,7 +310,8 @@ async def _find_room(request: Request, code: str, acc: dict):
 @router.get("/rooms/{code}")
 async def room_state(code: str, request: Request,
                      acc: Account) -> dict:
-    return {"room": (await _find_room(request, code, acc)).public()}
+    server = server_of(request)
+    return {"room": await room_view(server, await _find_room(request, code, acc))}
 
 
 async def _start_room(server, room):
@@ -336,7 +349,7 @@ async def _take_seat(server, room, acc: dict) -> dict:
     room, seat = await server.rooms.join(room.code, (acc["id"], acc["name"]))
     if not room.started and all(room.players):
         room = await _start_room(server, room)
-    return _room_seat(server, room, seat, acc)
+    return await _room_seat(server, room, seat, acc)
 
 
 @router.post("/rooms/{code}/start")
@@ -347,7 +360,7 @@ async def start_room(code: str, request: Request, acc: Account) -> dict:
         raise ApiError(403, "forbidden", "only the host can start the room")
     if not room.started:
         room = await _start_room(server, room)
-    return {"game_id": room.game_id, "room": room.public()}
+    return {"game_id": room.game_id, "room": await room_view(server, room)}
 
 
 # -- records, rankings, challenge ---------------------------------------------------------------

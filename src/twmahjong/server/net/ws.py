@@ -323,14 +323,20 @@ class Connection:
         self.push(P.out(P.Matched(game_id=game_id, seat=seat, ticket=ticket)))
         await self._join(ticket)
 
+    async def _to_come(self, game_id: str) -> bool:
+        row = await self.server.repo.game(game_id)
+        return row is None or row["status"] == "active"
+
     async def _join(self, ticket_text: str) -> None:
         ticket = self.server.tokens.read_ticket(ticket_text)
         if ticket.account_id != self.account["id"]:
             raise AuthError("this ticket belongs to another player")
         table = await self.server.find_table(ticket.game_id)
         if table is None:
+            # a started room's game may still be being made (bots chosen, the game
+            # stored): it is still to come unless it is stored as over
             room = await self.server.rooms.by_game(ticket.game_id)
-            if room is not None and not room.started:
+            if room is not None and (not room.started or await self._to_come(ticket.game_id)):
                 raise LobbyError("not_started", "the room's game has not started yet")
             raise LobbyError("no_table", "that game is over or does not exist")
         if table.seats[ticket.seat].account_id != ticket.account_id:

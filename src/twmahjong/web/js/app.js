@@ -52,6 +52,9 @@ let dailyAsked = false;
 let socket = null;
 let game = null;
 let roomPoll = null;
+let hostSeat = null;       // the room this page opened (its start button)
+let sitting = null;        // {seat, tries}: a room's seat being sat down at
+const SIT_TRIES = 30;
 let learnView = null;
 
 function toast(message) {
@@ -114,11 +117,19 @@ function onMessage(msg) {
       enterTable();
       break;
     case "snapshot":
+      sitting = null;
       if (!game) enterTable();
       game.handle(msg);
       break;
     case "error":
-      if (msg.code === "not_started") return;
+      if (msg.code === "not_started") {
+        // sitting down too soon: asked again; a saved ticket's room not started: nothing
+        if (sitting && !sitAgain()) {
+          sitting = null;
+          fail(new api.ApiError(0, msg.code, msg.message, msg.reason || null));
+        }
+        return;
+      }
       if (game) game.handle(msg);
       else fail(new api.ApiError(0, msg.code, msg.message, msg.reason || null));
       break;
@@ -252,7 +263,20 @@ async function session(fn, fresh = false) {
 
 async function sitDown(seat) {
   saveTicket(seat.ticket);
+  sitting = { seat, tries: 0 };
   ensureSocket().send({ type: "join", ticket: seat.ticket });
+}
+
+/** The server answered a seat's join with not_started: its game is still being made
+ * (a moment on a busy server). Asked again a little later, a bounded number of times. */
+function sitAgain() {
+  if (sitting.tries >= SIT_TRIES) return false;
+  sitting.tries += 1;
+  const { seat } = sitting;
+  setTimeout(() => {
+    if (sitting?.seat === seat && !game) ensureSocket().send({ type: "join", ticket: seat.ticket });
+  }, 1000);
+  return true;
 }
 
 function stopRoomPoll() {
@@ -260,11 +284,18 @@ function stopRoomPoll() {
   roomPoll = null;
 }
 
+/** Read the room every 2 s until its game starts. A request still out when the next
+ * tick comes is not doubled; one that fails for a moment (offline, a busy server) is
+ * tried again on the next tick; only a room that is gone ends the waiting. */
 function pollRoom(seat) {
   stopRoomPoll();
-  roomPoll = setInterval(async () => {
+  let asking = false;
+  const poll = setInterval(async () => {
+    if (asking) return;
+    asking = true;
     try {
       const { room } = await api.room(seat.code);
+      if (roomPoll !== poll) return;
       state.room = room;
       if (room.started) {
         stopRoomPoll();
@@ -272,10 +303,17 @@ function pollRoom(seat) {
         await sitDown(seat);
       } else render();
     } catch (e) {
-      stopRoomPoll();
-      fail(e);
+      if (roomPoll !== poll) return;
+      if (e instanceof api.ApiError && e.status === 404) {
+        stopRoomPoll();
+        state.room = null;
+        fail(e);
+      } else if (e instanceof api.ApiError && e.code === "offline") toast(t("status.offline"));
+    } finally {
+      asking = false;
     }
   }, 2000);
+  roomPoll = poll;
 }
 
 /** The room request: the lobby's options, `bots` only when the player chose one. */
@@ -332,17 +370,11 @@ const actions = {
   createRoom: async () => {
     try {
       const seat = await api.createRoom(roomOptions());
+      hostSeat = seat;           // before the start button is drawn: it works at once
       state.room = seat.room;
       render();
       pollRoom(seat);
       refreshFriends();          // who can be invited now (邀請)
-      actions.startRoom = async () => {
-        try {
-          await api.startRoom(seat.code);
-        } catch (e) {
-          fail(e);
-        }
-      };
     } catch (e) {
       fail(e);
     }
@@ -361,7 +393,14 @@ const actions = {
       fail(e, { code });
     }
   },
-  startRoom: async () => {},
+  startRoom: async () => {
+    if (!hostSeat) return;
+    try {
+      await api.startRoom(hostSeat.code);
+    } catch (e) {
+      fail(e);
+    }
+  },
   addFriend: (name) => friendCall(async () => {
     const r = await api.addFriend(name);
     if (state.form.friend.trim() === name) state.form.friend = "";    // sent: the field is free again
