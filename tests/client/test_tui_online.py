@@ -268,3 +268,31 @@ async def test_dismissing_the_result_presses_next_hand_so_the_deal_does_not_wait
                 await next_change(session, HANG)
         await asyncio.wait_for(dealt(), HANG)
         assert (session.link.state.hand or {}).get("hand_no") == first + 1
+
+
+@pytest.mark.asyncio
+async def test_a_seat_in_a_room_not_yet_started_sits_down_when_the_host_starts(live):
+    """The terminal at a room's seat before the host starts (a friend who joined by
+    code, or a game still being made) was told not_started and then waited forever.
+    It says it is waiting for the host and sits down once the game is there."""
+    host, friend = Api(live.base), Api(live.base)
+    await host.register("host-3", "secret-pw")
+    await friend.register("friend-3", "secret-pw")
+    room = await host.open_room(bots="L1")
+    seat = await friend.join_room(room["code"])
+    session = OnlineSession(live.base, friend.token, ("ticket", seat["ticket"]))
+    session.rejoin_every = 0.05
+    app = app_for(session, "zh")
+    async with app.run_test(size=SMALL) as pilot:
+        while not any(m["type"] == "error" and m["code"] == "not_started"
+                      for m in session.messages):
+            await next_change(session)
+        await pilot.pause()
+        assert session.notice == "等房主開局… 開始後自動入座"
+        assert "等房主開局" in content(app, "#status")
+        await host.start_room(room["code"])
+        while not any(m["type"] == "snapshot" for m in session.messages):
+            await next_change(session)
+        assert session.link.state.seat == 1
+        await pilot.pause()
+        assert "手牌 17" in content(app, "#seat-3")   # the host deals: 上家 of seat 1, 17 tiles

@@ -66,6 +66,7 @@ class OnlineSession:
     stake)`` for 一鍵匹配, ``("ticket", ticket)`` for a room seat or 回到牌桌."""
 
     online = True
+    rejoin_every = 2.0                    # s between asking again for a room not started
 
     def __init__(self, url: str, token: str | None, plan: tuple, *, creds: Credentials | None = None,
                  retry=None):
@@ -122,6 +123,11 @@ class OnlineSession:
                 self.changed.set()
                 if self.auto and st.decision():
                     await self.link.act(safe_move(st.obs))
+                if m["type"] == "error" and m["code"] == "not_started" and self.plan[0] == "ticket":
+                    # a room's seat whose game is not made yet: sit down once it is (the
+                    # room expires if nobody starts it, and then the answer is no_table)
+                    await asyncio.sleep(self.rejoin_every)
+                    await self.link.join(self.plan[1])
         except LinkError as e:
             if not self.link.closed:          # our own close() is not a lost connection
                 self.notice = tr(self._lang(), "online_lost", why=str(e))
@@ -168,7 +174,9 @@ class OnlineSession:
         elif t == "error" and m["code"] in TALK_ERRORS:
             self.talk_note = tr(lang, f"talk_err_{m['code']}")
         elif t == "error":
-            if m["code"] not in ("stale", "not_your_turn"):
+            if m["code"] == "not_started":
+                self.notice = tr(lang, "online_not_started")
+            elif m["code"] not in ("stale", "not_your_turn"):
                 self.notice = m["message"]
             if m["code"] == "no_table" and self.creds is not None:
                 self.creds.set(ticket=None)

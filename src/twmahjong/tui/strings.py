@@ -201,6 +201,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_header": ("線上 {profile}", "online {profile}"),
     "online_queued": ("排隊中（{n} 人）… 空位會由電腦補上", "In the queue ({n} waiting)… bots fill empty seats"),
     "online_back": ("已重新連線", "Reconnected"),
+    "online_not_started": ("等房主開局… 開始後自動入座", "Waiting for the host to start… you sit down when it does"),
     "online_lost": ("連線中斷：{why}", "Connection lost: {why}"),
     "online_server_auto": ("伺服器託管中：輪到你時出手即收回座位", "The server plays your seat: act on your turn to take it back"),
     "online_bot": ("電腦 {name}", "bot {name}"),
