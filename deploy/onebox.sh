@@ -127,13 +127,16 @@ http {
     uwsgi_temp_path $dir/nginx-tmp/uwsgi;
     scgi_temp_path $dir/nginx-tmp/scgi;
     # any worker serves any player (rooms, quick match, every table through Redis):
-    # WebSockets go where the fewest are open
+    # WebSockets go where the fewest are open. Without a shared zone each nginx
+    # process counted only the sockets it had opened itself, and the workers were
+    # loaded unevenly (four players through two nginx processes: 3 and 1)
     upstream twmj {
+        zone twmj 64k;
         least_conn;
 $servers    }
     map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
     server {
-        listen 127.0.0.1:$port;
+        listen 127.0.0.1:$port reuseport;
         client_max_body_size 1m;
         location / {
             proxy_pass http://twmj;
