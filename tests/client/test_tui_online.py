@@ -295,4 +295,5 @@ async def test_a_seat_in_a_room_not_yet_started_sits_down_when_the_host_starts(l
             await next_change(session)
         assert session.link.state.seat == 1
         await pilot.pause()
-        assert "手牌 17" in content(app, "#seat-3")   # the host deals: 上家 of seat 1, 17 tiles
+        assert "等房主開局" not in content(app, "#status")
+        assert "手牌" in content(app, "#seat-3")          # the host, 上家 of seat 1, at the table
