@@ -365,6 +365,20 @@ class Clock:
         return self.now
 
 
+async def two_room_books(stack, kind: str, url, prefix, clock):
+    """The room books of two processes of one game world: one ``Rooms`` seen twice
+    (local), or two ``RedisRooms`` on their own links sharing a key space."""
+    if kind == "local":
+        book = Rooms(idle_ttl=60, clock=clock)
+        return book, book
+    links = [RedisLink(url, prefix, secrets.token_hex(6), 10.0) for _ in "ab"]
+    for link in links:
+        link.on(link.inbox(link.process_id), lambda message: None)
+        await link.start()
+        stack.push_async_callback(link.close)
+    return tuple(RedisRooms(link, idle_ttl=60, clock=clock) for link in links)
+
+
 def test_a_room_is_joined_from_any_process_and_expires_idle(kind):
     """Both RoomBooks: a room opened by one process is found and joined by another
     (issue #17, fault 4); five players racing for its three free seats from two
@@ -375,15 +389,7 @@ def test_a_room_is_joined_from_any_process_and_expires_idle(kind):
 
     async def go():
         async with contextlib.AsyncExitStack() as stack:
-            if kind == "local":
-                a = b = Rooms(idle_ttl=60, clock=clock)
-            else:
-                links = [RedisLink(url, prefix, secrets.token_hex(6), 10.0) for _ in "ab"]
-                for link in links:
-                    link.on(link.inbox(link.process_id), lambda message: None)
-                    await link.start()
-                    stack.push_async_callback(link.close)
-                a, b = (RedisRooms(link, idle_ttl=60, clock=clock) for link in links)
+            a, b = await two_room_books(stack, kind, url, prefix, clock)
             room = await a.open((1, "host"), "standard", "low", 1, "g_room")
             assert (await b.get(room.code.lower())).players[0] == (1, "host")
             assert (await b.by_game("g_room")).code == room.code
@@ -416,6 +422,48 @@ def test_a_room_is_joined_from_any_process_and_expires_idle(kind):
             assert (await a.get(other.code)).started        # a started room stays
             await b.close(other.code)
             assert await a.by_game("g_other") is None
+    try:
+        run(go())
+    finally:
+        if url:
+            purge(url, prefix)
+
+
+def test_a_seat_is_given_up_and_the_host_leaving_closes_the_room(kind):
+    """Both RoomBooks: a guest who leaves an unstarted room frees the seat (and no longer
+    counts it against the table cap, on every process); leaving twice, or a started
+    room, is one conflict that changes nothing; the host leaving closes the room."""
+    url, prefix = (need_redis(), fresh_prefix()) if kind == "redis" else (None, None)
+
+    async def go():
+        async with contextlib.AsyncExitStack() as stack:
+            a, b = await two_room_books(stack, kind, url, prefix, Clock())
+            room = await a.open((1, "host"), "standard", "low", 1, "g_leave")
+            await b.join(room.code, (2, "guest"))
+            await b.join(room.code, (3, "third"))
+            assert await a.waiting_seats(2) == 1
+            left = await a.leave(room.code, 2)
+            assert [p and p[1] for p in left.players] == ["host", None, "third", None]
+            assert await b.waiting_seats(2) == 0 and await b.waiting_seats(3) == 1
+            with pytest.raises(LobbyError) as e:
+                await b.leave(room.code, 2)
+            assert e.value.reason == "not_in_room"
+            assert (await b.get(room.code)).players == left.players      # unchanged
+            assert (await b.join(room.code, (4, "late")))[1] == 1         # the seat is free
+            assert await b.leave(room.code, 1) is None                    # the host goes
+            with pytest.raises(LobbyError) as e:
+                await a.get(room.code)
+            assert e.value.code == "not_found"
+            assert await a.waiting_seats(3) == 0 and await a.waiting_count() == 0
+            assert await b.by_game("g_leave") is None
+
+            started = await a.open((5, "host5"), "standard", "low", 1, "g_started")
+            await b.join(started.code, (6, "six"))
+            await a.start(started.code)
+            with pytest.raises(LobbyError) as e:
+                await b.leave(started.code, 6)
+            assert e.value.reason == "room_started"
+            assert (await a.get(started.code)).players[1] == (6, "six")
     try:
         run(go())
     finally:

@@ -60,6 +60,17 @@ def test_openapi_schema_and_profiles(live):
     assert "standard" in prof["profiles"] and prof["stakes"]["low"] == 1
 
 
+def join_answer(live, token: str, ticket: str, answer: str) -> dict:
+    """Join a room's seat over a WebSocket with its ticket; the first ``answer`` frame."""
+    async def go():
+        c = await Client.open(live, token)
+        await c.send({"type": "join", "ticket": ticket})
+        got = await c.expect(answer)
+        await c.close()
+        return got
+    return asyncio.run(go())
+
+
 def test_private_room_with_a_code_host_starts_and_bots_fill(live):
     host, friend, late = live.register("host1"), live.register("friend1"), live.register("late1")
     r = live.http("POST", "/api/v1/rooms", host, json={"profile": "standard", "stake": "mid",
@@ -74,13 +85,7 @@ def test_private_room_with_a_code_host_starts_and_bots_fill(live):
     assert state["players"] == ["host1", "friend1", None, None] and not state["started"]
     assert (state["stake"], state["rounds"]) == ("mid", 2)
 
-    async def early():
-        c = await Client.open(live, friend)
-        await c.send({"type": "join", "ticket": joined["ticket"]})
-        err = await c.expect("error")
-        await c.close()
-        return err
-    assert asyncio.run(early())["code"] == "not_started"
+    assert join_answer(live, friend, joined["ticket"], "error")["code"] == "not_started"
 
     assert live.http("POST", f"/api/v1/rooms/{code}/start", friend).status_code == 403
     assert live.http("POST", f"/api/v1/rooms/{code}/start", host).json()["room"]["started"]
@@ -131,28 +136,42 @@ def test_a_room_says_started_only_once_its_game_can_be_joined(live):
     start.start()
     assert making.wait(60)
     polled = live.http("GET", f"/api/v1/rooms/{code}", friend).json()["room"]
-
-    async def join_now():
-        c = await Client.open(live, friend)
-        await c.send({"type": "join", "ticket": joined["ticket"]})
-        err = await c.expect("error")
-        await c.close()
-        return err
-    early = asyncio.run(join_now())
+    early = join_answer(live, friend, joined["ticket"], "error")
     go.set()
     start.join(60)
     assert not polled["started"]
     assert early["code"] == "not_started"
     assert started[0].status_code == 200 and started[0].json()["room"]["started"]
     assert live.http("GET", f"/api/v1/rooms/{code}", friend).json()["room"]["started"]
+    assert join_answer(live, friend, joined["ticket"], "snapshot")["observation"]["seat"] == 1
 
-    async def sit():
-        c = await Client.open(live, friend)
-        await c.send({"type": "join", "ticket": joined["ticket"]})
-        snap = await c.expect("snapshot")
-        await c.close()
-        return snap
-    assert asyncio.run(sit())["observation"]["seat"] == 1
+
+def test_leaving_a_room_frees_the_seat_and_the_host_leaving_closes_it(live):
+    host, friend, other = live.register("host8"), live.register("friend8"), live.register("x8")
+    code = live.http("POST", "/api/v1/rooms", host, json={}).json()["code"]
+    live.http("POST", f"/api/v1/rooms/{code}/join", friend)
+    r = live.http("POST", f"/api/v1/rooms/{code}/leave", friend)
+    assert r.status_code == 200
+    assert r.json() == {"left": True, "room": {**r.json()["room"],
+                                               "players": ["host8", None, None, None]}}
+    # one clear error each, the room unchanged
+    again = live.http("POST", f"/api/v1/rooms/{code}/leave", friend)
+    assert again.status_code == 409 and again.json()["error"]["reason"] == "not_in_room"
+    assert live.http("POST", "/api/v1/rooms/ZZZZZZ/leave", friend).status_code == 404
+    assert live.http("POST", f"/api/v1/rooms/{code}/leave").status_code == 401
+    assert live.http("GET", f"/api/v1/rooms/{code}", other).json()["room"]["players"] == \
+        ["host8", None, None, None]
+    # the host leaving closes the room: its code is gone for everyone
+    assert live.http("POST", f"/api/v1/rooms/{code}/leave", host).json() == \
+        {"left": True, "room": None}
+    gone = live.http("GET", f"/api/v1/rooms/{code}", friend)
+    assert gone.status_code == 404 and gone.json()["error"]["reason"] == "room_not_found"
+    # a started room keeps its seats
+    code = live.http("POST", "/api/v1/rooms", host, json={}).json()["code"]
+    live.http("POST", f"/api/v1/rooms/{code}/join", friend)
+    live.http("POST", f"/api/v1/rooms/{code}/start", host)
+    late = live.http("POST", f"/api/v1/rooms/{code}/leave", friend)
+    assert late.status_code == 409 and late.json()["error"]["reason"] == "room_started"
 
 
 def test_unknown_room_and_bad_room_options(live):

@@ -186,13 +186,19 @@ def test_quick_match_seats_the_player_with_one_button(make_page, server_url):
     assert page.locator(".badge").count() == 4
 
 
-def test_private_room_by_code(make_page, server_url):
+def _room_opened(make_page, server_url):
+    """A host (desktop) who opened a room, and a friend's page (phone) not signed in
+    yet: (host, friend, the host's page, the room's code)."""
     host = make_page(server_url, "desktop")
     friend = make_page(server_url, "phone")
     hp = _guest(host, server_url)
     hp.click(".create-room-btn")
     hp.wait_for_selector(".room-code")
-    code = hp.locator(".room-code").get_attribute("data-code")
+    return host, friend, hp, hp.locator(".room-code").get_attribute("data-code")
+
+
+def test_private_room_by_code(make_page, server_url):
+    host, friend, hp, code = _room_opened(make_page, server_url)
     assert len(code) == 6 and code in hp.inner_text(".room-code")
     host.shot("room-created")
     fp = _guest(friend, server_url)
@@ -251,12 +257,7 @@ def test_a_seat_told_not_started_sits_down_once_the_game_is_made(make_page, serv
     cluster, the worker holding the new table is found a moment later). The join is
     then told ``not_started``; the page used to drop that answer and wait forever. Here
     the friend's page is shown the room as started before the host starts it."""
-    host = make_page(server_url, "desktop")
-    friend = make_page(server_url, "phone")
-    hp = _guest(host, server_url)
-    hp.click(".create-room-btn")
-    hp.wait_for_selector(".room-code")
-    code = hp.locator(".room-code").get_attribute("data-code")
+    host, friend, hp, code = _room_opened(make_page, server_url)
 
     def started_too_soon(route):
         if route.request.method != "GET":
@@ -278,3 +279,34 @@ def test_a_seat_told_not_started_sits_down_once_the_game_is_made(make_page, serv
     fp.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     hp.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     assert fp.locator(".badge-name", has_text="guest-").count() == 1
+
+
+def test_a_room_can_be_left_and_the_host_leaving_closes_it(make_page, server_url):
+    """離開房間: a friend who joined gives the seat up (the host sees the chair empty and
+    the friend's lobby offers rooms again); the host leaving closes the room, and the
+    friend still waiting in it is told the room is gone."""
+    host, friend, hp, code = _room_opened(make_page, server_url)
+    fp = _guest(friend, server_url)
+    second_chair = "() => document.querySelectorAll('.room-players li')[1]?.textContent"
+    for _ in range(2):
+        fp.fill("#room-code", code)
+        fp.click(".join-form button[type=submit]")
+        fp.wait_for_selector(".room-info .leave-room-btn")
+        hp.wait_for_function(f"{second_chair}.startsWith('guest-')", timeout=EVENT_WAIT_MS)
+        if _ == 0:
+            friend.shot("room-joined")
+            fp.click(".leave-room-btn")
+            fp.wait_for_selector(".room-forms .create-room-btn")
+            assert fp.inner_text("#toast") == "已離開房間"
+            hp.wait_for_function(f"{second_chair} === '空位'", timeout=EVENT_WAIT_MS)
+    hp.click(".leave-room-btn")
+    hp.wait_for_selector(".room-forms .create-room-btn")
+    fp.wait_for_selector(".room-forms .create-room-btn", timeout=EVENT_WAIT_MS)
+    assert fp.inner_text("#toast") == f"找不到房號 {code} 的房間"
+    friend.shot("room-closed")
+    # the code is gone for good: joining it again is the same one line
+    fp.evaluate("document.querySelector('#toast').textContent = ''")
+    fp.fill("#room-code", code)
+    fp.click(".join-form button[type=submit]")
+    fp.wait_for_function(f"document.querySelector('#toast').textContent === '找不到房號 {code} 的房間'")
+    assert fp.locator(".room-info").count() == 0

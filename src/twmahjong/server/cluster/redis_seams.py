@@ -496,6 +496,14 @@ class RedisRooms:
     async def join(self, code: str, player: Player) -> tuple[Room, int]:
         return await self._change(code, lambda room: room.take_seat(player))
 
+    async def leave(self, code: str, account_id: int) -> Room | None:
+        room, host_left = await self._change(code, lambda room: room.give_up_seat(account_id))
+        await self.link.r.zrem(self.link.key("roomseats", str(account_id)), room.code)
+        if host_left:
+            await self.close(room.code)
+            return None
+        return room
+
     async def start(self, code: str) -> Room | None:
         def mark(room: Room) -> bool:
             was, room.started = room.started, True

@@ -352,6 +352,15 @@ async def _take_seat(server, room, acc: dict) -> dict:
     return await _room_seat(server, room, seat, acc)
 
 
+@router.post("/rooms/{code}/leave")
+async def leave_room(code: str, request: Request, acc: Account) -> dict:
+    """Give up a seat in a room not started yet; the host leaving closes the room (the
+    others' pages find it gone). The seat no longer counts against the table cap."""
+    server = server_of(request)
+    room = await server.rooms.leave((await _find_room(request, code, acc)).code, acc["id"])
+    return {"left": True, "room": None if room is None else await room_view(server, room)}
+
+
 @router.post("/rooms/{code}/start")
 async def start_room(code: str, request: Request, acc: Account) -> dict:
     server = server_of(request)

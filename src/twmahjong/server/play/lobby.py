@@ -187,6 +187,18 @@ class Room:
                 return i
         raise LobbyError("conflict", "this room is full", "room_full")
 
+    def give_up_seat(self, account_id: int) -> bool:
+        """``account_id`` leaves this unstarted room; True if it was the host (the room
+        then closes: nobody is left to start it)."""
+        if self.started:
+            raise LobbyError("conflict", "this room's game has already started",
+                             "room_started")
+        seat = self.seat_of(account_id)
+        if seat is None:
+            raise LobbyError("conflict", "you are not in this room", "not_in_room")
+        self.players[seat] = None
+        return self.host[0] == account_id
+
     def to_json(self) -> dict:
         return {"code": self.code, "host": list(self.host), "profile": self.profile,
                 "stake": self.stake, "rounds": self.rounds, "game_id": self.game_id,
@@ -217,6 +229,7 @@ class RoomBook(Protocol):
     async def get(self, code: str) -> Room: ...
     async def by_game(self, game_id: str) -> Room | None: ...
     async def join(self, code: str, player: Player) -> tuple[Room, int]: ...
+    async def leave(self, code: str, account_id: int) -> Room | None: ...
     async def start(self, code: str) -> Room | None: ...
     async def unstart(self, code: str) -> None: ...
     async def waiting_count(self) -> int: ...
@@ -329,6 +342,16 @@ class Rooms:
         seat = room.take_seat(player)
         self._touch(room)
         return room, seat
+
+    async def leave(self, code: str, account_id: int) -> Room | None:
+        """The player gives up an unstarted room's seat: the room as it is now, or None
+        when the host left and the room closed."""
+        room = await self.get(code)
+        if room.give_up_seat(account_id):
+            self._drop(room.code)
+            return None
+        self._touch(room)
+        return room
 
     async def close(self, code: str) -> None:
         self._drop(code)

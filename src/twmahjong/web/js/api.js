@@ -78,6 +78,7 @@ export const createRoom = (opts) => api("/rooms", { method: "POST", body: opts }
 export const room = (code) => api(`/rooms/${encodeURIComponent(code)}`);
 export const joinRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/join`, { method: "POST" });
 export const startRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/start`, { method: "POST" });
+export const leaveRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/leave`, { method: "POST" });
 export const games = () => api("/games");
 export const gameRecord = (id) => api(`/games/${encodeURIComponent(id)}`);
 export const gameReplay = (id, handNo, seat) =>

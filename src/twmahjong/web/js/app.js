@@ -307,7 +307,8 @@ function pollRoom(seat) {
       if (e instanceof api.ApiError && e.status === 404) {
         stopRoomPoll();
         state.room = null;
-        fail(e);
+        hostSeat = null;
+        fail(e, { code: seat.code });
       } else if (e instanceof api.ApiError && e.code === "offline") toast(t("status.offline"));
     } finally {
       asking = false;
@@ -392,6 +393,23 @@ const actions = {
     } catch (e) {
       fail(e, { code });
     }
+  },
+  // 離開房間: the seat is given up (the host's leaving closes the room for everyone)
+  leaveRoom: async () => {
+    const code = state.room?.code;
+    if (!code) return;
+    try {
+      await api.leaveRoom(code);
+    } catch (e) {
+      // a room already gone or started: the poll says which; nothing was given up
+      if (!(e instanceof api.ApiError && e.status === 404)) return fail(e, { code });
+    }
+    stopRoomPoll();
+    state.room = null;
+    hostSeat = null;
+    toast(t("room.left"));
+    render();
+    refreshFriends();
   },
   startRoom: async () => {
     if (!hostSeat) return;

@@ -171,6 +171,8 @@ const TABLE = {
   "room.code.show": ["房號 {code}，分享給朋友", "Room {code} — share the code"],
   "room.start": ["開始（空位由電腦補上）", "Start (bots fill empty seats)"],
   "room.waiting": ["等待玩家加入…", "Waiting for players…"],
+  "room.leave": ["離開房間", "Leave the room"],
+  "room.left": ["已離開房間", "You left the room"],
   "room.empty": ["空位", "Empty seat"],
   "queue.waiting": ["配對中…（{n} 人等待，{s} 秒後由電腦補位）", "Matching… ({n} waiting, bots fill in {s}s)"],
   "queue.cancel": ["取消配對", "Cancel"],

@@ -179,9 +179,12 @@ function roomPanel(state, actions) {
       ? h("div", { class: "room-info" },
           h("p", { class: "room-code", dataset: { code: room.code } }, t("room.code.show", { code: room.code })),
           h("ol", { class: "room-players" }, ...room.players.map((name) => h("li", {}, name || t("room.empty")))),
-          room.host === state.account?.name
-            ? h("button", { type: "button", class: "btn primary start-btn", onclick: actions.startRoom }, t("room.start"))
-            : h("p", {}, t("room.waiting")))
+          room.host === state.account?.name ? null : h("p", {}, t("room.waiting")),
+          h("div", { class: "room-actions" },
+            room.host === state.account?.name
+              ? h("button", { type: "button", class: "btn primary start-btn", onclick: actions.startRoom }, t("room.start"))
+              : null,
+            h("button", { type: "button", class: "btn ghost leave-room-btn", onclick: actions.leaveRoom }, t("room.leave"))))
       : h("div", { class: "room-forms" },
           h("button", { type: "button", class: "btn create-room-btn", disabled, onclick: actions.createRoom }, t("room.create")),
           h("label", { class: "check room-watch" },
