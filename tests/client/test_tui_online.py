@@ -210,6 +210,26 @@ def test_the_lobby_says_a_wrong_password_and_asks_again(live, config_home):
     assert any(x.startswith("歡迎，阿華") for x in said)
 
 
+def test_giving_up_a_room_in_the_lobby_gives_its_seat_up_on_the_server(live, config_home):
+    """q at a room in the terminal's lobby used to go back to the menu only: the seat
+    stayed taken (and counted against the table cap) until the room expired."""
+    import asyncio as aio
+
+    from twmahjong.tui.lobby import play_online
+    host = Api(live.base)
+    aio.run(host.register("host-q", "secret-pw"))
+    code = aio.run(host.open_room())["code"]
+    answers = iter(["1", "3", code, "q", "q"])     # guest; join by code; give up; quit
+    play_online(live.base, lang="en", ask=lambda q, **kw: next(answers), say=[].append,
+                run_app=lambda app: None)
+    assert aio.run(host.room(code))["players"][1:] == [None, None, None]
+    # the host giving up closes the room: its code is gone
+    answers = iter(["2", "q", "q"])                # open a room; give up; quit
+    play_online(live.base, lang="en", ask=lambda q, **kw: next(answers), say=[].append,
+                run_app=lambda app: None)
+    assert live.http("GET", "/api/v1/health").json()["rooms_waiting"] == 1   # only host-q's
+
+
 class _Answers:
     """stdin for the plain loop: Enter (throw the drawn tile) or x, one line per decision."""
 

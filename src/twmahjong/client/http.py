@@ -116,6 +116,10 @@ class Api:
     async def start_room(self, code: str) -> dict:
         return await self.call("POST", f"/rooms/{quote(code.strip().upper())}/start")
 
+    async def leave_room(self, code: str) -> dict:
+        """Give up the seat in a room not started yet (the host's leaving closes it)."""
+        return await self.call("POST", f"/rooms/{quote(code.strip().upper())}/leave")
+
     async def games(self) -> list[dict]:
         return (await self.call("GET", "/games"))["games"]
 

@@ -25,6 +25,16 @@ def _run(coro):
     return asyncio.run(coro)
 
 
+def _leave(api: Api, code: str) -> None:
+    """Give the room's seat up on the way back to the menu. A room already started or
+    gone has nothing to give up; a lost connection shows at the next request."""
+    try:
+        _run(api.leave_room(code))
+    except ApiError as e:
+        if e.code == "network":
+            raise
+
+
 def log_in(api: Api, creds: Credentials, lang: str, ask=typer.prompt, say=typer.echo) -> dict:
     """The account: the kept token if the server still takes it, else ask (guest / log in / register)."""
     if api.token:
@@ -69,6 +79,7 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                 while True:
                     ans = str(ask(tr(lang, "lobby_room_open", code=room["code"]), default="")).strip().lower()
                     if ans == "q":
+                        _leave(api, room["code"])        # closed: the code is gone for all
                         break
                     _run(api.start_room(room["code"]))
                     return ("ticket", room["ticket"])
@@ -78,6 +89,7 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                 seat = _run(api.join_room(code))
                 while not _run(api.room(code)).get("started"):
                     if str(ask(tr(lang, "lobby_room_wait"), default="")).strip().lower() == "q":
+                        _leave(api, code)                # the seat is free for someone else
                         break
                 else:
                     return ("ticket", seat["ticket"])
