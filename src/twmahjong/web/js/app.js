@@ -52,7 +52,6 @@ let dailyAsked = false;
 let socket = null;
 let game = null;
 let roomPoll = null;
-let hostSeat = null;       // the room this page opened (its start button)
 let sitting = null;        // {seat, tries}: a room's seat being sat down at
 const SIT_TRIES = 30;
 let learnView = null;
@@ -123,12 +122,10 @@ function onMessage(msg) {
       break;
     case "error":
       if (msg.code === "not_started") {
-        // sitting down too soon: asked again; a saved ticket's room not started: nothing
-        if (sitting && !sitAgain()) {
-          sitting = null;
-          fail(new api.ApiError(0, msg.code, msg.message, msg.reason || null));
-        }
-        return;
+        // a saved ticket's room not started: nothing to do; sitting down too soon: asked
+        // again, and said (below) once the tries are spent
+        if (!sitting || sitAgain()) return;
+        sitting = null;
       }
       if (game) game.handle(msg);
       else fail(new api.ApiError(0, msg.code, msg.message, msg.reason || null));
@@ -307,7 +304,6 @@ function pollRoom(seat) {
       if (e instanceof api.ApiError && e.status === 404) {
         stopRoomPoll();
         state.room = null;
-        hostSeat = null;
         fail(e, { code: seat.code });
       } else if (e instanceof api.ApiError && e.code === "offline") toast(t("status.offline"));
     } finally {
@@ -371,7 +367,6 @@ const actions = {
   createRoom: async () => {
     try {
       const seat = await api.createRoom(roomOptions());
-      hostSeat = seat;           // before the start button is drawn: it works at once
       state.room = seat.room;
       render();
       pollRoom(seat);
@@ -401,20 +396,21 @@ const actions = {
     try {
       await api.leaveRoom(code);
     } catch (e) {
-      // a room already gone or started: the poll says which; nothing was given up
+      // a room already gone (404) has no seat left to give up: the lobby forgets it as
+      // if left; anything else (started, offline) is said, and the page stays in it
       if (!(e instanceof api.ApiError && e.status === 404)) return fail(e, { code });
     }
     stopRoomPoll();
     state.room = null;
-    hostSeat = null;
     toast(t("room.left"));
     render();
     refreshFriends();
   },
+  // the button is drawn only for the host of the room shown: its code is the room's
   startRoom: async () => {
-    if (!hostSeat) return;
+    if (!state.room) return;
     try {
-      await api.startRoom(hostSeat.code);
+      await api.startRoom(state.room.code);
     } catch (e) {
       fail(e);
     }
