@@ -309,11 +309,82 @@ async def test_a_seat_in_a_room_not_yet_started_sits_down_when_the_host_starts(l
             await next_change(session)
         await pilot.pause()
         assert session.notice == "等房主開局… 開始後自動入座"
-        assert "等房主開局" in content(app, "#status")
+        assert "等房主開局" in content(app, "#waiting")
+        assert not app.table.query_one("#main").display    # no empty table frame above it
         await host.start_room(room["code"])
         while not any(m["type"] == "snapshot" for m in session.messages):
             await next_change(session)
         assert session.link.state.seat == 1
         await pilot.pause()
+        assert not app.table.query_one("#waiting").display
         assert "等房主開局" not in content(app, "#status")
         assert "手牌" in content(app, "#seat-3")          # the host, 上家 of seat 1, at the table
+
+
+@pytest.mark.asyncio
+async def test_a_friend_waits_for_the_host_on_the_table_screen_and_q_gives_the_seat_up(
+        live, config_home):
+    """The lobby's friend used to press Enter again and again to see whether the host had
+    started. With the table screen it goes there at once: a waiting page with the room's
+    code, then the table when the host starts; q before that asks to leave the room,
+    and leaving gives the seat up on the server."""
+    from twmahjong.tui.dialogs import ConfirmQuit
+    from twmahjong.tui.lobby import play_online
+    host = Api(live.base)
+    await host.register("host-w", "secret-pw")
+    code = (await host.open_room(bots="L1"))["code"]
+    answers = iter(["1", "3", code])                   # guest; join by code
+    apps: list = []
+    ask = lambda q, **kw: next(answers, "q")        # noqa: E731  ("q": the old lobby's end)
+    await asyncio.to_thread(play_online, live.base, lang="zh", ask=ask, say=[].append,
+                            run_app=apps.append)
+    assert apps[0].session.plan[2] == code             # no question asked while waiting
+    assert (await host.room(code))["players"][1] is None   # the app never ran: seat given up
+
+    # at the table screen: the waiting page, the room's own quit question, then the table
+    async def drive(app) -> None:
+        session = app.session
+        session.rejoin_every = 0.05
+        async with app.run_test(size=SMALL) as pilot:
+            while session.notice != "等房主開局… 開始後自動入座":
+                await next_change(session)
+            await pilot.pause()
+            page = content(app, "#waiting")
+            assert "等房主開局" in page and f"房號 {code}" in page and "q 離開" in page
+            await pilot.press("q")
+            assert isinstance(app.screen, ConfirmQuit)
+            assert f"要離開房號 {code} 的房間嗎" in str(app.screen.text)
+            await pilot.press("n")
+            await host.start_room(code)
+            while session.link.state.obs is None:
+                await next_change(session)
+            await pilot.pause()
+            assert not session.waiting_for_room
+            assert "手牌" in content(app, "#seat-3")
+
+    answers = iter(["3", code])
+    await asyncio.to_thread(play_online, live.base, lang="zh", ask=ask, say=[].append,
+                            run_app=lambda app: asyncio.run(drive(app)))
+    room = await host.room(code)
+    assert room["started"] and room["players"][1] is not None   # seated: nothing given up
+
+
+@pytest.mark.asyncio
+async def test_a_friend_waiting_is_told_when_the_host_closes_the_room(live):
+    host, friend = Api(live.base), Api(live.base)
+    await host.register("host-c", "secret-pw")
+    await friend.register("friend-c", "secret-pw")
+    code = (await host.open_room())["code"]
+    seat = await friend.join_room(code)
+    session = OnlineSession(live.base, friend.token, ("ticket", seat["ticket"], code))
+    session.rejoin_every = 0.05
+    app = app_for(session, "en")
+    async with app.run_test(size=SMALL) as pilot:
+        while not any(m.get("code") == "not_started" for m in session.messages):
+            await next_change(session)
+        await host.leave_room(code)                     # the host closes the room
+        while not any(m.get("code") == "no_table" for m in session.messages):
+            await next_change(session)
+        await pilot.pause()
+        assert session.notice == f"Room {code} was closed by its host"
+        assert f"Room {code} was closed by its host" in content(app, "#waiting")

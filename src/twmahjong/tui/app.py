@@ -52,7 +52,9 @@ class PlayApp(App):
         if isinstance(self.screen, ConfirmQuit):
             return
         s = self.session
-        if s.online:
+        if s.online and s.waiting_for_room:
+            text = tr(self.lang, "quit_confirm_room", code=s.room)
+        elif s.online:
             text = tr(self.lang, "quit_confirm_online", url=s.url)
         else:
             text = tr(self.lang, "quit_confirm")

@@ -66,8 +66,12 @@ def log_in(api: Api, creds: Credentials, lang: str, ask=typer.prompt, say=typer.
 
 
 def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = None,
-                 ask=typer.prompt, say=typer.echo) -> tuple | None:
-    """How to sit down: ``("quick", profile, stake)`` or ``("ticket", ticket)``; None to quit."""
+                 ask=typer.prompt, say=typer.echo, wait_at_table: bool = False) -> tuple | None:
+    """How to sit down: ``("quick", profile, stake)`` or ``("ticket", ticket)``; None to quit.
+
+    A friend's room the host has not started: with ``wait_at_table`` (the table screen,
+    which waits by itself and takes q) ``("ticket", ticket, code)`` at once; otherwise
+    (the plain lines, which read only at decisions) the lobby asks until it starts."""
     while True:
         back = tr(lang, "lobby_back") if creds.ticket else ""
         pick = str(ask(tr(lang, "lobby_menu", back=back), default="1")).strip().lower()
@@ -87,6 +91,8 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
             if pick == "3":
                 code = str(ask(tr(lang, "lobby_code"))).strip()
                 seat = _run(api.join_room(code))
+                if wait_at_table and not _run(api.room(code)).get("started"):
+                    return ("ticket", seat["ticket"], code)
                 while not _run(api.room(code)).get("started"):
                     if str(ask(tr(lang, "lobby_room_wait"), default="")).strip().lower() == "q":
                         _leave(api, code)                # the seat is free for someone else
@@ -116,7 +122,7 @@ def play_online(url: str, *, lang: str = "zh", plain: bool = False, profile: str
     api = Api(base, token=creds.token)
     account = log_in(api, creds, lang, ask, say)
     say(tr(lang, "lobby_hello", name=account["name"], coins=account.get("coins", 0)))
-    plan = choose_table(api, creds, lang, profile, ask, say)
+    plan = choose_table(api, creds, lang, profile, ask, say, wait_at_table=not plain)
     if plan is None:
         return
     session = OnlineSession(base, api.token, plan, creds=creds)
@@ -126,3 +132,5 @@ def play_online(url: str, *, lang: str = "zh", plain: bool = False, profile: str
         return
     app = PlayApp(session, lang, prefs=Prefs.load())
     (run_app or PlayApp.run)(app)
+    if session.waiting_for_room:
+        _leave(api, session.room)        # left before the host started: the seat is free again

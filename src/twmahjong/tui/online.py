@@ -63,7 +63,10 @@ def safe_move(obs: dict) -> dict:
 
 class OnlineSession:
     """A seat at a server's table. ``plan`` says how to sit down: ``("quick", profile,
-    stake)`` for 一鍵匹配, ``("ticket", ticket)`` for a room seat or 回到牌桌."""
+    stake)`` for 一鍵匹配, ``("ticket", ticket)`` for a room seat or 回到牌桌, and
+    ``("ticket", ticket, code)`` for the seat of room ``code`` whose host may not have
+    started it yet: the session waits for the host, and leaving before it starts gives
+    the seat up (``play_online``)."""
 
     online = True
     rejoin_every = 2.0                    # s between asking again for a room not started
@@ -74,6 +77,7 @@ class OnlineSession:
         kw = {} if retry is None else {"retry": retry}
         self.link = GameLink(url, token, **kw)
         self.plan = plan
+        self.room: str | None = plan[2] if plan[0] == "ticket" and len(plan) > 2 else None
         self.creds = creds
         self.app = None
         self.auto = False                 # 託管 by this client
@@ -176,6 +180,8 @@ class OnlineSession:
         elif t == "error":
             if m["code"] == "not_started":
                 self.notice = tr(lang, "online_not_started")
+            elif m["code"] == "no_table" and self.room and st.seat is None:
+                self.notice = tr(lang, "online_room_gone", code=self.room)   # the host left
             elif m["code"] not in ("stale", "not_your_turn"):
                 self.notice = m["message"]
             if m["code"] == "no_table" and self.creds is not None:
@@ -257,6 +263,11 @@ class OnlineSession:
     # -- table talk ----------------------------------------------------------------------------
     def _send(self, coro) -> None:
         asyncio.get_running_loop().create_task(coro)
+
+    @property
+    def waiting_for_room(self) -> bool:
+        """At a room's seat that was never dealt: leaving gives the seat up."""
+        return self.room is not None and self.link.state.seat is None
 
     @property
     def seated(self) -> bool:

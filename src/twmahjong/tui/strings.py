@@ -212,6 +212,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_left": ("你離開了牌桌：伺服器會代打，用 twmj play --server 回到牌桌",
                     "You left the table: the server plays your seat until twmj play --server takes it back"),
     "online_connecting": ("連線中…", "Connecting…"),
+    "online_room_code": ("房號 {code}", "Room {code}"),
+    "online_room_gone": ("房號 {code} 的房間已關閉", "Room {code} was closed by its host"),
+    "online_wait_keys": ("q 離開", "q leave"),
+    "quit_confirm_room": ("要離開房號 {code} 的房間嗎？座位會讓給別人。\n\ny 離開    n 繼續等",
+                          "Leave room {code}? Your seat goes to someone else.\n\n"
+                          "y leave    n keep waiting"),
     "log_prompt": ("全部紀錄（↑↓ 捲動，其他鍵回到牌桌）", "The whole log (↑↓ scroll, any other key returns)"),
     "k_log": ("g紀錄", "g log"),
     "press_any": ("按任意鍵回到牌桌", "Press any key to return"),

@@ -98,6 +98,8 @@ class TableScreen(Screen):
     #keys { height: 1; color: #9fc8b2; padding: 0 1; }
     #too-small { display: none; height: 1fr; content-align: center middle; color: #ffd54f;
                  text-style: bold; padding: 1 2; }
+    #waiting { display: none; height: 1fr; content-align: center middle; text-align: center;
+               color: #f4efe1; padding: 1 2; }
     """
 
     def __init__(self, session, lang: str, settings):
@@ -113,6 +115,7 @@ class TableScreen(Screen):
         self.cell = COMPACT
         self.result_for: int | None = None        # the hand whose result screen was shown
         self.hand_key = None                      # (hand, drawn, legal) last drawn: keep the cursor otherwise
+        self.small = False                        # the terminal is below MIN_SIZE
 
     def compose(self):
         with Vertical(id="main"):
@@ -130,6 +133,7 @@ class TableScreen(Screen):
             yield Static(id="log")
             yield Static(id="keys")
         yield Static(id="too-small")
+        yield Static(id="waiting")                          # online, before the seat is dealt
 
     def on_mount(self) -> None:
         self.fit()
@@ -249,8 +253,8 @@ class TableScreen(Screen):
 
     def fit(self) -> None:
         w, h = self.app.size
-        small = w < MIN_SIZE[0] or h < MIN_SIZE[1]
-        self.query_one("#main").display = not small
+        small = self.small = w < MIN_SIZE[0] or h < MIN_SIZE[1]
+        self.query_one("#main").display = not small and not self.waiting()
         too = self.query_one("#too-small", Static)
         too.display = small
         if small:
@@ -265,9 +269,34 @@ class TableScreen(Screen):
 
     # -- drawing ----------------------------------------------------------------------
 
+    def waiting(self) -> bool:
+        """Online with nothing dealt to this seat yet (connecting, queued, a room whose
+        host has not started): a table frame would be empty, so a page of its own says
+        what the seat waits for."""
+        return self.session.online and self.session.observation() is None
+
+    def show_waiting(self) -> bool:
+        """Draw the waiting page, or put the table back once something is dealt."""
+        waiting = self.waiting() and not self.small
+        page = self.query_one("#waiting", Static)
+        page.display = waiting
+        self.query_one("#main").display = not self.small and not waiting
+        if waiting:
+            s, lang = self.session, self.lang
+            online = tr(lang, "online_header", profile="").strip()
+            lines = [f"[b #ffd54f]twmahjong[/]  {online}", "",
+                     s.notice or tr(lang, "online_connecting")]
+            if s.room:
+                lines.append(tr(lang, "online_room_code", code=s.room))
+            lines += ["", tr(lang, "online_wait_keys")]
+            page.update("\n".join(lines))
+        return waiting
+
     def redraw(self) -> None:
         s, lang = self.session, self.lang
         obs = s.observation()
+        if self.show_waiting():
+            return
         if obs is None or not self.query_one("#main").display:
             self.query_one("#status", Static).update(self.status_markup(obs))
             return
