@@ -500,7 +500,7 @@ class RedisRooms:
         room, host_left = await self._change(code, lambda room: room.give_up_seat(account_id))
         await self.link.r.zrem(self.link.key("roomseats", str(account_id)), room.code)
         if host_left:
-            await self.close(room.code)
+            await self._drop(room)             # the room just read: no second read to close it
             return None
         return room
 
@@ -539,8 +539,11 @@ class RedisRooms:
             room = await self.get(code)
         except LobbyError:
             return
+        await self._drop(room)
+
+    async def _drop(self, room: Room) -> None:
         room.started = True               # out of the idle indexes
         async with self.link.r.pipeline(transaction=True) as pipe:
             self._index(pipe, room)
-            pipe.delete(self._key(code), self.link.key("roomgame", room.game_id))
+            pipe.delete(self._key(room.code), self.link.key("roomgame", room.game_id))
             await pipe.execute()
