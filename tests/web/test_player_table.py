@@ -573,3 +573,23 @@ def test_on_a_tall_phone_the_calls_and_the_hand_sit_at_the_bottom_edge(player, s
     assert board["y"] + board["height"] <= calls["y"] - 40, "the spare height is between board and calls"
     assert calls["y"] + calls["height"] <= hand["y"] + 0.5
     _no_horizontal_scroll(page)
+
+
+@pytest.mark.parametrize("size,lang", COMBOS + [("desktop", "zh-TW"), ("phone", "en")])
+def test_every_seat_badge_shows_its_whole_name(player, static_url, size, lang):
+    """A badge names its seat ("Across", a player's own name) beside the disc that shows
+    its wind. With the wind written again after the name, names were cut: "Across
+    (Sou…" on a desktop, "bot:穩健（…" on a phone. The whole label (with the wind) is the
+    name's title and what a screen reader says."""
+    p = player(static_url, size, lang)
+    page = p.open("dev/table.html?state=claim&clean&frozen")
+    page.wait_for_selector(".badge-name")
+    cut = page.eval_on_selector_all(".badge-name", """els => els
+        .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
+    assert cut == []
+    labels = page.eval_on_selector_all(".badge-name", "els => els.map((e) => e.title)")
+    zh = lang == "zh-TW"
+    assert (["你（東）", "下家（南）"] if zh else ["You (East)", "Right (South)"])[0] in labels
+    assert page.eval_on_selector_all(
+        ".badge-name", "els => els.every((e) => e.getAttribute('aria-label') === e.title)")
+    p.shot("badge-names")

@@ -114,8 +114,12 @@ function badgeEl(obs, seat, me, players, clock) {
     d.textContent = t("dealer.badge");
     box.append(d);
   }
-  const name = el("span", "badge-name");
-  name.textContent = t("seat.label", { who: seatName(seat, me, players), wind: t(`wind.${wind}`) });
+  // the wind is on the disc beside it: the name alone fits ("Across (South)" was cut to
+  // "Across (Sou…"); the whole label stays in the title and for screen readers
+  const who = seatName(seat, me, players);
+  const label = t("seat.label", { who, wind: t(`wind.${wind}`) });
+  const name = el("span", "badge-name", { title: label, "aria-label": label });
+  name.textContent = who;
   box.append(name);
   if (p.persona) {
     // a personality bot: its own name and challenge tier (挑戰賽 opponents)
