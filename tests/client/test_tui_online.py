@@ -388,3 +388,55 @@ async def test_a_friend_waiting_is_told_when_the_host_closes_the_room(live):
         await pilot.pause()
         assert session.notice == f"Room {code} was closed by its host"
         assert f"Room {code} was closed by its host" in content(app, "#waiting")
+
+
+@pytest.mark.asyncio
+async def test_the_host_sees_friends_sit_down_and_starts_the_room_with_enter(live, config_home):
+    """The terminal's host used to start blind: the lobby said "Press Enter to start" and
+    showed nobody, so an Enter before the friends had joined gave their seats to bots.
+    Now the host waits on the table screen's waiting page, which shows who has sat
+    down as they do; Enter starts the room and the host sits down at once."""
+    from twmahjong.tui.dialogs import ConfirmQuit
+    from twmahjong.tui.lobby import play_online
+    friend = Api(live.base)
+    await friend.register("friend-h", "secret-pw")
+    answers = iter(["1", "2"])                            # guest; open a room
+
+    async def drive(app) -> None:
+        session = app.session
+        session.rejoin_every = 0.05
+        code = session.room
+        async with app.run_test(size=SMALL) as pilot:
+            while session.room_info is None:
+                await next_change(session)
+            await pilot.pause()
+            page = content(app, "#waiting")
+            assert f"房號 {code}" in page and "已入座 1/4" in page and "（空位）" in page
+            assert "Enter 開始" in page and "q 關閉房間" in page
+            await pilot.press("q")
+            assert f"要關閉房號 {code} 的房間嗎" in str(app.screen.text)
+            assert isinstance(app.screen, ConfirmQuit)
+            await pilot.press("n")
+            await friend.join_room(code)
+            while "friend-h" not in (session.room_info or {}).get("players", []):
+                await next_change(session)
+            await pilot.pause()
+            page = content(app, "#waiting")
+            assert "已入座 2/4" in page and "friend-h" in page
+            await pilot.press("enter")
+            while session.link.state.obs is None:
+                await next_change(session)
+            await pilot.pause()
+            assert not app.table.query_one("#waiting").display
+            seated = [session.seat_name("zh", s) for s in range(4)]
+            assert any("friend-h" in n for n in seated), seated
+
+    ran: list = []
+
+    def run_app(app) -> None:
+        ran.append(app)
+        asyncio.run(drive(app))
+    ask = lambda q, **kw: next(answers, "q")        # noqa: E731  ("q": the old lobby's end)
+    await asyncio.to_thread(play_online, live.base, lang="zh", ask=ask, say=[].append,
+                            run_app=run_app)
+    assert ran and ran[0].session.hosting             # the old lobby never reached the table

@@ -53,7 +53,8 @@ class PlayApp(App):
             return
         s = self.session
         if s.online and s.waiting_for_room:
-            text = tr(self.lang, "quit_confirm_room", code=s.room)
+            text = tr(self.lang, "quit_confirm_room_host" if s.hosting else "quit_confirm_room",
+                      code=s.room)
         elif s.online:
             text = tr(self.lang, "quit_confirm_online", url=s.url)
         else:

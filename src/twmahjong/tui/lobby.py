@@ -69,9 +69,10 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                  ask=typer.prompt, say=typer.echo, wait_at_table: bool = False) -> tuple | None:
     """How to sit down: ``("quick", profile, stake)`` or ``("ticket", ticket)``; None to quit.
 
-    A friend's room the host has not started: with ``wait_at_table`` (the table screen,
-    which waits by itself and takes q) ``("ticket", ticket, code)`` at once; otherwise
-    (the plain lines, which read only at decisions) the lobby asks until it starts."""
+    A room not started: with ``wait_at_table`` (the table screen, which waits by itself,
+    shows who has sat down and takes Enter and q) ``("ticket", ticket, code)`` for a
+    friend and ``("ticket", ticket, code, "host")`` for the host, at once; otherwise (the
+    plain lines, which read only at decisions) the lobby asks until it starts."""
     while True:
         back = tr(lang, "lobby_back") if creds.ticket else ""
         pick = str(ask(tr(lang, "lobby_menu", back=back), default="1")).strip().lower()
@@ -80,6 +81,8 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                 return ("quick", profile, "low")
             if pick == "2":
                 room = _run(api.open_room(profile=profile or "standard"))
+                if wait_at_table:               # the waiting page shows who sits down
+                    return ("ticket", room["ticket"], room["code"], "host")
                 while True:
                     ans = str(ask(tr(lang, "lobby_room_open", code=room["code"]), default="")).strip().lower()
                     if ans == "q":

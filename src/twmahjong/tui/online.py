@@ -66,7 +66,8 @@ class OnlineSession:
     stake)`` for 一鍵匹配, ``("ticket", ticket)`` for a room seat or 回到牌桌, and
     ``("ticket", ticket, code)`` for the seat of room ``code`` whose host may not have
     started it yet: the session waits for the host, and leaving before it starts gives
-    the seat up (``play_online``)."""
+    the seat up (``play_online``). ``("ticket", ticket, code, "host")`` is the host's own
+    seat: the waiting page shows who has sat down, and Enter starts the room."""
 
     online = True
     rejoin_every = 2.0                    # s between asking again for a room not started
@@ -78,6 +79,11 @@ class OnlineSession:
         self.link = GameLink(url, token, **kw)
         self.plan = plan
         self.room: str | None = plan[2] if plan[0] == "ticket" and len(plan) > 2 else None
+        self.hosting = self.room is not None and plan[3:] == ("host",)
+        self.room_info: dict | None = None    # the room as last read: who has sat down
+        self.api = Api(url, token)
+        self._rejoin = asyncio.Event()        # the host started: ask for the seat at once
+        self._watch: asyncio.Task | None = None
         self.creds = creds
         self.app = None
         self.auto = False                 # 託管 by this client
@@ -113,6 +119,8 @@ class OnlineSession:
         try:
             await self.link.connect()
             await self.read_talk()
+            if self.room is not None:
+                self._watch = asyncio.get_running_loop().create_task(self.watch_room())
             if self.plan[0] == "quick":
                 _, profile, stake = self.plan
                 await self.link.quick_match(profile=profile, stake=stake or "low")
@@ -130,7 +138,9 @@ class OnlineSession:
                 if m["type"] == "error" and m["code"] == "not_started" and self.plan[0] == "ticket":
                     # a room's seat whose game is not made yet: sit down once it is (the
                     # room expires if nobody starts it, and then the answer is no_table)
-                    await asyncio.sleep(self.rejoin_every)
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._rejoin.wait(), self.rejoin_every)
+                    self._rejoin.clear()
                     await self.link.join(self.plan[1])
         except LinkError as e:
             if not self.link.closed:          # our own close() is not a lost connection
@@ -143,6 +153,46 @@ class OnlineSession:
 
     def _lang(self) -> str:
         return self.lang
+
+    def _tell(self, m: dict) -> None:
+        self.changed.set()
+        for fn in self.listeners:
+            fn(m)
+
+    async def watch_room(self) -> None:
+        """While the seat waits for its room: who has sat down, read every
+        ``rejoin_every`` s for the waiting page. A room gone (its host closed it) ends
+        the wait; a failed read is tried again."""
+        while self.waiting_for_room:
+            try:
+                self.room_info = await self.api.room(self.room or "")
+            except ApiError as e:
+                if e.status == 404:
+                    self.room_info = None
+                    self.notice = tr(self._lang(), "online_room_gone", code=self.room)
+                    self._tell({"type": "room", "room": None})
+                    return
+            else:
+                self._tell({"type": "room", "room": self.room_info})
+            await asyncio.sleep(self.rejoin_every)
+
+    def start_room(self) -> None:
+        """The host's Enter on the waiting page: start the room (bots fill the empty
+        chairs) and sit down at once instead of at the next ask."""
+        if not self.hosting or not self.waiting_for_room:
+            return
+
+        async def start() -> None:
+            try:
+                await self.api.start_room(self.room or "")
+            except ApiError as e:
+                self.notice = str(e)
+                self._tell({"type": "room", "room": self.room_info})
+                return
+            self.notice = tr(self._lang(), "online_connecting")
+            self._rejoin.set()
+            self._tell({"type": "room", "room": self.room_info})
+        asyncio.get_running_loop().create_task(start())
 
     async def read_talk(self) -> None:
         """The catalogue; a server without one (or a failed read) leaves talk unreadable
@@ -300,6 +350,8 @@ class OnlineSession:
                   text=self.book.text(lang, phrase=m.get("phrase"), emote=m.get("emote")))
 
     def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
         with contextlib.suppress(RuntimeError):
             asyncio.get_running_loop().create_task(self.link.close())
 

@@ -215,6 +215,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_room_code": ("房號 {code}", "Room {code}"),
     "online_room_gone": ("房號 {code} 的房間已關閉", "Room {code} was closed by its host"),
     "online_wait_keys": ("q 離開", "q leave"),
+    "online_host_wait": ("把房號告訴朋友，等他們入座", "Share the code and wait for your friends to sit down"),
+    "online_host_keys": ("Enter 開始（空位由電腦補上）   q 關閉房間",
+                         "Enter starts (bots fill empty seats)   q closes the room"),
+    "online_room_seats": ("已入座 {n}/4", "Seated {n}/4"),
+    "online_room_empty": ("（空位）", "(empty)"),
+    "quit_confirm_room_host": ("要關閉房號 {code} 的房間嗎？已入座的朋友會看到房間已關閉。\n\ny 關閉    n 繼續等",
+                               "Close room {code}? Friends already seated are told it was "
+                               "closed.\n\ny close    n keep waiting"),
     "quit_confirm_room": ("要離開房號 {code} 的房間嗎？座位會讓給別人。\n\ny 離開    n 繼續等",
                           "Leave room {code}? Your seat goes to someone else.\n\n"
                           "y leave    n keep waiting"),

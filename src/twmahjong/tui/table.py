@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.cells import cell_len
+from rich.markup import escape
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -284,11 +285,21 @@ class TableScreen(Screen):
         if waiting:
             s, lang = self.session, self.lang
             online = tr(lang, "online_header", profile="").strip()
-            lines = [f"[b #ffd54f]twmahjong[/]  {online}", "",
-                     s.notice or tr(lang, "online_connecting")]
+            lines = [f"[b #ffd54f]twmahjong[/]  {online}", ""]
             if s.room:
-                lines.append(tr(lang, "online_room_code", code=s.room))
-            lines += ["", tr(lang, "online_wait_keys")]
+                lines.append(f"[b]{escape(tr(lang, 'online_room_code', code=s.room))}[/]")
+            notice = s.notice
+            if s.hosting and notice in ("", tr(lang, "online_not_started")):
+                notice = tr(lang, "online_host_wait")
+            lines.append(escape(notice or tr(lang, "online_connecting")))
+            info = s.room_info
+            if info:
+                empty = tr(lang, "online_room_empty")
+                names = [escape(n) if n else f"[dim]{empty}[/]" for n in info["players"]]
+                lines += ["", tr(lang, "online_room_seats", n=sum(1 for n in info["players"] if n)),
+                          "  ".join(names)]
+            keys = "online_host_keys" if s.hosting else "online_wait_keys"
+            lines += ["", tr(lang, keys)]
             page.update("\n".join(lines))
         return waiting
 
@@ -521,6 +532,9 @@ class TableScreen(Screen):
             self.redraw()
 
     def action_discard(self) -> None:
+        if self.waiting():
+            self.session.start_room()           # the host's Enter starts the room
+            return
         if self.menu or self.sel is None:
             return
         tiles = self.hand_tiles()
