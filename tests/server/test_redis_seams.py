@@ -471,6 +471,38 @@ def test_a_seat_is_given_up_and_the_host_leaving_closes_the_room(kind):
             purge(url, prefix)
 
 
+def test_a_room_whose_game_was_never_made_is_revived_once(kind):
+    """Both RoomBooks: a room marked started remembers when; ``revive`` hands it out
+    again only once that is ``after`` seconds old, and to one caller of several racing
+    on two processes (the one that makes the game again), then not for ``after`` more."""
+    clock = Clock()
+    url, prefix = (need_redis(), fresh_prefix()) if kind == "redis" else (None, None)
+
+    async def go():
+        async with contextlib.AsyncExitStack() as stack:
+            a, b = await two_room_books(stack, kind, url, prefix, clock)
+            room = await a.open((1, "host"), "standard", "low", 1, "g_revive")
+            assert await a.revive(room.code, 60) is None            # not started
+            await b.join(room.code, (2, "guest"))
+            await a.start(room.code)
+            assert (await b.get(room.code)).started_at == clock.now
+            clock.now += 59
+            assert await b.revive(room.code, 60) is None            # too soon
+            clock.now += 1
+            again = await asyncio.gather(*((a, b)[i % 2].revive(room.code, 60)
+                                           for i in range(6)))
+            made = [r for r in again if r is not None]
+            assert len(made) == 1 and made[0].players[1] == (2, "guest")
+            assert (await a.get(room.code)).started_at == clock.now
+            clock.now += 30
+            assert await a.revive(room.code, 60) is None
+    try:
+        run(go())
+    finally:
+        if url:
+            purge(url, prefix)
+
+
 def test_writes_dropped_by_a_lost_connection_resynchronise_once_writes_work(tmp_path):
     """A write batch that fails (the writer's connection died: Redis restarted, or the
     connection was killed) is dropped; whatever it carried (a relayed update, move or

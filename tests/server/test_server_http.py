@@ -146,6 +146,34 @@ def test_a_room_says_started_only_once_its_game_can_be_joined(live):
     assert join_answer(live, friend, joined["ticket"], "snapshot")["observation"]["seat"] == 1
 
 
+def test_a_room_whose_maker_died_gets_its_game_made_again(live, monkeypatch):
+    """A process killed between marking a room started and storing its game left the
+    room started with no game: its players were told ``not_started`` for ever, the
+    host's start did nothing (started already) and nobody could leave (started). A
+    minute on, the next read of the room makes its game, once, with its seats."""
+    from twmahjong.server.net.http_api import MAKE_TIMEOUT
+    host, friend = live.register("host7"), live.register("friend7")
+    opened = live.http("POST", "/api/v1/rooms", host, json={}).json()
+    code = opened["code"]
+    joined = live.http("POST", f"/api/v1/rooms/{code}/join", friend).json()
+    rooms = live.server.rooms
+    now = rooms.clock()
+    monkeypatch.setattr(rooms, "clock", lambda: now)
+    asyncio.run(rooms.start(code))          # marked started; the process dies before the game
+    assert not live.http("GET", f"/api/v1/rooms/{code}", friend).json()["room"]["started"]
+    assert join_answer(live, friend, joined["ticket"], "error")["code"] == "not_started"
+    start = live.http("POST", f"/api/v1/rooms/{code}/start", host)
+    assert start.status_code == 200 and not start.json()["room"]["started"]
+    stuck = live.http("POST", f"/api/v1/rooms/{code}/leave", friend)
+    assert stuck.status_code == 409 and stuck.json()["error"]["reason"] == "room_started"
+
+    monkeypatch.setattr(rooms, "clock", lambda: now + MAKE_TIMEOUT)
+    room = live.http("GET", f"/api/v1/rooms/{code}", friend).json()["room"]
+    assert room["started"] and room["players"] == ["host7", "friend7", None, None]
+    assert join_answer(live, friend, joined["ticket"], "snapshot")["observation"]["seat"] == 1
+    assert join_answer(live, host, opened["ticket"], "snapshot")["observation"]["seat"] == 0
+
+
 def test_leaving_a_room_frees_the_seat_and_the_host_leaving_closes_it(live):
     host, friend, other = live.register("host8"), live.register("friend8"), live.register("x8")
     code = live.http("POST", "/api/v1/rooms", host, json={}).json()["code"]

@@ -7,6 +7,8 @@ documents them too (``/openapi.json``).
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -21,6 +23,12 @@ from ..play.lobby import LobbyError
 from ..settings import STAKE_LEVELS, TABLE_SPEEDS
 from ..store.schema import name_key
 from .limits import LimitError, table_state
+
+log = logging.getLogger(__name__)
+
+# s after a room was marked started with its game still neither running nor stored: the
+# process making it died in between (making takes well under a second), so it is made again
+MAKE_TIMEOUT = 60.0
 
 __all__ = ["ApiError", "error_response", "router", "table_state"]
 
@@ -311,7 +319,8 @@ async def _find_room(request: Request, code: str, acc: dict):
 async def room_state(code: str, request: Request,
                      acc: Account) -> dict:
     server = server_of(request)
-    return {"room": await room_view(server, await _find_room(request, code, acc))}
+    room = await _revive(server, await _find_room(request, code, acc))
+    return {"room": await room_view(server, room)}
 
 
 async def _start_room(server, room):
@@ -319,20 +328,54 @@ async def _start_room(server, room):
     seated someone since ``room`` was read); the room as started."""
     started = await server.rooms.start(room.code)
     if started is None:             # started already (the host, or the fourth join)
-        return await server.rooms.get(room.code)
+        return await _revive(server, await server.rooms.get(room.code))
     room = started
     try:
-        names, options = None, None
-        if room.bots:       # adaptive reads the host's own record
-            names, options = await opponents.choose_bots(server.repo, room.host[0], room.bots)
-        options = {**(options or {}), "speed": room.speed, **room.options}
-        await server.create_table(mode="casual", profile=room.profile, stake=room.stake,
-                                  rounds=room.rounds, players=list(room.players),
-                                  bots=names, game_id=room.game_id, options=options)
+        await _make_game(server, room)
     except Exception:
-        await server.rooms.unstart(room.code)
+        # the room waits again, unless its game was made after all (by a revive, below)
+        with contextlib.suppress(Exception):
+            if not await _game_exists(server, room.game_id):
+                await server.rooms.unstart(room.code)
         raise
     return room
+
+
+async def _make_game(server, room) -> None:
+    names, options = None, None
+    if room.bots:       # adaptive reads the host's own record
+        names, options = await opponents.choose_bots(server.repo, room.host[0], room.bots)
+    options = {**(options or {}), "speed": room.speed, **room.options}
+    await server.create_table(mode="casual", profile=room.profile, stake=room.stake,
+                              rounds=room.rounds, players=list(room.players),
+                              bots=names, game_id=room.game_id, options=options)
+
+
+async def _game_exists(server, game_id: str) -> bool:
+    """Running somewhere, or stored (then its owner, or the cluster's recovery, runs it)."""
+    return (await server.find_table(game_id) is not None
+            or await server.repo.game(game_id) is not None)
+
+
+async def _revive(server, room):
+    """A room marked started whose game was never made — the process making it was
+    killed in between — is made again ``MAKE_TIMEOUT`` after: a started room cannot be
+    left or started again, so its players would otherwise wait in it until it expired.
+    Read by every page polling the room and by the host's start; of several, only one
+    makes the game (``RoomBook.revive``), and if that fails the next try is
+    ``MAKE_TIMEOUT`` later."""
+    if not room.started or await _game_exists(server, room.game_id):
+        return room
+    again = await server.rooms.revive(room.code, MAKE_TIMEOUT)
+    if again is None:
+        return room
+    log.warning("room %s: its game %s was never made; making it again", room.code,
+                room.game_id)
+    try:
+        await _make_game(server, again)
+    except Exception as e:   # noqa: BLE001 - another try comes MAKE_TIMEOUT later
+        log.warning("room %s: making its game again failed (%s)", room.code, e)
+    return again
 
 
 @router.post("/rooms/{code}/join")

@@ -160,6 +160,7 @@ class Room:
     bots: str | None = None         # who fills empty chairs (server.opponents); None: stake's tier
     speed: str = "standard"         # table speed (settings.TABLE_SPEEDS)
     options: dict = field(default_factory=dict)   # more of the game's options (test mode: a stack)
+    started_at: float = 0.0         # when it was marked started (or its making last revived)
 
     def public(self) -> dict:
         return {"code": self.code, "host": self.host[1], "profile": self.profile,
@@ -204,14 +205,19 @@ class Room:
                 "stake": self.stake, "rounds": self.rounds, "game_id": self.game_id,
                 "players": [list(p) if p else None for p in self.players],
                 "started": self.started, "bots": self.bots, "speed": self.speed,
-                "options": self.options}
+                "options": self.options, "started_at": self.started_at}
 
     @classmethod
     def from_json(cls, d: dict) -> Room:
         return cls(d["code"], tuple(d["host"]), d["profile"], d["stake"], d["rounds"],
                    d["game_id"], [tuple(p) if p else None for p in d["players"]],
                    d["started"], d.get("bots"), d.get("speed", "standard"),
-                   dict(d.get("options") or {}))
+                   dict(d.get("options") or {}), float(d.get("started_at", 0.0)))
+
+    def stuck(self, now: float, after: float) -> bool:
+        """Marked started ``after`` seconds ago or more: if its game is still not made,
+        the process making it died in between (the caller checks the game)."""
+        return self.started and self.started_at <= now - after
 
 
 def new_room_code() -> str:
@@ -231,6 +237,7 @@ class RoomBook(Protocol):
     async def join(self, code: str, player: Player) -> tuple[Room, int]: ...
     async def leave(self, code: str, account_id: int) -> Room | None: ...
     async def start(self, code: str) -> Room | None: ...
+    async def revive(self, code: str, after: float) -> Room | None: ...
     async def unstart(self, code: str) -> None: ...
     async def waiting_count(self) -> int: ...
     async def waiting_seats(self, account_id: int) -> int: ...
@@ -317,8 +324,17 @@ class Rooms:
         room = await self.get(code)
         if room.started:
             return None
-        room.started = True
+        room.started, room.started_at = True, self.clock()
         self._touch(room)
+        return room
+
+    async def revive(self, code: str, after: float) -> Room | None:
+        """The room if it was marked started ``after`` seconds ago or more, marked again
+        now, so that of several callers only one makes its game again; else None."""
+        room = await self.get(code)
+        if not room.stuck(self.clock(), after):
+            return None
+        room.started_at = self.clock()
         return room
 
     async def unstart(self, code: str) -> None:
