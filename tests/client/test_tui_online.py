@@ -440,3 +440,33 @@ async def test_the_host_sees_friends_sit_down_and_starts_the_room_with_enter(liv
     await asyncio.to_thread(play_online, live.base, lang="zh", ask=ask, say=[].append,
                             run_app=run_app)
     assert ran and ran[0].session.hosting             # the old lobby never reached the table
+
+
+def test_the_plain_lobbys_host_sees_who_has_sat_down_before_starting(live, config_home):
+    """With --plain the host still starts from the lobby's question, which showed nobody:
+    it now says who has sat down each time it asks, and r asks again without starting."""
+    import asyncio as aio
+
+    from twmahjong.tui.lobby import play_online
+    friend = Api(live.base)
+    aio.run(friend.register("friend-p", "secret-pw"))
+    said: list[str] = []
+    asked: list[str] = []
+
+    def ask(q, **kw):
+        asked.append(q)
+        if len(asked) == 1:
+            return "1"                                       # guest
+        if len(asked) == 2:
+            return "2"                                       # open a room
+        if len(asked) == 3:                                  # a friend joins meanwhile
+            aio.run(friend.join_room(q.split("：")[0].removeprefix("房號 ")))
+            return "r"
+        return ""                                            # start
+    coros: list = []
+    play_online(live.base, lang="zh", plain=True, ask=ask, say=said.append,
+                run_app=lambda coro: (coros.append(coro), coro.close()))
+    seated = [line for line in said if line.startswith("已入座")]
+    assert seated[0].startswith("已入座 1/4：guest-")
+    assert seated[1].startswith("已入座 2/4：guest-") and seated[1].endswith("、friend-p")
+    assert "r 看誰入座" in asked[2] and len(asked) == 4 and coros     # started on the 4th

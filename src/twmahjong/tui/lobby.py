@@ -35,6 +35,13 @@ def _leave(api: Api, code: str) -> None:
             raise
 
 
+def _seated(lang: str, room: dict) -> str:
+    """已入座 2/4：阿明、阿華 — the plain lobby's host sees who has joined before starting."""
+    names = [n for n in room["players"] if n]
+    return tr(lang, "lobby_room_seated", n=len(names), names="、".join(names) if lang == "zh"
+              else ", ".join(names))
+
+
 def log_in(api: Api, creds: Credentials, lang: str, ask=typer.prompt, say=typer.echo) -> dict:
     """The account: the kept token if the server still takes it, else ask (guest / log in / register)."""
     if api.token:
@@ -84,10 +91,14 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                 if wait_at_table:               # the waiting page shows who sits down
                     return ("ticket", room["ticket"], room["code"], "host")
                 while True:
-                    ans = str(ask(tr(lang, "lobby_room_open", code=room["code"]), default="")).strip().lower()
+                    say(_seated(lang, _run(api.room(room["code"]))))   # who has sat down
+                    q = tr(lang, "lobby_room_open", code=room["code"])
+                    ans = str(ask(q, default="")).strip().lower()
                     if ans == "q":
                         _leave(api, room["code"])        # closed: the code is gone for all
                         break
+                    if ans == "r":
+                        continue
                     _run(api.start_room(room["code"]))
                     return ("ticket", room["ticket"])
                 continue
