@@ -38,7 +38,7 @@ def _leave(api: Api, code: str) -> None:
 def _seated(lang: str, room: dict) -> str:
     """已入座 2/4：阿明、阿華 — the plain lobby's host sees who has joined before starting."""
     names = [n for n in room["players"] if n]
-    return tr(lang, "lobby_room_seated", n=len(names), names="、".join(names) if lang == "zh"
+    return tr(lang, "room_seated_line", n=len(names), names="、".join(names) if lang == "zh"
               else ", ".join(names))
 
 

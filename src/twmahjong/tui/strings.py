@@ -273,10 +273,9 @@ STRINGS: dict[str, tuple[str, str]] = {
                    "1 quick match  2 new room  3 join a room{back}  q quit"),
     "lobby_back": ("  4 回到牌桌", "  4 resume my game"),
     "lobby_code": ("房號", "Room code"),
-    "lobby_room_open": ("房號 {code}：把它告訴朋友。Enter 開始（空位由電腦補上），r 看誰入座，q 關閉房間",
-                        "Room {code}: share the code. Enter starts (bots fill empty seats), "
-                        "r shows who has sat down, q closes the room"),
-    "lobby_room_seated": ("已入座 {n}/4：{names}", "Seated {n}/4: {names}"),
+    "lobby_room_open": ("房號 {code}：告訴朋友。Enter 開始（空位由電腦補上），r 看誰入座，q 關閉",
+                        "Room {code}: share it. Enter starts (bots fill), r who is in, q closes"),
+    "room_seated_line": ("已入座 {n}/4：{names}", "Seated {n}/4: {names}"),
     "lobby_room_wait": ("等房主開始…（Enter 再看一次，q 放棄）", "Waiting for the host to start… (Enter checks again, q gives up)"),
     "lobby_again": ("請再選一次", "Please choose again"),
 }
