@@ -105,7 +105,7 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
             if pick == "3":
                 code = str(ask(tr(lang, "lobby_code"))).strip()
                 seat = _run(api.join_room(code))
-                if wait_at_table and not _run(api.room(code)).get("started"):
+                if wait_at_table and not seat["room"]["started"]:     # the join says
                     return ("ticket", seat["ticket"], code)
                 while not _run(api.room(code)).get("started"):
                     if str(ask(tr(lang, "lobby_room_wait"), default="")).strip().lower() == "q":

@@ -130,9 +130,7 @@ class OnlineSession:
                 m = await self.link.recv()
                 self.messages.append(m)
                 self.on_message(m)
-                for fn in self.listeners:
-                    fn(m)
-                self.changed.set()
+                self._tell(m)
                 if self.auto and st.decision():
                     await self.link.act(safe_move(st.obs))
                 if m["type"] == "error" and m["code"] == "not_started" and self.plan[0] == "ticket":
@@ -147,17 +145,17 @@ class OnlineSession:
                 self.notice = tr(self._lang(), "online_lost", why=str(e))
         except Exception as e:           # a bug must show as a line, never kill the screen silently
             self.notice = f"{type(e).__name__}: {e}"
-        self.changed.set()
-        for fn in self.listeners:
-            fn({"type": "link", "state": "lost"})
+        self._tell({"type": "link", "state": "lost"})
 
     def _lang(self) -> str:
         return self.lang
 
     def _tell(self, m: dict) -> None:
-        self.changed.set()
+        """A server message, or the session's own word (the room read, the link lost):
+        the screen and the plain loop hear it, then whoever waits on ``changed``."""
         for fn in self.listeners:
             fn(m)
+        self.changed.set()
 
     async def watch_room(self) -> None:
         """While the seat waits for its room: who has sat down, read every

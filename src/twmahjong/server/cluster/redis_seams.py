@@ -505,21 +505,12 @@ class RedisRooms:
         return room
 
     async def start(self, code: str) -> Room | None:
-        def mark(room: Room) -> bool:
-            was, room.started = room.started, True
-            if not was:
-                room.started_at = self.clock()
-            return not was
-        room, first = await self._change(code, mark)
+        room, first = await self._change(code, lambda room: room.mark_started(self.clock()))
         return room if first else None
 
     async def revive(self, code: str, after: float) -> Room | None:
-        def mark(room: Room) -> bool:
-            if not room.stuck(self.clock(), after):
-                return False
-            room.started_at = self.clock()
-            return True
-        room, again = await self._change(code, mark)
+        room, again = await self._change(
+            code, lambda room: room.mark_revived(self.clock(), after))
         return room if again else None
 
     async def unstart(self, code: str) -> None:

@@ -265,9 +265,11 @@ async def room_view(server, room) -> dict:
     """The room as players see it. ``started`` means its game can be joined now: a room
     is marked started before its game is made (bots chosen, the game stored), and a page
     that read it in between sat down at a table that did not exist yet and was told the
-    game was over."""
+    game was over. A started room with no game at all may be stuck: ``_revive``."""
     view = room.public()
     if room.started and await server.find_table(room.game_id) is None:
+        if await server.repo.game(room.game_id) is None and await _revive(server, room):
+            return view                  # made again just now: it can be joined
         view["started"] = False
     return view
 
@@ -318,9 +320,7 @@ async def _find_room(request: Request, code: str, acc: dict):
 @router.get("/rooms/{code}")
 async def room_state(code: str, request: Request,
                      acc: Account) -> dict:
-    server = server_of(request)
-    room = await _revive(server, await _find_room(request, code, acc))
-    return {"room": await room_view(server, room)}
+    return {"room": await room_view(server_of(request), await _find_room(request, code, acc))}
 
 
 async def _start_room(server, room):
@@ -328,7 +328,7 @@ async def _start_room(server, room):
     seated someone since ``room`` was read); the room as started."""
     started = await server.rooms.start(room.code)
     if started is None:             # started already (the host, or the fourth join)
-        return await _revive(server, await server.rooms.get(room.code))
+        return await server.rooms.get(room.code)
     room = started
     try:
         await _make_game(server, room)
@@ -357,25 +357,25 @@ async def _game_exists(server, game_id: str) -> bool:
             or await server.repo.game(game_id) is not None)
 
 
-async def _revive(server, room):
-    """A room marked started whose game was never made — the process making it was
-    killed in between — is made again ``MAKE_TIMEOUT`` after: a started room cannot be
-    left or started again, so its players would otherwise wait in it until it expired.
-    Read by every page polling the room and by the host's start; of several, only one
-    makes the game (``RoomBook.revive``), and if that fails the next try is
-    ``MAKE_TIMEOUT`` later."""
-    if not room.started or await _game_exists(server, room.game_id):
-        return room
+async def _revive(server, room) -> bool:
+    """A started room whose game is neither running nor stored: if it was marked
+    ``MAKE_TIMEOUT`` ago, the process making it was killed in between, and the game is
+    made again (True once made) — a started room cannot be left or started again, so its
+    players would otherwise wait in it until it expired. Every view of the room asks
+    (the pages poll it, the host's start answers with it); of several, only one makes
+    the game (``RoomBook.revive``), and if that fails the next try is ``MAKE_TIMEOUT``
+    later."""
     again = await server.rooms.revive(room.code, MAKE_TIMEOUT)
     if again is None:
-        return room
+        return False
     log.warning("room %s: its game %s was never made; making it again", room.code,
                 room.game_id)
     try:
         await _make_game(server, again)
     except Exception as e:   # noqa: BLE001 - another try comes MAKE_TIMEOUT later
         log.warning("room %s: making its game again failed (%s)", room.code, e)
-    return again
+        return False
+    return True
 
 
 @router.post("/rooms/{code}/join")

@@ -214,10 +214,21 @@ class Room:
                    d["started"], d.get("bots"), d.get("speed", "standard"),
                    dict(d.get("options") or {}), float(d.get("started_at", 0.0)))
 
-    def stuck(self, now: float, after: float) -> bool:
-        """Marked started ``after`` seconds ago or more: if its game is still not made,
-        the process making it died in between (the caller checks the game)."""
-        return self.started and self.started_at <= now - after
+    def mark_started(self, now: float) -> bool:
+        """Started from ``now``; False if it was started already (its game is another's
+        to make)."""
+        if self.started:
+            return False
+        self.started, self.started_at = True, now
+        return True
+
+    def mark_revived(self, now: float, after: float) -> bool:
+        """Started ``after`` seconds ago or more (the caller found no game): marked again
+        ``now``, so the next caller waits another ``after``; False if too soon."""
+        if not self.started or self.started_at > now - after:
+            return False
+        self.started_at = now
+        return True
 
 
 def new_room_code() -> str:
@@ -322,9 +333,8 @@ class Rooms:
         room as it is now, seats and all, or None if it was started already, so that
         of a host's start and a fourth player's join only one makes the game."""
         room = await self.get(code)
-        if room.started:
+        if not room.mark_started(self.clock()):
             return None
-        room.started, room.started_at = True, self.clock()
         self._touch(room)
         return room
 
@@ -332,10 +342,7 @@ class Rooms:
         """The room if it was marked started ``after`` seconds ago or more, marked again
         now, so that of several callers only one makes its game again; else None."""
         room = await self.get(code)
-        if not room.stuck(self.clock(), after):
-            return None
-        room.started_at = self.clock()
-        return room
+        return room if room.mark_revived(self.clock(), after) else None
 
     async def unstart(self, code: str) -> None:
         """Its game could not be made: the room waits again."""

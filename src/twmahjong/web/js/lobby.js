@@ -173,15 +173,16 @@ function roomPanel(state, actions) {
   const code = h("input", { id: "room-code", name: "code", maxlength: 8, autocomplete: "off", autocapitalize: "characters", placeholder: "K7QF2M",
     value: state.form?.code ?? "", oninput: (e) => actions.form?.("code", e.target.value) });
   const room = state.room;
+  const hosting = room?.host === state.account?.name;
   return h("section", { class: "panel room-panel", "aria-labelledby": "room-title" },
     h("h2", { id: "room-title" }, t("room.title")),
     room
       ? h("div", { class: "room-info" },
           h("p", { class: "room-code", dataset: { code: room.code } }, t("room.code.show", { code: room.code })),
           h("ol", { class: "room-players" }, ...room.players.map((name) => h("li", {}, name || t("room.empty")))),
-          room.host === state.account?.name ? null : h("p", {}, t("room.waiting")),
+          hosting ? null : h("p", {}, t("room.waiting")),
           h("div", { class: "room-actions" },
-            room.host === state.account?.name
+            hosting
               ? h("button", { type: "button", class: "btn primary start-btn", onclick: actions.startRoom }, t("room.start"))
               : null,
             h("button", { type: "button", class: "btn ghost leave-room-btn", onclick: actions.leaveRoom }, t("room.leave"))))
