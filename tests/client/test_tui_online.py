@@ -470,3 +470,16 @@ def test_the_plain_lobbys_host_sees_who_has_sat_down_before_starting(live, confi
     assert seated[0].startswith("已入座 1/4：guest-")
     assert seated[1].startswith("已入座 2/4：guest-") and seated[1].endswith("、friend-p")
     assert "r 看誰入座" in asked[2] and len(asked) == 4 and coros     # started on the 4th
+
+
+def test_a_wrong_room_code_in_the_lobby_is_one_line_and_the_menu_asks_again(live, config_home):
+    """Bad input: a code that matches no room is said in one line (no traceback), no
+    seat is taken, and the menu asks again."""
+    from twmahjong.tui.lobby import play_online
+    answers = iter(["1", "3", "ZZZZZZ", "q"])             # guest; join a wrong code; quit
+    said: list[str] = []
+    ran: list = []
+    play_online(live.base, lang="en", ask=lambda q, **kw: next(answers), say=said.append,
+                run_app=ran.append)
+    assert said[-1] == "no room with code 'ZZZZZZ'" and not ran
+    assert live.http("GET", "/api/v1/health").json()["rooms_waiting"] == 0
