@@ -186,18 +186,22 @@ def make_page(browser, shot_dir, request):
         assert not errors, f"script errors in the page: {errors}"
 
 
-# the issue's two screens (#11): a phone held upright (touch) and a common laptop
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 768}}
+# the issue's two screens (#11): a phone held upright (touch) and a common laptop; and
+# phones held sideways (touch), as the apps are played: a common one and a small Android
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 768},
+         "landscape": {"width": 844, "height": 390},
+         "landscape-small": {"width": 640, "height": 360}}
 
 
 @pytest.fixture
 def player(browser, shot_dir, request):
-    """A page at a size ("phone": touch, 390×844; "desktop": 1366×768) and language."""
+    """A page at a size ("phone": touch, 390×844; "desktop": 1366×768; "landscape" and
+    "landscape-small": touch, 844×390 and 640×360) and language."""
     pages = []
 
     def make(base: str, size: str, lang: str = "zh-TW") -> Page:
         p = Page.__new__(Page)
-        touch = size == "phone"
+        touch = size != "desktop"
         p.context = browser.new_context(viewport=SIZES[size], locale="zh-TW", has_touch=touch,
                                         is_mobile=touch)
         p.context.set_default_timeout(WAIT_MS)

@@ -9,6 +9,7 @@ Every wait is for something on screen (hang guards only, never a time budget).
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import EVENT_WAIT_MS, game_server
 from .test_e2e import _play_one_hand
@@ -593,3 +594,69 @@ def test_every_seat_badge_shows_its_whole_name(player, static_url, size, lang):
     assert page.eval_on_selector_all(
         ".badge-name", "els => els.every((e) => e.getAttribute('aria-label') === e.title)")
     p.shot("badge-names")
+
+
+@pytest.mark.parametrize("size,lang", [("landscape", "zh-TW"), ("landscape-small", "en")])
+@pytest.mark.parametrize("state", ["turn", "claim"])
+def test_a_phone_held_sideways_gives_the_board_the_height(player, static_url, size, lang, state):
+    """Turned sideways (844×390, 640×360), the portrait stack of top bar, board, prompt,
+    calls, hand and toggles left the board 140 px high, its river tiles 6 px wide, and the
+    page scrolled. The board now takes the height that one row of hand tiles leaves; the
+    top bar, the prompt and the toggles stand beside it, the calls on its lower band."""
+    p = player(static_url, size, lang)
+    page = p.open(f"dev/table.html?state={state}&clean&frozen")
+    page.wait_for_selector(".hand .hand-tile")
+    if state == "claim":
+        page.wait_for_selector(".actions-wrap .call")
+    p.shot(f"sideways-{state}")
+    view = page.viewport_size
+    screen = {"x": 0, "y": 0, "width": view["width"], "height": view["height"]}
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
+    _no_horizontal_scroll(page)
+    board = page.locator(".board").bounding_box()
+    assert board["height"] >= 0.7 * view["height"], f"board {board['height']:.0f} px high"
+    river_tile = page.locator(".river .tile").first.bounding_box()
+    assert river_tile["width"] >= 10
+    tiles = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
+    assert len({round(t["y"]) for t in tiles}) == 1, "the hand is one row"
+    for t in tiles:
+        assert _inside(t, screen)
+        assert t["y"] >= board["y"] + board["height"] - 0.5, "a hand tile over the board"
+        assert t["width"] >= 30
+    for side in (".toggles", ".prompt", ".table-tools"):
+        box = page.locator(side).bounding_box()
+        assert _inside(box, screen), f"{side} off the screen"
+        beside = box["x"] >= board["x"] + board["width"] or box["x"] + box["width"] <= board["x"]
+        assert beside, f"{side} over the board"
+        assert box["y"] + box["height"] <= tiles[0]["y"] + 0.5, f"{side} over the hand"
+    if state == "claim":
+        for call in page.locator(".actions-wrap .call").all():
+            assert _inside(call.bounding_box(), board), "a call off the board"
+        page.click(".call-chi")
+        page.wait_for_selector(".choices .choice")
+        assert _inside(page.locator(".choices").bounding_box(), screen)
+        p.shot("sideways-chi-choice")
+
+
+@pytest.mark.parametrize("size,lang", [("landscape", "zh-TW"), ("phone", "en")])
+def test_next_hand_is_in_view_while_the_result_is_longer_than_the_screen(
+        player, static_url, size, lang):
+    """A hand's result (台, four hands, payments, scores) is taller than a phone's screen,
+    and 下一局 was at its foot: held sideways the player saw the 台 and had to find the
+    button by scrolling. It now stays at the panel's foot in view, and scrolling still
+    reaches everything above it."""
+    p = player(static_url, size, lang)
+    page = p.open("dev/table.html?state=end&clean&frozen")
+    page.wait_for_selector(".result-panel .next-hand")
+    view = page.viewport_size
+    screen = {"x": 0, "y": 0, "width": view["width"], "height": view["height"]}
+    panel = page.locator(".result-panel").bounding_box()
+    assert panel["height"] > view["height"], "the fixture's result fits: nothing to prove"
+    assert _inside(page.locator(".next-hand").bounding_box(), screen)
+    p.shot("result-top")
+    page.locator(".result-wrap").evaluate("e => e.scrollTo(0, e.scrollHeight)")
+    last = page.locator(".score-table tr").last
+    expect(last).to_be_in_viewport()
+    above = last.bounding_box()
+    assert above["y"] + above["height"] <= page.locator(".next-bar").bounding_box()["y"] + 0.5
+    p.shot("result-foot")
