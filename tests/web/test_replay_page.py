@@ -155,3 +155,45 @@ def test_someone_elses_replay_asks_for_no_review(player, static_url, fixtures):
     page.click(".replay-next")
     assert page.locator(".analysis, .analysis-mark").count() == 0
     assert "/api/v1/games/g_1/analysis" not in asked
+
+
+@pytest.mark.parametrize("size, lang", [("landscape", "zh-TW"), ("landscape-small", "en")])
+def test_a_replay_on_a_phone_held_sideways_gives_the_board_the_height(
+        player, static_url, fixtures, size, lang):
+    """Sideways (844×390, 640×360), the replay stacked its title, board, hand and controls,
+    which left the board 60 px (30 px) high. The board now takes the height the app bar
+    and one row of hand tiles leave; the title and the controls with the AI's review stand
+    beside it, all on one screen, and they still work."""
+    p = player(static_url, size, lang)
+    _serve_own(p.page, fixtures)
+    page = p.page
+    page.goto(f"{static_url}/index.html#/replay/g_1")
+    page.wait_for_selector(".replay-step")
+    _check_review(page, lang)
+    p.shot("replay-sideways")
+    view = page.viewport_size
+    screen = {"x": 0, "y": 0, "width": view["width"], "height": view["height"]}
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= view["width"]
+    board = page.locator(".board").bounding_box()
+    assert board["height"] >= 0.6 * view["height"], f"board {board['height']:.0f} px high"
+    tiles = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
+    assert len(tiles) >= 13 and len({round(t["y"]) for t in tiles}) == 1
+    for t in tiles:
+        assert _inside(t, screen) and t["y"] >= board["y"] + board["height"] - 0.5
+    for side in (".replay-head", ".replay-controls"):
+        box = page.locator(side).bounding_box()
+        assert _inside(box, screen), f"{side} off the screen"
+        assert box["x"] >= board["x"] + board["width"] or box["x"] + box["width"] <= board["x"], \
+            f"{side} over the board"
+        assert box["y"] + box["height"] <= tiles[0]["y"] + 0.5, f"{side} over the hand"
+    # every control in view, none scrolled away inside its panel (English is the longer)
+    assert page.eval_on_selector(".replay-controls", "e => e.scrollHeight <= e.clientHeight")
+    page.click(".replay-last")
+    assert page.inner_text(".replay-step") == ("第 4 / 4 步" if lang == "zh-TW" else "Step 4 of 4")
+
+
+def _inside(inner: dict, outer: dict, slack: float = 0.5) -> bool:
+    return (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
+            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
+            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
