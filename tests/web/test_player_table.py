@@ -678,3 +678,45 @@ def test_next_hand_is_in_view_while_the_result_is_longer_than_the_screen(
     above = last.bounding_box()
     assert above["y"] + above["height"] <= page.locator(".next-bar").bounding_box()["y"] + 0.5
     p.shot("result-foot")
+
+
+def test_escape_closes_what_is_open_over_the_table_topmost_first(player, static_url):
+    """A desktop player closes a dialog with Escape. Nothing closed: the 吃 choice, 設定
+    and, at a served table, 離開's question, table talk and the deal's dice each needed
+    their own button. One Escape closes the topmost only, sends nothing, and 設定 gives
+    the focus back to the button that opened it."""
+    p = player(static_url, "desktop", "en")
+    page = p.open("dev/table.html?state=claim&clean&frozen")
+    page.click(".call-chi")
+    page.wait_for_selector(".choices .choice")
+    page.click(".settings-btn")
+    page.wait_for_selector(".settings-dialog")
+    page.keyboard.press("Escape")
+    expect(page.locator(".settings-dialog")).to_have_count(0)
+    assert page.evaluate("document.activeElement.classList.contains('settings-btn')")
+    assert page.locator(".choices").count() == 1, "one Escape closed two things"
+    page.keyboard.press("Escape")
+    expect(page.locator(".choices")).to_have_count(0)
+    assert page.locator(".calls .call-chi").count() == 1        # the claim is still open
+    assert p.sent() == []
+
+
+def test_escape_closes_the_leave_question_talk_and_the_dice_at_a_served_table(
+        player, server_url):
+    p = player(server_url, "desktop", "en")
+    page = _guest_at_table(p, server_url)
+    dice = page.locator(".deal-info")
+    dice.wait_for(state="visible")                  # it stays until the player's first move
+    page.keyboard.press("Escape")
+    expect(dice).to_be_hidden()
+    page.click(".leave-btn")
+    page.locator(".leave-dialog").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    expect(page.locator(".leave-dialog")).to_be_hidden()
+    assert page.url.endswith("#/table")                          # stayed at the table
+    assert page.evaluate("document.activeElement.classList.contains('leave-btn')")
+    page.click(".talk-btn")
+    page.locator(".talk-panel").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    expect(page.locator(".talk-panel")).to_be_hidden()
+    assert page.locator(".table-view .hand .hand-tile").count() >= 16

@@ -64,16 +64,27 @@ function panel(close) {
 
 /** Open the panel over the page; it redraws itself when the language changes. */
 export function openSettings() {
-  document.querySelector(".settings-dialog")?.remove();
+  document.querySelector(".settings-dialog")?.closeSettings?.();
   const dialog = h("div", { class: "settings-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "settings-title" });
   let off = () => {};
+  const opener = document.activeElement;
+  // Escape closes it, before anything under it sees the key (the table's own Escape)
+  const onKey = (e) => {
+    if (e.key !== "Escape") return;
+    e.preventDefault();
+    close();
+  };
   const close = () => {
     off();
+    document.removeEventListener("keydown", onKey, true);
     dialog.remove();
+    if (opener?.isConnected) opener.focus();
   };
+  dialog.closeSettings = close;
   const draw = () => dialog.replaceChildren(panel(close));
   draw();
   off = onLangChange(draw);
+  document.addEventListener("keydown", onKey, true);
   dialog.addEventListener("click", (e) => e.target === dialog && close());
   document.body.append(dialog);
   dialog.querySelector("input:checked")?.focus();

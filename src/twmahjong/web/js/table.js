@@ -148,8 +148,33 @@ export class TableView {
       });
     }
     this.unsubscribe = onLangChange(() => this.rerender());
+    // Escape closes what is open over the table, the topmost first, as a desktop
+    // player expects of a dialog (a phone has its close buttons)
+    this.onKey = (e) => {
+      if (e.key === "Escape" && !e.defaultPrevented && this.closeTopmost()) e.preventDefault();
+    };
+    document.addEventListener("keydown", this.onKey);
     applyI18n(root);
     this.paintPrefs();
+  }
+
+  /** Close the topmost thing open over the table (the leave question, table talk, a
+   * 吃 / 槓 choice, the deal's dice); false when nothing was open. */
+  closeTopmost() {
+    if (!this.q(".leave-dialog").hidden) {
+      this.closeLeave();
+      return true;
+    }
+    const close = this.q(".talk-panel:not([hidden]) .talk-close") || this.q(".choices .choice-cancel");
+    if (close) {
+      close.click();
+      return true;
+    }
+    if (!this.q(".deal-info").hidden) {
+      this.hideDeal();
+      return true;
+    }
+    return false;
   }
 
   paintPrefs() {
@@ -260,6 +285,7 @@ export class TableView {
 
   closeLeave() {
     this.q(".leave-dialog").hidden = true;
+    this.q(".leave-btn").focus();
   }
 
   /**
@@ -537,6 +563,7 @@ export class TableView {
   }
 
   destroy() {
+    document.removeEventListener("keydown", this.onKey);
     this.unPref?.();
     clearInterval(this.ticker);
     clearInterval(this.nextTicker);
