@@ -190,18 +190,20 @@ def make_page(browser, shot_dir, request):
 # phones held sideways (touch), as the apps are played: a common one and a small Android
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 768},
          "landscape": {"width": 844, "height": 390},
-         "landscape-small": {"width": 640, "height": 360}}
+         "landscape-small": {"width": 640, "height": 360},
+         "desktop-fhd": {"width": 1920, "height": 1080}}
 
 
 @pytest.fixture
 def player(browser, shot_dir, request):
-    """A page at a size ("phone": touch, 390×844; "desktop": 1366×768; "landscape" and
-    "landscape-small": touch, 844×390 and 640×360) and language."""
+    """A page at a size ("phone": touch, 390×844; "desktop": 1366×768; "desktop-fhd":
+    1920×1080; "landscape" and "landscape-small": touch, 844×390 and 640×360) and
+    language."""
     pages = []
 
     def make(base: str, size: str, lang: str = "zh-TW") -> Page:
         p = Page.__new__(Page)
-        touch = size != "desktop"
+        touch = not size.startswith("desktop")
         p.context = browser.new_context(viewport=SIZES[size], locale="zh-TW", has_touch=touch,
                                         is_mobile=touch)
         p.context.set_default_timeout(WAIT_MS)

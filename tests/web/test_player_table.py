@@ -720,3 +720,29 @@ def test_escape_closes_the_leave_question_talk_and_the_dice_at_a_served_table(
     page.keyboard.press("Escape")
     expect(page.locator(".talk-panel")).to_be_hidden()
     assert page.locator(".table-view .hand .hand-tile").count() >= 16
+
+
+@pytest.mark.parametrize("tiles", ["m", "l"])
+def test_on_a_big_screen_the_hand_grows_with_the_board(player, static_url, tiles):
+    """At 1920×1080 the hand stopped at 58 px a tile (64 px when set large) while the board
+    grew to 956 px: the player's own tiles were barely larger than the river's (1.3×).
+    They now grow with the height, the board leaves them room, and the calls grow too;
+    the page still fits the screen."""
+    p = player(static_url, "desktop-fhd", "zh-TW")
+    page = p.open("dev/table.html?state=claim&clean&frozen")
+    page.wait_for_selector(".actions-wrap .call")
+    if tiles == "l":                                # 設定 → 牌的大小 → 大
+        page.evaluate("document.body.classList.add('tiles-l')")
+    p.shot(f"big-screen-{tiles}")
+    view = page.viewport_size
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
+    _no_horizontal_scroll(page)
+    board = page.locator(".board").bounding_box()
+    river = max(t.bounding_box()["width"] for t in page.locator(".river.pos-self .tile").all())
+    hand = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
+    assert min(t["width"] for t in hand) >= 1.6 * river, (hand[0]["width"], river)
+    for t in hand:
+        assert t["y"] >= board["y"] + board["height"] - 0.5
+        assert t["y"] + t["height"] <= view["height"] + 0.5
+    call = page.locator(".actions-wrap .call").first.bounding_box()
+    assert _inside(call, board) and call["height"] >= 60
