@@ -12,6 +12,7 @@ import logging
 import httpx
 import pytest
 from server_helpers import HANG, Client, simple_policy
+from rich.cells import cell_len
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -296,6 +297,36 @@ def test_a_banned_account_cannot_connect_or_call_until_unbanned(make_live, db_ur
     assert live.http("GET", "/api/v1/me", token).status_code == 200
     code, _, err = admin(capsys, "unban", name, "--database", db_url)
     assert code == 2 and err.strip() == f"twmj: error: {name} is not banned"
+
+
+def test_admin_tables_shows_each_game_id_and_name_whole_at_80_columns(
+        make_live, db_url, capsys, monkeypatch):
+    """The operator copies a game id from `admin tables` into `admin close`, a name into
+    `grant` or `ban`. At 80 columns Rich cut both with an ellipsis ("g_obwWYuO2rYS…",
+    "guest-6a4a1…"), and the copied id named no table. They are now whole; the other
+    columns fold to make room, and each seat is a line of its own."""
+    live = make_live()
+    long_name = "阿明的朋友_from_nightmkt"      # 18 characters (20 at most), 23 cells wide
+    token = live.register(long_name)
+
+    async def go():
+        c = await Client.open(live, token)
+        await c.send({"type": "quick_match", "mode": "casual"})
+        await c.expect("matched")
+        await c.expect("snapshot")
+        await c.close()
+        return c.game_id
+    game_id = run(go())
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = admin(capsys, "tables", "--database", db_url)
+    assert code == 0
+    assert game_id in out and long_name in out and "…" not in out
+    assert max(cell_len(x) for x in out.splitlines()) <= 80
+    code, out, _ = admin(capsys, "tables", "--json", "--database", db_url)
+    seats = next(g["seats"] for g in json.loads(out) if g["game_id"] == game_id)
+    assert len(seats) == 4 and long_name in seats
+    code, out, _ = admin(capsys, "players", "--database", db_url)
+    assert code == 0 and long_name in out and "…" not in out
 
 
 def test_admin_closes_a_running_table_and_its_players_are_told(make_live, capsys, monkeypatch):

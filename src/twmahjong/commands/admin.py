@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 
@@ -95,16 +96,30 @@ def _when(ts: float | None) -> str:
     return datetime.datetime.fromtimestamp(ts, datetime.UTC).strftime("%Y-%m-%d %H:%M")
 
 
-def _show(rows: list[dict], columns: list[str], title: str, as_json: bool) -> None:
+def _cells(value: object) -> list[str]:
+    return [str(x) for x in value] if isinstance(value, list) else [str(value)]
+
+
+def _show(rows: list[dict], columns: list[str], title: str, as_json: bool,
+          whole: tuple[str, ...] = ()) -> None:
+    """``whole`` names the columns an operator copies into the next command (a game id
+    into ``close``, a name into ``grant``): they are never cut with an ellipsis; the
+    other columns wrap to make room."""
     if as_json:
         import orjson
         typer.echo(orjson.dumps(rows).decode())
         return
     t = Table(title=title)
     for c in columns:
-        t.add_column(c)
+        if c in whole:
+            cells = [x for r in rows for x in _cells(r.get(c, ""))]
+            t.add_column(c, no_wrap=True, overflow="ignore",
+                         min_width=max([len(c), *(cell_len(x) for x in cells)]))
+        else:
+            t.add_column(c, overflow="fold")
     for r in rows:
-        t.add_row(*(str(r.get(c, "")) for c in columns))
+        # a list (a table's seats) is one name a line, each whole
+        t.add_row(*("\n".join(_cells(r.get(c, ""))) for c in columns))
     Console(highlight=False).print(t)
 
 
@@ -115,10 +130,10 @@ def tables(database: DatabaseOpt = None, data_dir: DataDirOpt = None,
         return await repo.active_games()
     rows = [{"game_id": g["id"], "mode": g["mode"], "profile": g["profile"], "stake": g["stake"],
              "started": _when(g["created_at"]),
-             "seats": ", ".join(s["name"] for s in g["seats"])}
+             "seats": [s["name"] for s in g["seats"]]}
             for g in _run(database, data_dir, work)]
     _show(rows, ["game_id", "mode", "profile", "stake", "started", "seats"],
-          f"{len(rows)} unfinished games", as_json)
+          f"{len(rows)} unfinished games", as_json, whole=("game_id", "seats"))
 
 
 @admin.command("players", help="Accounts, newest first (--name filters).")
@@ -133,7 +148,7 @@ def players(name: Annotated[str | None, typer.Option("--name", help="Part of the
              "banned": bool(a["banned_at"]), "ban_reason": a["ban_reason"] or ""}
             for a in _run(database, data_dir, work)]
     _show(rows, ["id", "name", "guest", "coins", "rating", "banned", "ban_reason"],
-          f"{len(rows)} accounts", as_json)
+          f"{len(rows)} accounts", as_json, whole=("name",))
 
 
 @admin.command("grant", help="Give an account coins (a ledger row 'admin_grant').")
