@@ -268,6 +268,18 @@ def test_the_lobby_fits_its_panels(player, server_url, size, lang):
         return out;
     }""")
     assert cut == [], cut
+    # the sticky app bar: two lines on a phone (the title with 設定 and the language, then
+    # the pages), one on a desktop; it wrapped as it came, three lines (122 px) in English
+    bar = page.locator(".app-bar").bounding_box()
+    assert bar["height"] <= (80 if size == "phone" else 56), bar
+    items = [page.locator(s).bounding_box() for s in
+             (".brand", ".app-settings", ".app-lang", ".app-nav a >> nth=0", ".app-nav a >> nth=2")]
+    for i, a in enumerate(items):
+        assert _inside(a, bar)
+        for b in items[i + 1:]:
+            apart = (a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
+                     or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5)
+            assert apart, "two things of the app bar overlap"
 
 
 @pytest.mark.parametrize("size,lang", COMBOS)
