@@ -278,7 +278,8 @@ def test_the_lobby_fits_its_panels(player, server_url, size, lang):
         assert _inside(a, bar)
         for b in items[i + 1:]:
             apart = (a["x"] + a["width"] <= b["x"] + 0.5 or b["x"] + b["width"] <= a["x"] + 0.5
-                     or a["y"] + a["height"] <= b["y"] + 0.5 or b["y"] + b["height"] <= a["y"] + 0.5)
+                     or a["y"] + a["height"] <= b["y"] + 0.5
+                     or b["y"] + b["height"] <= a["y"] + 0.5)
             assert apart, "two things of the app bar overlap"
 
 
