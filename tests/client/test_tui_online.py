@@ -483,3 +483,57 @@ def test_a_wrong_room_code_in_the_lobby_is_one_line_and_the_menu_asks_again(live
                 run_app=ran.append)
     assert said[-1] == "no room with code 'ZZZZZZ'" and not ran
     assert live.http("GET", "/api/v1/health").json()["rooms_waiting"] == 0
+
+
+@pytest.mark.asyncio
+async def test_a_start_the_server_refuses_is_said_on_the_hosts_page_and_enter_tries_again(
+        live, config_home):
+    """The host's Enter can fail (the link drops, the server is busy): the waiting page
+    says why in one line, the host stays on it with the room open, and the next Enter
+    starts the room and seats the host."""
+    from twmahjong.client import ApiError
+    from twmahjong.tui.lobby import play_online
+    answers = iter(["1", "2"])                            # guest; open a room
+
+    async def drive(app) -> None:
+        session = app.session
+        session.rejoin_every = 0.2                        # under the server's 10 messages/s
+        real = session.api.start_room
+        tries: list[str] = []
+
+        async def refused(code: str) -> dict:
+            tries.append(code)
+            if len(tries) == 1:
+                raise ApiError("network", f"cannot reach {live.base}: connection refused")
+            return await real(code)
+        session.api.start_room = refused
+        async with app.run_test(size=SMALL) as pilot:
+            while session.room_info is None:
+                await next_change(session)
+            await pilot.press("enter")
+            while not tries:
+                await next_change(session)
+            # several asks for the seat later (each answers not_started), it still says why
+            for _ in range(4):
+                await next_change(session)
+            await pilot.pause()
+            page = content(app, "#waiting")
+            assert f"cannot reach {live.base}: connection refused" in page
+            assert f"房號 {session.room}" in page and "Enter 開始" in page
+            assert session.link.state.obs is None and session.waiting_for_room
+            assert live.http("GET", "/api/v1/health").json()["rooms_waiting"] == 1
+            await pilot.press("enter")
+            while session.link.state.obs is None:
+                await next_change(session)
+            await pilot.pause()
+            assert not app.table.query_one("#waiting").display
+            assert tries == [session.room, session.room]
+
+    ran: list = []
+
+    def run_app(app) -> None:
+        ran.append(app)
+        asyncio.run(drive(app))
+    await asyncio.to_thread(play_online, live.base, lang="zh",
+                            ask=lambda q, **kw: next(answers, "q"), say=[].append, run_app=run_app)
+    assert ran

@@ -81,6 +81,7 @@ class OnlineSession:
         self.room: str | None = plan[2] if plan[0] == "ticket" and len(plan) > 2 else None
         self.hosting = self.room is not None and plan[3:] == ("host",)
         self.room_info: dict | None = None    # the room as last read: who has sat down
+        self.start_error = ""                 # why the host's last start was refused
         self.api = Api(url, token)
         self._rejoin = asyncio.Event()        # the host started: ask for the seat at once
         self._watch: asyncio.Task | None = None
@@ -179,12 +180,15 @@ class OnlineSession:
         chairs) and sit down at once instead of at the next ask."""
         if not self.hosting or not self.waiting_for_room:
             return
+        self.start_error = ""
 
         async def start() -> None:
             try:
                 await self.api.start_room(self.room or "")
             except ApiError as e:
-                self.notice = str(e)
+                # kept apart from the notice, which the next ask for the seat (every
+                # rejoin_every) sets again: the host reads why until the next Enter
+                self.start_error = str(e)
                 self._tell({"type": "room", "room": self.room_info})
                 return
             self.notice = tr(self._lang(), "online_connecting")

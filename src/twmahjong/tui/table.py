@@ -292,6 +292,8 @@ class TableScreen(Screen):
             if s.hosting and notice in ("", tr(lang, "online_not_started")):
                 notice = tr(lang, "online_host_wait")
             lines.append(escape(notice or tr(lang, "online_connecting")))
+            if s.hosting and s.start_error:
+                lines.append(f"[b #ff8a80]{escape(s.start_error)}[/]")
             info = s.room_info
             if info:
                 empty = tr(lang, "online_room_empty")
