@@ -198,6 +198,9 @@ def test_friends_invite_talk_mute_and_watch(player, server_url, a_size, a_lang, 
     pc.shot("watching")
     board = c.locator(".watch-view .board-wrap").bounding_box()
     assert board["width"] <= c.viewport_size["width"] + 0.5
+    assert c.evaluate("document.scrollingElement.scrollHeight") <= c.viewport_size["height"]
+    if b_size == "desktop":     # no hand of one's own: the board takes its height too (644 px)
+        assert board["height"] >= c.viewport_size["height"] - 70, board
     assert _inside(c.locator(".watch-leave").bounding_box(),
                    {"x": 0, "y": 0, **c.viewport_size})
 
