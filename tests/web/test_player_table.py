@@ -759,3 +759,29 @@ def test_on_a_big_screen_the_hand_grows_with_the_board(player, static_url, tiles
         assert t["y"] + t["height"] <= view["height"] + 0.5
     call = page.locator(".actions-wrap .call").first.bounding_box()
     assert _inside(call, board) and call["height"] >= 60
+
+
+@pytest.mark.parametrize("state", ["turn", "claim"])
+def test_on_a_tablet_held_upright_the_hand_is_two_rows_of_big_tiles(player, static_url, state):
+    """At 768×1024 the hand was one row of 40 px tiles, hardly larger than the river's
+    (36 px), with the foot of the screen empty. A tablet upright now plays like a phone
+    upright, bigger: two rows at the bottom edge, the calls between board and hand."""
+    p = player(static_url, "tablet", "zh-TW")
+    page = p.open(f"dev/table.html?state={state}&clean&frozen")
+    page.wait_for_selector(".hand .hand-tile")
+    p.shot(f"tablet-{state}")
+    view = page.viewport_size
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
+    _no_horizontal_scroll(page)
+    board = page.locator(".board").bounding_box()
+    river = max(t.bounding_box()["width"] for t in page.locator(".river.pos-self .tile").all())
+    hand = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
+    assert len({round(t["y"]) for t in hand}) == 2, "two rows"
+    assert min(t["width"] for t in hand) >= 1.5 * river, (hand[0]["width"], river)
+    assert board["height"] >= 0.6 * view["height"]
+    for t in hand:
+        assert t["y"] >= board["y"] + board["height"] and t["y"] + t["height"] <= view["height"]
+    if state == "claim":
+        calls = page.locator(".actions-wrap .calls").bounding_box()
+        assert board["y"] + board["height"] <= calls["y"]
+        assert calls["y"] + calls["height"] <= min(t["y"] for t in hand) + 0.5
