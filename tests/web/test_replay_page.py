@@ -126,7 +126,8 @@ def _check_review(page, lang):
     assert page.inner_text(".analysis-badge.agree") == ("與 AI 相同" if zh else "Same as the AI")
 
 
-@pytest.mark.parametrize("size, lang", [("phone", "zh-TW"), ("desktop", "zh-TW"), ("phone", "en")])
+@pytest.mark.parametrize("size, lang", [("phone", "zh-TW"), ("desktop", "zh-TW"), ("phone", "en"),
+                                        ("desktop-fhd", "zh-TW"), ("tablet", "en")])
 def test_the_players_own_replay_marks_the_ais_review(player, static_url, fixtures, size, lang):
     p = player(static_url, size, lang)
     asked = _serve_own(p.page, fixtures)
@@ -138,7 +139,8 @@ def test_the_players_own_replay_marks_the_ais_review(player, static_url, fixture
     p.shot("analysis-mistake")
     # the whole hand is in view above the sticky controls, without scrolling (the
     # board once took the desktop's full height and a phone's controls hid the
-    # hand's second row)
+    # hand's second row; a big screen's taller hand and a tablet's two rows went
+    # under the controls while the board kept a one-row hand's height)
     tiles = page.eval_on_selector_all(".hand .hand-tile",
                                       "els => els.map(e => e.getBoundingClientRect().bottom)")
     controls = page.eval_on_selector(".replay-controls", "e => e.getBoundingClientRect().top")
