@@ -741,6 +741,18 @@ def test_escape_closes_the_leave_question_talk_and_the_dice_at_a_served_table(
     assert page.locator(".table-view .hand .hand-tile").count() >= 16
 
 
+def _fits_with_hand_and_river(page):
+    """The page fits the screen both ways; then the screen's size, the board's box, the
+    width of the player's own river tiles, and the hand tiles' boxes."""
+    view = page.viewport_size
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
+    _no_horizontal_scroll(page)
+    board = page.locator(".board").bounding_box()
+    river = max(t.bounding_box()["width"] for t in page.locator(".river.pos-self .tile").all())
+    hand = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
+    return view, board, river, hand
+
+
 @pytest.mark.parametrize("tiles", ["m", "l"])
 def test_on_a_big_screen_the_hand_grows_with_the_board(player, static_url, tiles):
     """At 1920×1080 the hand stopped at 58 px a tile (64 px when set large) while the board
@@ -753,12 +765,7 @@ def test_on_a_big_screen_the_hand_grows_with_the_board(player, static_url, tiles
     if tiles == "l":                                # 設定 → 牌的大小 → 大
         page.evaluate("document.body.classList.add('tiles-l')")
     p.shot(f"big-screen-{tiles}")
-    view = page.viewport_size
-    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
-    _no_horizontal_scroll(page)
-    board = page.locator(".board").bounding_box()
-    river = max(t.bounding_box()["width"] for t in page.locator(".river.pos-self .tile").all())
-    hand = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
+    view, board, river, hand = _fits_with_hand_and_river(page)
     assert min(t["width"] for t in hand) >= 1.6 * river, (hand[0]["width"], river)
     for t in hand:
         assert t["y"] >= board["y"] + board["height"] - 0.5
@@ -776,12 +783,7 @@ def test_on_a_tablet_held_upright_the_hand_is_two_rows_of_big_tiles(player, stat
     page = p.open(f"dev/table.html?state={state}&clean&frozen")
     page.wait_for_selector(".hand .hand-tile")
     p.shot(f"tablet-{state}")
-    view = page.viewport_size
-    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
-    _no_horizontal_scroll(page)
-    board = page.locator(".board").bounding_box()
-    river = max(t.bounding_box()["width"] for t in page.locator(".river.pos-self .tile").all())
-    hand = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
+    view, board, river, hand = _fits_with_hand_and_river(page)
     assert len({round(t["y"]) for t in hand}) == 2, "two rows"
     assert min(t["width"] for t in hand) >= 1.5 * river, (hand[0]["width"], river)
     assert board["height"] >= 0.6 * view["height"]
