@@ -191,6 +191,7 @@ def make_page(browser, shot_dir, request):
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 768},
          "landscape": {"width": 844, "height": 390},
          "landscape-small": {"width": 640, "height": 360},
+         "landscape-large": {"width": 915, "height": 412},
          "desktop-fhd": {"width": 1920, "height": 1080},
          "tablet": {"width": 768, "height": 1024},
          "desktop-small": {"width": 800, "height": 600}}
@@ -199,8 +200,9 @@ SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "hei
 @pytest.fixture
 def player(browser, shot_dir, request):
     """A page at a size ("phone": touch, 390×844; "desktop": 1366×768; "desktop-fhd":
-    1920×1080; "desktop-small": a window of 800×600; "landscape" and "landscape-small":
-    touch, 844×390 and 640×360; "tablet": touch, 768×1024) and language."""
+    1920×1080; "desktop-small": a window of 800×600; "landscape", "landscape-small" and
+    "landscape-large": touch, 844×390, 640×360 and 915×412; "tablet": touch, 768×1024)
+    and language."""
     pages = []
 
     def make(base: str, size: str, lang: str = "zh-TW") -> Page:

@@ -631,7 +631,7 @@ def test_every_seat_badge_shows_its_whole_name(player, static_url, size, lang):
 
 
 @pytest.mark.parametrize("size,lang", [("landscape", "zh-TW"), ("landscape-small", "en"),
-                                       ("desktop-small", "zh-TW")])
+                                       ("landscape-large", "en"), ("desktop-small", "zh-TW")])
 @pytest.mark.parametrize("state", ["turn", "claim"])
 def test_a_phone_held_sideways_gives_the_board_the_height(player, static_url, size, lang, state):
     """Turned sideways (844×390, 640×360), the portrait stack of top bar, board, prompt,
@@ -639,7 +639,8 @@ def test_a_phone_held_sideways_gives_the_board_the_height(player, static_url, si
     page scrolled. The board now takes the height that one row of hand tiles leaves; the
     top bar, the prompt and the toggles stand beside it, the calls on its lower band. A
     window wider than high but under 900 px (800×600) is laid out the same: stacked, its
-    board was 350 px and the page scrolled by 8."""
+    board was 350 px and the page scrolled by 8. A large phone (915×412) is 900 px wide
+    or more, where the desktop's rule pulled the hand up over the board."""
     p = player(static_url, size, lang)
     page = p.open(f"dev/table.html?state={state}&clean&frozen")
     page.wait_for_selector(".hand .hand-tile")
