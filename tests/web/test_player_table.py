@@ -51,6 +51,11 @@ def _inside(inner: dict, outer: dict, slack: float = 0.5) -> bool:
             and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
 
 
+def _beside(box: dict, board: dict) -> bool:
+    """Wholly left or right of the board (a sideways screen's margins)."""
+    return box["x"] >= board["x"] + board["width"] or box["x"] + box["width"] <= board["x"]
+
+
 def _guest_at_table(p, url, speed=None):
     page = p.page
     page.goto(url + "/")
@@ -664,8 +669,7 @@ def test_a_phone_held_sideways_gives_the_board_the_height(player, static_url, si
     for side in (".toggles", ".prompt", ".table-tools"):
         box = page.locator(side).bounding_box()
         assert _inside(box, screen), f"{side} off the screen"
-        beside = box["x"] >= board["x"] + board["width"] or box["x"] + box["width"] <= board["x"]
-        assert beside, f"{side} over the board"
+        assert _beside(box, board), f"{side} over the board"
         assert box["y"] + box["height"] <= tiles[0]["y"] + 0.5, f"{side} over the hand"
     if state == "claim":
         for call in page.locator(".actions-wrap .call").all():

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from .test_player_table import _beside, _inside, _no_horizontal_scroll
+
 
 def _serve(page, fixtures):
     states = fixtures["states"]
@@ -176,7 +178,7 @@ def test_a_replay_on_a_phone_held_sideways_gives_the_board_the_height(
     view = page.viewport_size
     screen = {"x": 0, "y": 0, "width": view["width"], "height": view["height"]}
     assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
-    assert page.evaluate("document.scrollingElement.scrollWidth") <= view["width"]
+    _no_horizontal_scroll(page)
     board = page.locator(".board").bounding_box()
     assert board["height"] >= 0.6 * view["height"], f"board {board['height']:.0f} px high"
     tiles = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
@@ -186,16 +188,9 @@ def test_a_replay_on_a_phone_held_sideways_gives_the_board_the_height(
     for side in (".replay-head", ".replay-controls"):
         box = page.locator(side).bounding_box()
         assert _inside(box, screen), f"{side} off the screen"
-        assert box["x"] >= board["x"] + board["width"] or box["x"] + box["width"] <= board["x"], \
-            f"{side} over the board"
+        assert _beside(box, board), f"{side} over the board"
         assert box["y"] + box["height"] <= tiles[0]["y"] + 0.5, f"{side} over the hand"
     # every control in view, none scrolled away inside its panel (English is the longer)
     assert page.eval_on_selector(".replay-controls", "e => e.scrollHeight <= e.clientHeight")
     page.click(".replay-last")
     assert page.inner_text(".replay-step") == ("第 4 / 4 步" if lang == "zh-TW" else "Step 4 of 4")
-
-
-def _inside(inner: dict, outer: dict, slack: float = 0.5) -> bool:
-    return (inner["x"] >= outer["x"] - slack and inner["y"] >= outer["y"] - slack
-            and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + slack
-            and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + slack)
