@@ -635,6 +635,26 @@ def test_every_seat_badge_shows_its_whole_name(player, static_url, size, lang):
     p.shot("badge-names")
 
 
+def _sideways_layout(page, board_share: float, beside: tuple[str, ...]):
+    """A screen wider than high: nothing scrolls, the board is at least ``board_share`` of
+    the height, the hand one row on the screen below it, and each of ``beside`` on the
+    screen, left or right of the board, above the hand. The screen's box, the board's
+    and the hand tiles'."""
+    view, board, _, tiles = _fits_with_hand_and_river(page)
+    screen = {"x": 0, "y": 0, "width": view["width"], "height": view["height"]}
+    assert board["height"] >= board_share * view["height"], f"board {board['height']:.0f} px high"
+    assert len({round(t["y"]) for t in tiles}) == 1, "the hand is one row"
+    for t in tiles:
+        assert _inside(t, screen)
+        assert t["y"] >= board["y"] + board["height"] - 0.5, "a hand tile over the board"
+    for side in beside:
+        box = page.locator(side).bounding_box()
+        assert _inside(box, screen), f"{side} off the screen"
+        assert _beside(box, board), f"{side} over the board"
+        assert box["y"] + box["height"] <= tiles[0]["y"] + 0.5, f"{side} over the hand"
+    return screen, board, tiles
+
+
 @pytest.mark.parametrize("size,lang", [("landscape", "zh-TW"), ("landscape-small", "en"),
                                        ("landscape-large", "en"), ("desktop-small", "zh-TW")])
 @pytest.mark.parametrize("state", ["turn", "claim"])
@@ -652,25 +672,9 @@ def test_a_phone_held_sideways_gives_the_board_the_height(player, static_url, si
     if state == "claim":
         page.wait_for_selector(".actions-wrap .call")
     p.shot(f"sideways-{state}")
-    view = page.viewport_size
-    screen = {"x": 0, "y": 0, "width": view["width"], "height": view["height"]}
-    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
-    _no_horizontal_scroll(page)
-    board = page.locator(".board").bounding_box()
-    assert board["height"] >= 0.7 * view["height"], f"board {board['height']:.0f} px high"
-    river_tile = page.locator(".river .tile").first.bounding_box()
-    assert river_tile["width"] >= 10
-    tiles = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
-    assert len({round(t["y"]) for t in tiles}) == 1, "the hand is one row"
-    for t in tiles:
-        assert _inside(t, screen)
-        assert t["y"] >= board["y"] + board["height"] - 0.5, "a hand tile over the board"
-        assert t["width"] >= 30
-    for side in (".toggles", ".prompt", ".table-tools"):
-        box = page.locator(side).bounding_box()
-        assert _inside(box, screen), f"{side} off the screen"
-        assert _beside(box, board), f"{side} over the board"
-        assert box["y"] + box["height"] <= tiles[0]["y"] + 0.5, f"{side} over the hand"
+    screen, board, tiles = _sideways_layout(page, 0.7, (".toggles", ".prompt", ".table-tools"))
+    assert page.locator(".river .tile").first.bounding_box()["width"] >= 10
+    assert min(t["width"] for t in tiles) >= 30
     if state == "claim":
         for call in page.locator(".actions-wrap .call").all():
             assert _inside(call.bounding_box(), board), "a call off the board"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .test_player_table import _beside, _inside, _no_horizontal_scroll
+from .test_player_table import _sideways_layout
 
 
 def _serve(page, fixtures):
@@ -175,21 +175,8 @@ def test_a_replay_on_a_phone_held_sideways_gives_the_board_the_height(
     page.wait_for_selector(".replay-step")
     _check_review(page, lang)
     p.shot("replay-sideways")
-    view = page.viewport_size
-    screen = {"x": 0, "y": 0, "width": view["width"], "height": view["height"]}
-    assert page.evaluate("document.scrollingElement.scrollHeight") <= view["height"]
-    _no_horizontal_scroll(page)
-    board = page.locator(".board").bounding_box()
-    assert board["height"] >= 0.6 * view["height"], f"board {board['height']:.0f} px high"
-    tiles = [t.bounding_box() for t in page.locator(".hand .hand-tile").all()]
-    assert len(tiles) >= 13 and len({round(t["y"]) for t in tiles}) == 1
-    for t in tiles:
-        assert _inside(t, screen) and t["y"] >= board["y"] + board["height"] - 0.5
-    for side in (".replay-head", ".replay-controls"):
-        box = page.locator(side).bounding_box()
-        assert _inside(box, screen), f"{side} off the screen"
-        assert _beside(box, board), f"{side} over the board"
-        assert box["y"] + box["height"] <= tiles[0]["y"] + 0.5, f"{side} over the hand"
+    _, _, tiles = _sideways_layout(page, 0.6, (".replay-head", ".replay-controls"))
+    assert len(tiles) >= 13
     # every control in view, none scrolled away inside its panel (English is the longer)
     assert page.eval_on_selector(".replay-controls", "e => e.scrollHeight <= e.clientHeight")
     page.click(".replay-last")
