@@ -189,6 +189,7 @@ def make_page(browser, shot_dir, request):
 # the issue's two screens (#11): a phone held upright (touch) and a common laptop; and
 # phones held sideways (touch), as the apps are played: a common one and a small Android
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 768},
+         "phone-small": {"width": 360, "height": 640},
          "landscape": {"width": 844, "height": 390},
          "landscape-small": {"width": 640, "height": 360},
          "landscape-large": {"width": 915, "height": 412},
@@ -199,7 +200,8 @@ SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "hei
 
 @pytest.fixture
 def player(browser, shot_dir, request):
-    """A page at a size ("phone": touch, 390×844; "desktop": 1366×768; "desktop-fhd":
+    """A page at a size ("phone": touch, 390×844; "phone-small": touch, 360×640;
+    "desktop": 1366×768; "desktop-fhd":
     1920×1080; "desktop-small": a window of 800×600; "landscape", "landscape-small" and
     "landscape-large": touch, 844×390, 640×360 and 915×412; "tablet": touch, 768×1024)
     and language."""

@@ -288,6 +288,38 @@ def test_the_lobby_fits_its_panels(player, server_url, size, lang):
             assert apart, "two things of the app bar overlap"
 
 
+@pytest.mark.parametrize("size,lang", [
+    ("phone", "zh-TW"), ("phone-small", "en"), ("landscape", "zh-TW"), ("landscape-small", "en"),
+    ("desktop-small", "zh-TW"), ("tablet", "en"), ("desktop", "en")])
+def test_the_first_screen_after_signing_in_offers_play(player, server_url, size, lang):
+    """A newcomer taps 訪客 and is one tap from a table: 快速配對 and 與電腦對戰 are on the
+    first screen, under the welcome gift, without a scroll. They were below the play
+    options and the account: at y 858 on a 390×844 phone, 596 on a phone sideways
+    (844×390), 798 at 640×360 and 608 in an 800×600 window."""
+    p = player(server_url, size, lang)
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    page.click(".guest-btn")
+    page.wait_for_selector(".gift-panel.gift-welcome")
+    page.wait_for_selector(".ladder-panel .ladder-tier")      # the lobby's last data is in
+    p.shot("first-screen")
+    _no_horizontal_scroll(page)
+    assert page.evaluate("window.scrollY") == 0
+    screen = {"x": 0, "y": 0, **page.viewport_size}
+    for sel in (".quick-btn", ".bots-btn"):
+        box = page.locator(sel).bounding_box()
+        assert _inside(box, screen), (sel, box, screen)
+    # the choices the buttons play by are still in the play panel, below them
+    buttons = page.locator(".play-buttons").bounding_box()
+    fields = page.locator(".play-panel .fields").bounding_box()
+    assert fields["y"] >= buttons["y"] + buttons["height"]
+    # the sticky app bar names the game; where the lobby's own title would push the
+    # buttons down it is not drawn, elsewhere it stays
+    hero_shown = page.locator(".lobby-hero").is_visible()
+    assert hero_shown == (size in ("tablet", "desktop")), hero_shown
+
+
 @pytest.mark.parametrize("size,lang", COMBOS)
 def test_a_new_player_is_welcomed_with_the_gift_and_the_daily_bonus_is_shown(
         player, server_url, size, lang):

@@ -75,6 +75,14 @@ function playPanel(state, actions) {
   const challengeText = ch && ch.next === null ? t("play.challenge.done") : t("play.challenge", { n: ch?.next ?? 1 });
   return h("section", { class: "panel play-panel", "aria-labelledby": "play-title" },
     h("h2", { id: "play-title" }, t("play.title")),
+    // the ways to sit down come first, the table's options after them: on a phone, upright
+    // or sideways, the options filled the first screen and 快速配對 was a scroll away
+    h("div", { class: "play-buttons" },
+      h("button", { type: "button", class: "btn big primary quick-btn", disabled, onclick: () => actions.quick("casual") }, t("play.quick")),
+      h("button", { type: "button", class: "btn big bots-btn", disabled, onclick: actions.bots }, t("play.bots")),
+      h("button", { type: "button", class: "btn ranked-btn", disabled, onclick: () => actions.quick("ranked") }, t("play.ranked")),
+      h("button", { type: "button", class: "btn challenge-btn", disabled: disabled || (ch && ch.next === null), onclick: () => actions.quick("challenge") }, challengeText)),
+    state.queue ? queuePanel(state.queue, actions) : null,
     h("div", { class: "fields" },
       // the rules take a row of their own: their names ("標準（競賽規則）") do not fit a third of it
       select("opt-profile", t("play.profile"), p.profiles.map((id) => [id, profileLabel(id)]), opts.profile, (v) => actions.option("profile", v),
@@ -82,13 +90,7 @@ function playPanel(state, actions) {
       select("opt-stake", t("play.stake"), Object.keys(p.stakes).map((id) => [id, stakeLabel(id)]), opts.stake, (v) => actions.option("stake", v)),
       select("opt-rounds", t("play.rounds"), [1, 2, 3, 4].map((n) => [String(n), t("play.rounds.n", { n })]), String(opts.rounds), (v) => actions.option("rounds", Number(v))),
       speedSelect(state, actions),
-      botsSelect(state, actions)),
-    h("div", { class: "play-buttons" },
-      h("button", { type: "button", class: "btn big primary quick-btn", disabled, onclick: () => actions.quick("casual") }, t("play.quick")),
-      h("button", { type: "button", class: "btn big bots-btn", disabled, onclick: actions.bots }, t("play.bots")),
-      h("button", { type: "button", class: "btn ranked-btn", disabled, onclick: () => actions.quick("ranked") }, t("play.ranked")),
-      h("button", { type: "button", class: "btn challenge-btn", disabled: disabled || (ch && ch.next === null), onclick: () => actions.quick("challenge") }, challengeText)),
-    state.queue ? queuePanel(state.queue, actions) : null);
+      botsSelect(state, actions)));
 }
 
 /** Table speed (快 / 標準 / 慢) for a table made here, with its seconds (GET /profiles). */
@@ -253,15 +255,16 @@ export function renderLobby(root, state, actions) {
 
 function drawLobby(root, state, actions) {
   root.replaceChildren(
-    h("div", { class: "lobby" },
+    h("div", { class: state.account ? "lobby signed-in" : "lobby" },
       h("div", { class: "lobby-hero" },
         h("h1", { class: "lobby-title" }, t("app.title")),
         h("p", { class: "lobby-tagline" }, t("app.tagline"))),
       state.account ? giftPanel(state, actions) : null,
       state.account ? activePanel(state, actions) : null,
       h("div", { class: "lobby-grid" },
-        accountPanel(state, actions),
-        playPanel(state, actions),
+        // signed in, playing is what the lobby is for: its panel leads, the account follows
+        state.account ? playPanel(state, actions) : accountPanel(state, actions),
+        state.account ? accountPanel(state, actions) : playPanel(state, actions),
         roomPanel(state, actions),
         friendsPanel(state, actions),
         state.account ? ladderPanel(state, actions) : null,
