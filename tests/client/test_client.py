@@ -58,8 +58,10 @@ async def test_unreachable_server_is_one_clear_error():
     with pytest.raises(ApiError) as e:
         await Api("http://127.0.0.1:9", timeout=2).guest()
     assert e.value.code == "network" and "cannot reach" in str(e.value)
-    with pytest.raises(LinkError, match="cannot connect"):
+    assert e.value.reason == "refused"           # what a client in zh translates
+    with pytest.raises(LinkError, match="cannot connect") as le:
         await GameLink("http://127.0.0.1:9", "t", open_timeout=2).connect()
+    assert le.value.code == "network" and le.value.reason == "refused"
 
 
 async def test_register_login_and_wrong_password(live):
@@ -70,9 +72,17 @@ async def test_register_login_and_wrong_password(live):
     with pytest.raises(ApiError) as e:
         await Api(live.base).login("阿明", "wrong-pw")
     assert e.value.code == "auth" and e.value.status == 401
+    assert e.value.reason == "wrong_password"
     with pytest.raises(ApiError) as e:
         await Api(live.base).register("阿明", "secret-pw")
-    assert e.value.code == "conflict"
+    assert e.value.code == "conflict" and e.value.reason == "name_taken"
+    with pytest.raises(ApiError) as e:
+        await Api(live.base).register("x", "secret-pw")         # a name of one letter
+    assert (e.value.code, e.value.reason) == ("bad_request", "name_format")
+    with pytest.raises(ApiError) as e:
+        await Api(live.base).call("POST", "/sessions", {"name": "阿明"})   # no password
+    assert (e.value.code, e.value.reason, e.value.field) == ("bad_request", "invalid_field",
+                                                             "password")
 
 
 async def test_quick_match_plays_a_whole_hand_with_bots_filling_the_table(live):

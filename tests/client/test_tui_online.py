@@ -206,8 +206,29 @@ def test_the_lobby_says_a_wrong_password_and_asks_again(live, config_home):
     said = []
     play_online(live.base, lang="zh", ask=lambda q, **kw: next(answers), say=said.append,
                 run_app=lambda app: None)
-    assert any("wrong name or password" in x for x in said)
+    # in the player's language: it was the server's English ("wrong name or password")
+    assert "名稱或密碼錯誤" in said
     assert any(x.startswith("歡迎，阿華") for x in said)
+
+
+def test_a_stopped_server_is_said_at_once_before_a_name_is_asked(config_home):
+    """A wrong address or a stopped server was found out after the person had chosen
+    and typed their name and password, and said in the client library's English."""
+    from twmahjong.errors import UserError
+    from twmahjong.tui.lobby import play_online
+    asked: list[str] = []
+
+    def ask(q, **kw):
+        asked.append(q)
+        return "1"
+    with pytest.raises(UserError) as e:
+        play_online("http://127.0.0.1:9", lang="zh", ask=ask, say=[].append,
+                    run_app=lambda app: None)
+    assert str(e.value) == "連不上伺服器 http://127.0.0.1:9：對方拒絕連線（伺服器沒有開？）"
+    assert asked == []
+    with pytest.raises(UserError) as e:
+        play_online("ftp://x", lang="zh", ask=ask, say=[].append, run_app=lambda app: None)
+    assert str(e.value) == "這不是伺服器位址：ftp://x（例如 http://host:port）"
 
 
 def test_giving_up_a_room_in_the_lobby_gives_its_seat_up_on_the_server(live, config_home):
@@ -472,16 +493,20 @@ def test_the_plain_lobbys_host_sees_who_has_sat_down_before_starting(live, confi
     assert "r 看誰入座" in asked[2] and len(asked) == 4 and coros     # started on the 4th
 
 
-def test_a_wrong_room_code_in_the_lobby_is_one_line_and_the_menu_asks_again(live, config_home):
-    """Bad input: a code that matches no room is said in one line (no traceback), no
-    seat is taken, and the menu asks again."""
+@pytest.mark.parametrize("lang,text", [("zh", "找不到房號 ZZZZZZ 的房間"),
+                                       ("en", "No room with code ZZZZZZ")])
+def test_a_wrong_room_code_in_the_lobby_is_one_line_and_the_menu_asks_again(
+        live, config_home, lang, text):
+    """Bad input: a code that matches no room is said in one line (no traceback), in
+    the player's language (it was the server's English in zh too), no seat is taken,
+    and the menu asks again."""
     from twmahjong.tui.lobby import play_online
     answers = iter(["1", "3", "ZZZZZZ", "q"])             # guest; join a wrong code; quit
     said: list[str] = []
     ran: list = []
-    play_online(live.base, lang="en", ask=lambda q, **kw: next(answers), say=said.append,
+    play_online(live.base, lang=lang, ask=lambda q, **kw: next(answers), say=said.append,
                 run_app=ran.append)
-    assert said[-1] == "no room with code 'ZZZZZZ'" and not ran
+    assert said[-1] == text and not ran
     assert live.http("GET", "/api/v1/health").json()["rooms_waiting"] == 0
 
 
@@ -504,7 +529,8 @@ async def test_a_start_the_server_refuses_is_said_on_the_hosts_page_and_enter_tr
         async def refused(code: str) -> dict:
             tries.append(code)
             if len(tries) == 1:
-                raise ApiError("network", f"cannot reach {live.base}: connection refused")
+                raise ApiError("network", f"cannot reach {live.base}: connection refused",
+                               reason="refused")
             return await real(code)
         session.api.start_room = refused
         async with app.run_test(size=SMALL) as pilot:
@@ -518,7 +544,8 @@ async def test_a_start_the_server_refuses_is_said_on_the_hosts_page_and_enter_tr
                 await next_change(session)
             await pilot.pause()
             page = content(app, "#waiting")
-            assert f"cannot reach {live.base}: connection refused" in page
+            # in the player's language (it was the client library's English)
+            assert "連不上伺服器" in page and "對方拒絕連線" in page, page
             assert f"房號 {session.room}" in page and "Enter 開始" in page
             assert session.link.state.obs is None and session.waiting_for_room
             assert live.http("GET", "/api/v1/health").json()["rooms_waiting"] == 1

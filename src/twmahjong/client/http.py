@@ -10,23 +10,47 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import urllib.error
 import urllib.request
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from ..errors import UserError
 
-__all__ = ["Api", "ApiError", "base_url", "ws_url"]
+__all__ = ["NETWORK_REASONS", "Api", "ApiError", "base_url", "network_reason", "ws_url"]
 
 
 class ApiError(UserError):
     """The server said no (``code`` as docs/protocol.md lists), or could not be reached
-    (``code`` ``"network"``)."""
+    (``code`` ``"network"``).
 
-    def __init__(self, code: str, message: str, status: int = 0):
+    The text is the server's English; ``reason`` (which failure: ``wrong_password``,
+    ``room_not_found``; for ``network`` one of ``NETWORK_REASONS``) and ``field`` are
+    what a client that speaks another language translates, as the web client does."""
+
+    def __init__(self, code: str, message: str, status: int = 0, *,
+                 reason: str | None = None, field: str | None = None):
         super().__init__(message)
         self.code = code
         self.status = status
+        self.reason = reason
+        self.field = field
+
+
+NETWORK_REASONS = ("refused", "timeout", "unknown_host", "other")
+
+
+def network_reason(e: BaseException) -> str:
+    """Why the server could not be reached, in a word a client can translate: the
+    operating system's own text (``[Errno 111] Connection refused``) is English."""
+    e = getattr(e, "reason", e) if isinstance(e, urllib.error.URLError) else e
+    if isinstance(e, ConnectionRefusedError):
+        return "refused"
+    if isinstance(e, TimeoutError):
+        return "timeout"
+    if isinstance(e, socket.gaierror):
+        return "unknown_host"
+    return "other"
 
 
 def base_url(url: str) -> str:
@@ -67,15 +91,18 @@ class Api:
             with urllib.request.urlopen(req, timeout=self.timeout) as r:
                 return json.loads(r.read() or b"{}")
         except urllib.error.HTTPError as e:
+            reason = field = None
             try:
                 err = json.loads(e.read())["error"]
                 code, message = str(err["code"]), str(err["message"])
-            except (ValueError, KeyError, TypeError):
+                reason, field = err.get("reason"), err.get("field")
+            except (ValueError, KeyError, TypeError, AttributeError):
                 code, message = "http", f"the server answered {e.code} {e.reason}"
-            raise ApiError(code, message, e.code) from None
+            raise ApiError(code, message, e.code, reason=reason, field=field) from None
         except (urllib.error.URLError, OSError) as e:
-            reason = getattr(e, "reason", e)
-            raise ApiError("network", f"cannot reach {self.base}: {reason}") from None
+            why = getattr(e, "reason", e)
+            raise ApiError("network", f"cannot reach {self.base}: {why}",
+                           reason=network_reason(e)) from None
 
     async def call(self, method: str, path: str, body: dict | None = None) -> dict:
         return await asyncio.to_thread(self._call, method, path, body)
@@ -96,6 +123,11 @@ class Api:
     async def guest(self) -> dict:
         """遊客: a generated guest account."""
         return await self._session("/guests", None)
+
+    async def health(self) -> dict:
+        """The server answers (``GET /health``): a client asks before it asks the
+        person anything, so a wrong address or a stopped server is said at once."""
+        return await self.call("GET", "/health")
 
     async def me(self) -> dict:
         return await self.call("GET", "/me")

@@ -24,7 +24,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ..errors import UserError
-from .http import ws_url
+from .http import network_reason, ws_url
 from .state import TableState
 
 __all__ = ["GameLink", "LinkError"]
@@ -35,7 +35,15 @@ RETRY = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 5.0, 5.0)     # seconds between reconnect
 
 
 class LinkError(UserError):
-    """The server cannot be reached, refused our hello, or the link was closed."""
+    """The server cannot be reached (``code`` ``"network"``, ``reason`` as
+    ``client.http.network_reason``), refused our hello (the server's ``code`` and
+    ``reason``), or the link was closed (``code`` ``"closed"``). The text is English;
+    the code and reason are what a client in another language translates."""
+
+    def __init__(self, message: str, code: str = "closed", reason: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
 
 
 class GameLink:
@@ -57,7 +65,8 @@ class GameLink:
         try:
             self.ws = await asyncio.wait_for(connect(self.url, max_size=2**20), self.open_timeout)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
-            raise LinkError(f"cannot connect to {self.url}: {e or type(e).__name__}") from None
+            raise LinkError(f"cannot connect to {self.url}: {e or type(e).__name__}", "network",
+                            network_reason(e)) from None
 
     async def _hello(self, *, ticket: str | None) -> dict:
         """hello → welcome; errors on the way are the server's words, raised."""
@@ -72,7 +81,7 @@ class GameLink:
                 self.state.apply(m)
                 return m
             if m["type"] == "error":
-                raise LinkError(f"{m['code']}: {m['message']}")
+                raise LinkError(f"{m['code']}: {m['message']}", m["code"], m.get("reason"))
             self._backlog.append(m)
 
     async def connect(self) -> dict:
@@ -136,7 +145,8 @@ class GameLink:
             except (LinkError, ConnectionClosed) as e:
                 last = e
                 log.info("reconnect failed: %s", e)
-        raise LinkError(f"lost the link to the server and could not get it back ({last})")
+        raise LinkError(f"lost the link to the server and could not get it back ({last})", "lost",
+                        getattr(last, "reason", None))
 
     async def close(self) -> None:
         self.closed = True

@@ -17,7 +17,8 @@ import typer
 
 from ..client import Api, ApiError, Credentials
 from ..client.http import base_url
-from .strings import tr
+from ..errors import UserError
+from .strings import error_text, tr
 
 __all__ = ["choose_table", "log_in", "play_online"]
 
@@ -51,6 +52,10 @@ def log_in(api: Api, creds: Credentials, lang: str, ask=typer.prompt, say=typer.
             if e.code == "network":
                 raise
             api.token = None                       # expired or from another server
+    else:
+        # a wrong address or a stopped server is said before a name and a password
+        # are typed for nothing
+        _run(api.health())
     while True:
         pick = str(ask(tr(lang, "lobby_who"), default="1")).strip()
         try:
@@ -66,7 +71,7 @@ def log_in(api: Api, creds: Credentials, lang: str, ask=typer.prompt, say=typer.
         except ApiError as e:
             if e.code == "network":
                 raise
-            say(str(e))
+            say(error_text(lang, e))
             continue
         creds.set(token=out["token"], name=out["account"]["name"])
         return out["account"]
@@ -82,6 +87,7 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
     plain lines, which read only at decisions) the lobby asks until it starts."""
     while True:
         back = tr(lang, "lobby_back") if creds.ticket else ""
+        typed = ""                                  # the room code asked for, if any
         pick = str(ask(tr(lang, "lobby_menu", back=back), default="1")).strip().lower()
         try:
             if pick == "1":
@@ -103,7 +109,7 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                     return ("ticket", room["ticket"])
                 continue
             if pick == "3":
-                code = str(ask(tr(lang, "lobby_code"))).strip()
+                code = typed = str(ask(tr(lang, "lobby_code"))).strip()
                 seat = _run(api.join_room(code))
                 if wait_at_table and not seat["room"]["started"]:     # the join says
                     return ("ticket", seat["ticket"], code)
@@ -122,7 +128,7 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
         except ApiError as e:
             if e.code == "network":
                 raise
-            say(str(e))
+            say(error_text(lang, e, code=typed))
 
 
 def play_online(url: str, *, lang: str = "zh", plain: bool = False, profile: str | None = None,
@@ -131,12 +137,17 @@ def play_online(url: str, *, lang: str = "zh", plain: bool = False, profile: str
     from .app import PlayApp
     from .online import OnlineSession
     from .prefs import Prefs
-    base = base_url(url)
-    creds = Credentials(base)
-    api = Api(base, token=creds.token)
-    account = log_in(api, creds, lang, ask, say)
-    say(tr(lang, "lobby_hello", name=account["name"], coins=account.get("coins", 0)))
-    plan = choose_table(api, creds, lang, profile, ask, say, wait_at_table=not plain)
+    try:
+        base = base_url(url)
+        creds = Credentials(base)
+        api = Api(base, token=creds.token)
+        account = log_in(api, creds, lang, ask, say)
+        say(tr(lang, "lobby_hello", name=account["name"], coins=account.get("coins", 0)))
+        plan = choose_table(api, creds, lang, profile, ask, say, wait_at_table=not plain)
+    except ApiError as e:
+        # the one line `twmj` prints for it, in the player's language (the address
+        # typed wrong, the server not running), not the client library's English
+        raise UserError(error_text(lang, e, server=url.strip(), url=url.strip())) from None
     if plan is None:
         return
     session = OnlineSession(base, api.token, plan, creds=creds)

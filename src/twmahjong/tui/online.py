@@ -33,7 +33,7 @@ from ..client.http import base_url
 from ..engine.actions import Action
 from ..profiles import load_profile
 from .session import relative
-from .strings import tr
+from .strings import error_text, server_error_text, tr
 from .talk import TalkBook
 
 __all__ = ["TALK_ERRORS", "OnlineSession", "safe_move"]
@@ -143,7 +143,9 @@ class OnlineSession:
                     await self.link.join(self.plan[1])
         except LinkError as e:
             if not self.link.closed:          # our own close() is not a lost connection
-                self.notice = tr(self._lang(), "online_lost", why=str(e))
+                why = error_text(self._lang(), e, server=self.url)
+                # "lost" says the connection was lost in its own words
+                self.notice = why if e.code == "lost" else tr(self._lang(), "online_lost", why=why)
         except Exception as e:           # a bug must show as a line, never kill the screen silently
             self.notice = f"{type(e).__name__}: {e}"
         self._tell({"type": "link", "state": "lost"})
@@ -188,7 +190,8 @@ class OnlineSession:
             except ApiError as e:
                 # kept apart from the notice, which the next ask for the seat (every
                 # rejoin_every) sets again: the host reads why until the next Enter
-                self.start_error = str(e)
+                self.start_error = error_text(self._lang(), e, server=self.url,
+                                              code=self.room or "")
                 self._tell({"type": "room", "room": self.room_info})
                 return
             self.notice = tr(self._lang(), "online_connecting")
@@ -235,7 +238,8 @@ class OnlineSession:
             elif m["code"] == "no_table" and self.room and st.seat is None:
                 self.notice = tr(lang, "online_room_gone", code=self.room)   # the host left
             elif m["code"] not in ("stale", "not_your_turn"):
-                self.notice = m["message"]
+                self.notice = server_error_text(lang, m["code"], m.get("reason"),
+                                                field=m.get("field"), message=m["message"])
             if m["code"] == "no_table" and self.creds is not None:
                 self.creds.set(ticket=None)
         elif t == "hand_end":

@@ -9,7 +9,8 @@ zh-TW column is the default and the English column only translates it.
 
 from __future__ import annotations
 
-__all__ = ["LANGS", "STRINGS", "tile_label", "tr", "tr_you", "wind_label"]
+__all__ = ["LANGS", "STRINGS", "error_text", "server_error_text", "tile_label", "tr", "tr_you",
+           "wind_label"]
 
 LANGS = ("zh", "en")
 
@@ -278,6 +279,75 @@ STRINGS: dict[str, tuple[str, str]] = {
     "room_seated_line": ("已入座 {n}/4：{names}", "Seated {n}/4: {names}"),
     "lobby_room_wait": ("等房主開始…（Enter 再看一次，q 放棄）", "Waiting for the host to start… (Enter checks again, q gives up)"),
     "lobby_again": ("請再選一次", "Please choose again"),
+    # The server's refusals (``error_text``): its own text is English, so a refusal is
+    # told by its reason, else its code, in the words the web client uses for it
+    # (tests/tui/test_errors.py keeps the two tables the same).
+    "err_reason_name_format": (
+        "名稱需 2–20 個字（中文、英文字母、數字、- 或 _），且不能以 guest 開頭",
+        "A name has 2–20 letters, digits, Chinese characters, - or _, "
+        "and may not start with guest"),
+    "err_reason_password_length": ("密碼需 6–128 個字元", "A password has 6 to 128 characters"),
+    "err_reason_name_taken": ("這個名稱已經有人使用", "That name is taken"),
+    "err_reason_wrong_password": ("名稱或密碼錯誤", "Wrong name or password"),
+    "err_reason_session_expired": ("登入已過期，請重新登入", "Your session has expired; please log in again"),
+    "err_reason_session_invalid": ("登入資訊無效，請重新登入",
+                                   "Your session is not valid; please log in again"),
+    "err_reason_room_not_found": ("找不到房號 {code} 的房間", "No room with code {code}"),
+    "err_reason_room_started": ("這個房間的牌局已經開始", "This room's game has already started"),
+    "err_reason_room_full": ("這個房間已經坐滿", "This room is full"),
+    "err_reason_invalid_field": ("「{field}」的內容不符合要求", "The {field} field is not valid"),
+    "err_code_auth": ("請先登入", "Please log in"),
+    "err_code_forbidden": ("你沒有權限這樣做", "You are not allowed to do that"),
+    "err_code_bad_request": ("這個要求無法處理", "That request cannot be handled"),
+    "err_code_not_found": ("找不到", "Not found"),
+    "err_code_conflict": ("目前無法這樣做", "That cannot be done right now"),
+    "err_code_too_many_tables": (
+        "你同時進行的牌局太多了，請先完成或回到進行中的牌局",
+        "You are at too many tables; finish or rejoin a game in progress first"),
+    "err_code_rate_limited": ("操作太頻繁，請稍候再試", "Too many attempts; wait a moment"),
+    "err_code_too_large": ("送出的資料太大", "That request is too large"),
+    "err_code_illegal_action": ("現在不能這樣出牌", "That move is not allowed now"),
+    "err_code_not_seated": ("你不在牌桌上", "You are not seated at a table"),
+    "err_code_no_table": ("這場牌局已經結束或不存在", "That game is over or does not exist"),
+    "err_code_not_started": ("這桌還沒開始，請稍候再試",
+                             "That table has not started yet; try again in a moment"),
+    "err_code_already_queued": ("你已經在配對中", "You are already waiting for a table"),
+    "err_code_internal_error": ("伺服器處理失敗，牌局會繼續", "The server failed on that; the game goes on"),
+    "err_code_table_closed": ("牌局無法繼續，已結束", "The table could not go on and has ended"),
+    "err_code_not_authenticated": ("請先登入", "Please log in"),
+    "err_code_talk_too_fast": ("說太快了，每 3 秒一句", "Too fast: one phrase every 3 seconds"),
+    "err_code_watcher_silent": ("觀戰中不能發言（外插不得影響行牌）", "Watchers cannot talk to the table"),
+    "err_code_unknown_phrase": ("沒有這句快捷語", "No such phrase"),
+    "err_code_unknown_emote": ("沒有這個表情", "No such emote"),
+    "err_code_not_friends": ("只能觀戰好友的牌桌", "You can watch a friend's table only"),
+    "err_code_watch_forbidden": ("房主不開放觀戰", "The host does not allow watching"),
+    "err_code_guest": ("註冊後才能加好友與觀戰", "Register to have friends and watch"),
+    "err_code_seated": ("你正在牌桌上", "You are seated at a table"),
+    "err_code_gone": ("邀請已過期", "That invitation has expired"),
+    "err_reason_guest": ("訪客不能加好友，註冊後即可", "Guests cannot have friends; register first"),
+    "err_reason_no_account": ("找不到這位玩家", "No player by that name"),
+    "err_reason_self": ("不能加自己為好友", "You cannot befriend yourself"),
+    "err_reason_already_friends": ("你們已經是好友了", "You are friends already"),
+    "err_reason_blocked": ("你已封鎖這位玩家，請先解除封鎖", "You blocked this player; unblock them first"),
+    "err_reason_no_request": ("沒有這位玩家的好友邀請", "No friend request from this player"),
+    "err_reason_not_friends": ("只能邀請好友", "You can invite friends only"),
+    "err_reason_not_in_room": ("你不在這個房間", "You are not in this room"),
+    "err_reason_invite_expired": ("邀請已過期", "That invitation has expired"),
+    "err_unknown": ("發生錯誤（{code}）", "Something went wrong ({code})"),
+    "field_password": ("密碼", "password"),
+    "field_name": ("名稱", "name"),
+    # the server could not be reached: the operating system's words are English too
+    "err_net_refused": ("連不上伺服器 {server}：對方拒絕連線（伺服器沒有開？）",
+                        "Cannot reach {server}: connection refused (is the server running?)"),
+    "err_net_timeout": ("連不上伺服器 {server}：等不到回應", "Cannot reach {server}: no answer in time"),
+    "err_net_unknown_host": ("找不到伺服器 {server}：沒有這個位址",
+                             "Cannot find the server {server}: no such host"),
+    "err_net_other": ("連不上伺服器 {server}（{why}）", "Cannot reach {server} ({why})"),
+    "err_code_bad_url": ("這不是伺服器位址：{url}（例如 http://host:port）",
+                         "Not a server address: {url} (try http://host:port)"),
+    "err_code_closed": ("與伺服器的連線已關閉", "The link to the server is closed"),
+    "err_code_lost": ("與伺服器的連線中斷，重新連線也沒有成功",
+                      "Lost the link to the server and could not get it back"),
 }
 
 _WINDS = {"zh": "東南西北", "en": ("East", "South", "West", "North")}
@@ -297,6 +367,54 @@ def tr(lang: str, key: str, **params) -> str:
     zh, en = STRINGS[key]
     text = en if lang == "en" else zh
     return text.format(**params) if params else text
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def _fill(lang: str, key: str, params: dict) -> str:
+    """``tr`` that leaves a detail the caller does not know (the room code of a
+    refusal it did not expect) empty instead of raising."""
+    zh, en = STRINGS[key]
+    return (en if lang == "en" else zh).format_map(_Blank(params))
+
+
+def server_error_text(lang: str, code: str, reason: str | None = None, /, *,
+                      field: str | None = None, message: str = "", **params) -> str:
+    """A refusal from the server (an HTTP error body, a WebSocket ``error``) in
+    ``lang``: by its ``reason`` (which failure), else its ``code``, as the web client
+    tells them. A refusal neither names is its English ``message`` in English, and
+    its code with the message in zh (new server, older client).
+
+        >>> server_error_text("zh", "auth", "wrong_password", message="wrong name or password")
+        '名稱或密碼錯誤'
+        >>> server_error_text("zh", "not_found", "room_not_found", code="ABC123")
+        '找不到房號 ABC123 的房間'
+    """
+    if reason and f"err_reason_{reason}" in STRINGS:
+        name = tr(lang, f"field_{field}") if f"field_{field}" in STRINGS else field
+        return _fill(lang, f"err_reason_{reason}", {"field": name or "", **params})
+    if f"err_code_{code}" in STRINGS:
+        return _fill(lang, f"err_code_{code}", params)
+    if lang == "en" and message:
+        return message
+    unknown = tr(lang, "err_unknown", code=code or "?")
+    return f"{unknown}：{message}" if message else unknown
+
+
+def error_text(lang: str, e: Exception, /, server: str = "", **params) -> str:
+    """``server_error_text`` for a raised ``ApiError`` or ``LinkError``; one the
+    network raised (``code`` ``"network"``) names ``server`` and why in ``lang``."""
+    code = getattr(e, "code", "")
+    reason = getattr(e, "reason", None)
+    if code == "network":
+        why = reason if f"err_net_{reason}" in STRINGS else "other"
+        detail = str(e).split(": ", 1)[-1]
+        return tr(lang, f"err_net_{why}", server=server or "", why=detail)
+    return server_error_text(lang, code, reason, field=getattr(e, "field", None),
+                             message=str(e), **params)
 
 
 def tr_you(lang: str, key: str, you: bool, **params) -> str:
