@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import EVENT_WAIT_MS, evaluate_async, game_server
-from .test_player_table import COMBOS, _inside, _no_horizontal_scroll
+from .test_player_table import COMBOS, _guest, _inside, _no_horizontal_scroll
 
 # bots' hands: no pair among them, so no bot can 碰 what the player throws
 BOT = "1234568s1234567z45p"
@@ -30,11 +30,8 @@ def server_url(tmp_path_factory):
 
 def _seated(player, url, size, lang, wall, profile="standard"):
     """A guest at a table whose first hand is dealt from ``wall``."""
-    p = player(url, size, lang)
+    p = _guest(player, url, size, lang)
     page = p.page
-    page.goto(url + "/")
-    page.wait_for_selector("body[data-ready] .guest-btn")
-    page.click(".guest-btn")
     page.wait_for_selector(".account-coins")
     evaluate_async(page, """async ([wall, profile]) => {
         const h = {Authorization: 'Bearer ' + localStorage.getItem('twmj.token'),

@@ -56,11 +56,22 @@ def _beside(box: dict, board: dict) -> bool:
     return box["x"] >= board["x"] + board["width"] or box["x"] + box["width"] <= board["x"]
 
 
-def _guest_at_table(p, url, speed=None):
-    page = p.page
+def _guest(player, url, size, lang):
+    """A page at ``size`` in ``lang`` whose 訪客 has been tapped (the lobby signs in)."""
+    p = player(url, size, lang)
+    _tap_guest(p.page, url)
+    return p
+
+
+def _tap_guest(page, url):
     page.goto(url + "/")
     page.wait_for_selector("body[data-ready] .guest-btn")
     page.click(".guest-btn")
+
+
+def _guest_at_table(p, url, speed=None):
+    page = p.page
+    _tap_guest(page, url)
     page.wait_for_selector(".account-coins")
     page.select_option("#opt-rounds", "4")
     if speed:
@@ -203,11 +214,8 @@ def test_errors_are_said_in_the_page_language_and_forms_keep_what_was_typed(
 
 @pytest.mark.parametrize("size,lang", COMBOS)
 def test_a_table_is_made_at_a_chosen_speed(player, server_url, size, lang):
-    p = player(server_url, size, lang)
+    p = _guest(player, server_url, size, lang)
     page = p.page
-    page.goto(server_url + "/")
-    page.wait_for_selector("body[data-ready] .guest-btn")
-    page.click(".guest-btn")
     # The select is drawn at once with bare names and again with each speed's clock
     # when the profiles arrive, so wait for the clock rather than for the option.
     standard = ("標準（每手 30 秒＋備用 20 秒）" if lang == "zh-TW"
@@ -237,11 +245,8 @@ def test_a_table_is_made_at_a_chosen_speed(player, server_url, size, lang):
 @pytest.mark.parametrize("size,lang", [("phone", "en"), ("desktop", "en"), ("phone", "zh-TW"),
                                        ("desktop", "zh-TW")])
 def test_the_lobby_fits_its_panels(player, server_url, size, lang):
-    p = player(server_url, size, lang)
+    p = _guest(player, server_url, size, lang)
     page = p.page
-    page.goto(server_url + "/")
-    page.wait_for_selector("body[data-ready] .guest-btn")
-    page.click(".guest-btn")
     page.wait_for_selector("#opt-bots optgroup", state="attached")
     page.wait_for_selector(".ladder-panel .ladder-tier")      # the lobby's last data is in
     p.shot("lobby")
@@ -296,11 +301,8 @@ def test_the_first_screen_after_signing_in_offers_play(player, server_url, size,
     first screen, under the welcome gift, without a scroll. They were below the play
     options and the account: at y 858 on a 390×844 phone, 596 on a phone sideways
     (844×390), 798 at 640×360 and 608 in an 800×600 window."""
-    p = player(server_url, size, lang)
+    p = _guest(player, server_url, size, lang)
     page = p.page
-    page.goto(server_url + "/")
-    page.wait_for_selector("body[data-ready] .guest-btn")
-    page.click(".guest-btn")
     page.wait_for_selector(".gift-panel.gift-welcome")
     page.wait_for_selector(".ladder-panel .ladder-tier")      # the lobby's last data is in
     p.shot("first-screen")
@@ -323,11 +325,8 @@ def test_the_first_screen_after_signing_in_offers_play(player, server_url, size,
 @pytest.mark.parametrize("size,lang", COMBOS)
 def test_a_new_player_is_welcomed_with_the_gift_and_the_daily_bonus_is_shown(
         player, server_url, size, lang):
-    p = player(server_url, size, lang)
+    p = _guest(player, server_url, size, lang)
     page = p.page
-    page.goto(server_url + "/")
-    page.wait_for_selector("body[data-ready] .guest-btn")
-    page.click(".guest-btn")
     gift = page.locator(".gift-panel.gift-welcome")
     gift.wait_for(state="visible")
     assert ("新人禮包" if lang == "zh-TW" else "Welcome gift") in gift.inner_text()
@@ -349,11 +348,8 @@ def test_a_new_player_is_welcomed_with_the_gift_and_the_daily_bonus_is_shown(
 
 @pytest.mark.parametrize("size,lang", COMBOS)
 def test_the_challenge_ladder_and_the_opponents_at_the_table(player, server_url, size, lang):
-    p = player(server_url, size, lang)
+    p = _guest(player, server_url, size, lang)
     page = p.page
-    page.goto(server_url + "/")
-    page.wait_for_selector("body[data-ready] .guest-btn")
-    page.click(".guest-btn")
     page.wait_for_selector(".ladder-panel .ladder-tier")
     assert page.locator(".ladder-tier").count() == 5
     assert page.locator(".ladder-bot").count() == 16
@@ -470,11 +466,8 @@ def voiced_url(tmp_path_factory):
 
 @pytest.mark.parametrize("size,lang", COMBOS)
 def test_the_settings_panel(player, voiced_url, size, lang):
-    p = player(voiced_url, size, lang)
+    p = _guest(player, voiced_url, size, lang)
     page = p.page
-    page.goto(voiced_url + "/")
-    page.wait_for_selector("body[data-ready] .guest-btn")
-    page.click(".guest-btn")
     page.wait_for_selector(".account-coins")
     page.click(".app-settings")
     box = page.locator(".settings-box")
