@@ -528,8 +528,12 @@ def test_the_rules_page_is_written_from_the_profile(player, server_url, size, la
     page.goto(server_url + "/#/rules/standard")
     page.wait_for_selector('.rule[data-rule="streak"]')
     rules = page.eval_on_selector_all(".rule", "els => els.map(e => e.dataset.rule)")
-    assert rules == ["claims", "flowers", "passed", "last", "draw", "streak"]
+    assert rules == ["controls", "claims", "flowers", "passed", "last", "draw", "streak"]
     zh = lang == "zh-TW"
+    # how to throw and call: by touch, and by the keys the table takes (test_table.py)
+    controls = page.inner_text('.rule[data-rule="controls"]')
+    assert ("往上滑" if zh else "swipe it up") in controls
+    assert ("C 吃、P 碰、K 槓、W 胡" if zh else "C chi, P pong, K kong, W win") in controls
     claims = page.inner_text('.rule[data-rule="claims"]')
     assert ("最後 3 張" if zh else "only 3 tiles left") in claims      # standard: no_claims_last 3
     assert page.locator('.rule[data-rule="claims"] .tile').count() == 10  # chi, pon, kong pictured

@@ -59,6 +59,10 @@ def test_replay_steps_forward_and_back(web, fixtures):
     page.click(".replay-first")
     assert page.inner_text(".replay-step") == "第 1 / 4 步"
     assert page.locator(".result-wrap").is_hidden()
+    # → steps the replay; it lifts no tile, as it does at a table one plays
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text(".replay-step") == "第 2 / 4 步"
+    assert page.locator(".hand-tile.lifted").count() == 0
 
 
 def test_a_missing_replay_says_so(web, fixtures):

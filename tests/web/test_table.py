@@ -172,6 +172,93 @@ def test_keyboard_players_discard_with_two_presses(web):
     assert web.sent() == [{"type": "discard", "tile": "4s"}]
 
 
+def test_a_keyboard_plays_the_hand_with_the_terminal_s_keys(web, fixtures):
+    """← → pick a tile (the first ← the drawn one), Enter or Space throws it, as in
+    `twmj play` (docs/terminal.md); before, a keyboard player had to Tab through up
+    to seventeen tiles."""
+    obs = fixtures["states"]["turn"]
+    page = _open(web, "turn")
+    page.keyboard.press("ArrowLeft")
+    lifted = page.locator(".hand-tile.lifted")
+    assert lifted.get_attribute("data-tile") == obs["drawn"]
+    assert web.sent() == []
+    page.keyboard.press("Enter")
+    assert web.sent() == [{"type": "discard", "tile": obs["drawn"]}]
+    page = _open(web, "turn")
+    page.keyboard.press("ArrowRight")               # the leftmost, then the next
+    page.keyboard.press("ArrowRight")
+    second = page.locator(".hand-tile").nth(1).get_attribute("data-tile")
+    assert page.locator(".hand-tile.lifted").get_attribute("data-tile") == second
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")                # round the end to the drawn tile
+    assert page.locator(".hand-tile.lifted").get_attribute("data-tile") == obs["drawn"]
+    page.keyboard.press(" ")
+    assert web.sent() == [{"type": "discard", "tile": obs["drawn"]}]
+
+
+def test_a_keyboard_calls_with_c_p_k_w_t_x_and_a_digit_picks(web):
+    page = _open(web, "claim")
+    page.keyboard.press("Control+p")                # the browser's, not a 碰
+    page.keyboard.press("k")                        # no 槓 offered: nothing
+    assert web.sent() == []
+    page.keyboard.press("c")
+    assert page.locator(".choices .choice").count() == 3
+    page.keyboard.press("2")                        # the second sequence, 三四五萬
+    assert web.sent() == [{"type": "chi", "tile": "4m", "tiles": "35m"}]
+    page = _open(web, "claim")
+    page.keyboard.press("p")
+    assert web.sent() == [{"type": "pon", "tile": "4m"}]
+    page = _open(web, "claim")
+    page.keyboard.press("x")
+    assert web.sent() == [{"type": "pass"}]
+    page = _open(web, "selfdraw")
+    page.keyboard.press("w")
+    assert web.sent() == [{"type": "win", "tile": "4m"}]
+    page = _open(web, "declare")
+    page.keyboard.press("t")                        # 聽: the hand picks the tile
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    assert web.sent() == [{"type": "declare", "tile": "1z"}]
+
+
+def test_enter_at_the_hand_s_result_is_next_hand(web):
+    page = _open(web, "end")
+    page.wait_for_selector(".result-wrap .next-hand")
+    page.keyboard.press("Enter")
+    assert web.sent() == [{"type": "next"}]
+
+
+def test_keys_do_not_play_under_the_settings_or_at_a_focused_button(web):
+    page = _open(web, "claim")
+    page.click(".settings-btn")
+    page.wait_for_selector(".settings-dialog")
+    page.keyboard.press("p")
+    assert web.sent() == []
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".settings-dialog", state="detached")
+    # Enter at a focused call is that call's own: 過, not a thrown tile
+    page.keyboard.press("ArrowLeft")
+    page.focus(".call-pass")
+    page.keyboard.press("Enter")
+    assert web.sent() == [{"type": "pass"}]
+
+
+def test_each_call_shows_its_key_where_there_is_a_keyboard(web, player, static_url):
+    page = _open(web, "claim")
+    badge = """(sel) => getComputedStyle(document.querySelector(sel), '::after').content"""
+    assert page.get_attribute(".call-pon", "aria-keyshortcuts") == "P"
+    assert page.evaluate(badge, ".call-pon") == '"P"'
+    assert page.evaluate(badge, ".call-pass") == '"X"'
+    assert page.inner_text(".call-pon") == "碰"              # the label is still the word
+    page.keyboard.press("c")
+    assert page.evaluate(badge, ".choices .choice:nth-of-type(1)") == '"1"'
+    web.shot("keys")
+    # a phone has no keyboard to show
+    p = player(static_url, "phone")
+    phone = p.open("dev/table.html?state=claim&clean")
+    assert phone.evaluate(badge, ".call-pon") in ("none", "normal")
+
+
 def test_auto_pass_never_passes_a_win(web, fixtures):
     page = web.open("dev/table.html?state=waiting&clean")
     page.click('.pref-btn[data-pref="autoPass"]')

@@ -19,6 +19,13 @@ const GROUPS = [
   ["pass", ["pass"]],
 ];
 
+/** The key that presses each call, as in the terminal client (docs/terminal.md):
+ * 吃 碰 槓 胡 聽 海底 過. A button shows its key where there is a keyboard. */
+export const CALL_KEYS = {
+  c: ["chi"], p: ["pon"], k: ["kong"], w: ["win", "flower_win"], t: ["declare"], d: ["draw"], x: ["pass"],
+};
+const KEY_OF = Object.fromEntries(Object.entries(CALL_KEYS).flatMap(([k, names]) => names.map((n) => [n, k])));
+
 /** Tiles an action shows: a chi's sequence, a kong's four, a pon's three. */
 export function actionTiles(a) {
   // 吃 names the claimed tile and the two from hand: {"tile": "3m", "tiles": "45m"}.
@@ -111,6 +118,10 @@ export class ActionBar {
     b.className = `call call-${name}`;
     b.dataset.call = name;
     b.textContent = this.label(name);
+    if (KEY_OF[name]) {
+      b.dataset.key = KEY_OF[name].toUpperCase();
+      b.setAttribute("aria-keyshortcuts", KEY_OF[name].toUpperCase());
+    }
     if (name === "declare") b.setAttribute("aria-pressed", this.declaring ? "true" : "false");
     const only = acts.length === 1 ? acts[0] : null;
     if (only && only.type !== "pass" && name !== "declare") {
@@ -146,17 +157,21 @@ export class ActionBar {
     title.className = "choices-title";
     title.textContent = t(name === "chi" ? "choose.chi" : "choose.kong");
     box.append(title);
-    for (const a of acts) {
+    acts.forEach((a, i) => {
       const codes = actionTiles(a);
       const b = document.createElement("button");
       b.type = "button";
       b.className = "choice";
       b.dataset.tiles = codes.join("");
+      if (i < 9) {
+        b.dataset.key = String(i + 1);           // a digit picks it (TableView.keyPlay)
+        b.setAttribute("aria-keyshortcuts", String(i + 1));
+      }
       b.setAttribute("aria-label", `${t(`call.${a.type}`)} ${codes.map(tileName).join(" ")}`);
       b.innerHTML = tilesHTML(codes, a.type === "chi" ? a.tile : null);
       b.addEventListener("click", () => this.fire(a));
       box.append(b);
-    }
+    });
     const cancel = document.createElement("button");
     cancel.type = "button";
     cancel.className = "choice-cancel";

@@ -2,7 +2,8 @@
 //
 // 「動態放大點選的牌」: a tapped tile rises and grows so it can be read at phone
 // size; 「滑牌打出」: a tile pushed upwards is thrown. Both use pointer events, so
-// mouse, pen and touch behave alike; keyboard players press the tile button twice.
+// mouse, pen and touch behave alike; keyboard players press the tile button twice, or
+// pick with ← → and throw with Enter (TableView's keys).
 // The drawn tile (摸進的牌) stands apart at the right, as on a real table.
 
 import { t, tileName } from "./i18n.js";
@@ -136,6 +137,27 @@ export class HandView {
     b.addEventListener("click", (e) => {
       if (e.detail === 0 && !this.locked) this.tap(index, code);
     });
+  }
+
+  /**
+   * ← → on a keyboard: lift the next or the previous tile, and focus it, so Enter or
+   * Space (the tile button's own click) throws it. The first ← lifts the drawn tile,
+   * the usual throw; the first → the leftmost.
+   */
+  step(delta) {
+    const n = this.codes().length;
+    if (!n || this.locked) return false;
+    this.lifted = this.lifted === null ? (delta > 0 ? 0 : n - 1) : (this.lifted + delta + n) % n;
+    this.render();
+    this.root.querySelector(`[data-index="${this.lifted}"]`)?.focus();
+    return true;
+  }
+
+  /** Enter or Space with no tile focused: throw the lifted tile, if one is lifted. */
+  throwLifted() {
+    if (this.lifted === null || this.locked) return false;
+    this.throwTile(this.lifted, this.codes()[this.lifted]);
+    return true;
   }
 
   tap(index, code) {

@@ -24,6 +24,8 @@ export function ruleSections(d) {
   const tai = d.tai || {};
   const p = (key, params = {}) => h("p", {}, t(key, params));
   return [
+    // how a tile is thrown and a call made: tap and swipe, or the keyboard (TableView.keyPlay)
+    section("controls", t("rules.controls"), p("rules.controls.touch"), p("rules.controls.keys")),
     section("claims", t("rules.claims"),
       p("rules.chi"), tiles(["2m", "3m", "4m"], 2),
       p("rules.pon"), tiles(["5p", "5p", "5p"], 2),

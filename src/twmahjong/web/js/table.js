@@ -8,7 +8,7 @@
 import { applyI18n, onLangChange, t, tileName, toggleLang } from "./i18n.js";
 import { relPos, renderBoard, seatName, POS_NAMES } from "./board.js";
 import { HandView } from "./hand.js";
-import { ActionBar } from "./actions.js";
+import { ActionBar, CALL_KEYS } from "./actions.js";
 import { renderResult, renderSummary } from "./result.js";
 import { Announcer, clack, speakCall } from "./speech.js";
 import { getPref, onPrefChange, setPref } from "./prefs.js";
@@ -96,8 +96,9 @@ export class TableView {
    * @param {HTMLElement} root
    * @param {{send: (action: object) => void, now?: () => number, claimSeconds?: number}} opts
    *   `claimSeconds` is the countdown shown when the server sends no timer (fixtures).
+   *   `keys`: play from the keyboard (keyPlay); off where nothing is played (the replay).
    */
-  constructor(root, { send, now = () => Date.now(), claimSeconds = 10, onAuto = null, onQuit = null }) {
+  constructor(root, { send, now = () => Date.now(), claimSeconds = 10, onAuto = null, onQuit = null, keys = true }) {
     this.root = root;
     this.sendFn = send;
     this.onAuto = onAuto;
@@ -151,7 +152,12 @@ export class TableView {
     // Escape closes what is open over the table, the topmost first, as a desktop
     // player expects of a dialog (a phone has its close buttons)
     this.onKey = (e) => {
-      if (e.key === "Escape" && !e.defaultPrevented && this.closeTopmost()) e.preventDefault();
+      if (e.defaultPrevented) return;
+      if (e.key === "Escape") {
+        if (this.closeTopmost()) e.preventDefault();
+      } else if (keys && this.keyPlay(e)) {
+        e.preventDefault();
+      }
     };
     document.addEventListener("keydown", this.onKey);
     applyI18n(root);
@@ -160,6 +166,38 @@ export class TableView {
 
   /** Close the topmost thing open over the table (the leave question, table talk, a
    * 吃 / 槓 choice, the deal's dice); false when nothing was open. */
+  /**
+   * A key that plays (actions.js CALL_KEYS; the terminal client's keys, docs/terminal.md). Not while
+   * typing, under a dialog, or with a modifier (the browser's own shortcuts); Enter
+   * and Space on a focused button stay that button's (a tile, a call, 下一局).
+   */
+  keyPlay(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || !this.root.isConnected) return false;
+    const el = document.activeElement;
+    if (el?.closest?.("input, textarea, select, [contenteditable]")) return false;
+    if (document.querySelector(".settings-dialog") || !this.q(".leave-dialog").hidden ||
+        this.q(".talk-panel:not([hidden])")) return false;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (key === "ArrowLeft" || key === "ArrowRight") return this.hand.step(key === "ArrowRight" ? 1 : -1);
+    if (key === "Enter" || key === " ") {
+      if (el && el !== document.body && el.closest("button, a, [role=button]")) return false;
+      const next = this.q(".result-wrap:not([hidden]) .next-hand:not([disabled])");   // 下一局
+      if (next) {
+        next.click();
+        return true;
+      }
+      return this.hand.throwLifted();
+    }
+    if (/^[1-9]$/.test(key)) {
+      const choice = this.root.querySelectorAll(".choices .choice")[Number(key) - 1];
+      choice?.click();
+      return !!choice;
+    }
+    const call = (CALL_KEYS[key] || []).map((name) => this.q(`.actions-wrap .call-${name}`)).find(Boolean);
+    call?.click();
+    return !!call;
+  }
+
   closeTopmost() {
     if (!this.q(".leave-dialog").hidden) {
       this.closeLeave();
