@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import EVENT_WAIT_MS, game_server
-from .test_e2e import _play_one_hand
+from .test_e2e import PLAYERS_MOMENT, _play_one_hand, continue_wait
 
 # each server test runs at both sizes and in both languages, two by two
 COMBOS = [("phone", "zh-TW"), ("desktop", "en")]
@@ -101,6 +101,46 @@ def test_the_result_stays_until_next_hand_is_pressed(player, server_url, size, l
     page.click(".next-hand")
     page.wait_for_selector('body[data-hand="2"]', timeout=EVENT_WAIT_MS)
     page.wait_for_selector(".result-wrap", state="hidden")
+
+
+def test_a_desktop_player_plays_a_hand_with_the_keyboard_alone(player, server_url):
+    """From the lobby's 與電腦對戰 to the next deal with keys only, against the server:
+    ← Enter throws the drawn tile, W takes a win, X passes a call (聽 too), Enter at the
+    result deals the next hand."""
+    p = player(server_url, "desktop", "en")
+    page = p.page
+    _tap_guest(page, server_url)
+    page.wait_for_selector(".account-coins")
+    page.focus(".bots-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    page.focus("body")                          # the lobby's button is gone with the lobby
+    done = {"throw": 0, "win": 0, "pass": 0}
+    while not page.locator(".result-panel").is_visible():
+        calls = page.locator(".calls .call")
+        if calls.count():
+            names = calls.evaluate_all("els => els.map((e) => e.dataset.call)")
+            key = "w" if "win" in names or "flower_win" in names else "x"
+            if key == "x" and "pass" not in names:      # only a discard to make
+                key = None
+            if key:
+                page.keyboard.press(key)
+                done["win" if key == "w" else "pass"] += 1
+                continue_wait(page)
+                continue
+        if page.locator(".hand.my-turn .hand-tile:not(.blocked)").count():
+            page.keyboard.press("ArrowLeft")
+            assert page.locator(".hand-tile.lifted").count() == 1
+            page.keyboard.press("Enter")
+            done["throw"] += 1
+            continue_wait(page)
+            continue
+        page.wait_for_function(PLAYERS_MOMENT, timeout=EVENT_WAIT_MS)
+    assert done["throw"] >= 1, done
+    p.shot("keyboard-result")
+    page.focus("body")
+    page.keyboard.press("Enter")                # 下一局
+    page.wait_for_selector('body[data-hand="2"]', timeout=EVENT_WAIT_MS)
 
 
 @pytest.mark.parametrize("size,lang", COMBOS)
