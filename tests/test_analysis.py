@@ -72,6 +72,32 @@ def test_moves_equal_to_the_ais_flag_nothing():
     assert decisions and all(d.played == d.bot for d in decisions)
     assert not any(d.mistake for d in decisions)
     assert review.to_json()["mistakes"] == 0
+    # nor costly: following the AI gives nothing away, whatever the rollouts' noise says
+    out = review.to_json()
+    assert out["total_loss"] == 0 and all(h["costliest"] == [] for h in out["hands"])
+
+
+def test_the_costliest_decisions_are_moves_not_the_ais():
+    """A move the AI would have made was listed among the costliest and summed into
+    what the hand gave away (the review's own example: "#7 5z (AI 5z) −36 ± 18"); the
+    AI's choice is the reference, so only moves apart from it give points away."""
+    from twmahjong.analysis import DecisionReview, HandReview
+    from twmahjong.engine.actions import Action
+
+    def decision(n, played, bot, loss):
+        return DecisionReview(n=n, hand_no=0, event=n, step=None, turn=n, phase="turn",
+                              hand="", drawn=None, played=Action("discard", tile=played),
+                              bot=Action("discard", tile=bot), options=[], loss=loss,
+                              spread=5.0, mistake=False, worlds=48)
+    agree = decision(1, 31, 31, 36.0)            # 5z, the AI's own: the rollouts' best is 8s
+    apart = decision(2, 18, 13, 19.0)            # 1s where the AI throws 5p
+    hand = HandReview(hand_no=0, dealer=0, decisions=[agree, apart])
+    assert hand.costliest() == [apart]
+    assert hand.given_away() == 19.0
+    assert hand.to_json()["total_loss"] == 19.0 and hand.to_json()["costliest"] == [2]
+    # the row keeps what the rollouts estimate, and says it is the AI's move
+    assert hand.to_json()["decisions"][0]["loss"] == 36.0
+    assert hand.to_json()["decisions"][0]["agrees"] is True
 
 
 # -- only the seat's view ---------------------------------------------------------------------------
@@ -135,8 +161,10 @@ def test_a_review_is_the_same_for_the_same_seed_and_lists_every_hand():
     for h in a["hands"]:
         losses = {d["n"]: d["loss"] for d in h["decisions"]}
         assert all(x >= 0 for x in losses.values())
-        ranked = sorted((n for n in losses if losses[n] > 0), key=lambda n: (-losses[n], n))
+        apart = {d["n"]: d["loss"] for d in h["decisions"] if not d["agrees"]}
+        ranked = sorted((n for n in apart if apart[n] > 0), key=lambda n: (-apart[n], n))
         assert h["costliest"] == ranked[:3]
+        assert h["total_loss"] == pytest.approx(sum(apart.values()), abs=0.02)
 
 
 def test_an_unknown_seat_or_bot_is_a_user_error():
@@ -179,7 +207,9 @@ def test_analyze_prints_json_and_a_table(record_file):
                       "agrees", "options", "loss", "spread", "worlds", "mistake"}
     r = twmj("analyze", str(record_file), "--seat", "1", "--bot", "L2", "--worlds", "2")
     assert r.returncode == 0, r.stderr
-    assert "hand 1" in r.stdout and "costliest" in r.stdout
+    assert "hand 1" in r.stdout and "points given away in all" in r.stdout
+    # the costliest line is there when the JSON names some (moves not the AI's that lost)
+    assert ("costliest" in r.stdout) == any(h["costliest"] for h in doc["hands"])
 
 
 @pytest.mark.parametrize("args, says", [
