@@ -76,11 +76,11 @@ def test_a_missing_replay_says_so(web, fixtures):
 
 ANALYSIS = {
     "hand_no": 1, "seat": 0, "bot": "L5", "worlds": 32, "threshold": 20.0,
-    "stakes": {"base": 100, "per_tai": 20}, "costliest": [2, 1],
+    "stakes": {"base": 100, "per_tai": 20}, "costliest": [2], "total_loss": 45.2,
     "decisions": [
         {"n": 1, "step": 1, "turn": 1, "phase": "turn", "hand": "234m567m99m34p456s", "drawn": "1z",
          "played": {"type": "discard", "tile": "1z"}, "bot": {"type": "discard", "tile": "1z"},
-         "agrees": True, "options": [], "loss": 0.0, "spread": 0.0, "mistake": False},
+         "agrees": True, "options": [], "loss": 9.6, "spread": 14.1, "mistake": False},
         {"n": 2, "step": 2, "turn": 2, "phase": "turn", "hand": "234m567m99m34p456s", "drawn": "5s",
          "played": {"type": "discard", "tile": "5s"}, "bot": {"type": "discard", "tile": "1z"},
          "agrees": False, "options": [], "loss": 45.2, "spread": 12.4, "mistake": True},
@@ -121,7 +121,8 @@ def _check_review(page, lang):
     # before any decision: the hand's summary and its costliest decision first
     summary = page.inner_text(".analysis-summary")
     assert summary == ("本局 1 個失誤，共損失約 45 分" if zh else "1 mistake(s) this hand, about 45 points given away")
-    assert page.locator(".analysis-worst li").count() == 2
+    # the AI's own move (its rollouts' 10 ± 14) is neither costly nor counted
+    assert page.locator(".analysis-worst li").count() == 1
     page.click(".analysis-mark.mistake")
     assert page.inner_text(".replay-step") == ("第 3 / 4 步" if zh else "Step 3 of 4")
     assert page.inner_text(".analysis-badge.mistake") == ("失誤" if zh else "Mistake")
@@ -130,6 +131,7 @@ def _check_review(page, lang):
     assert page.inner_text(".analysis-loss") == ("期望損失 45 ± 12 分" if zh else "Expected loss 45 ± 12 points")
     page.click(".replay-prev")
     assert page.inner_text(".analysis-badge.agree") == ("與 AI 相同" if zh else "Same as the AI")
+    assert page.locator(".analysis-loss").count() == 0
 
 
 @pytest.mark.parametrize("size, lang", [("phone", "zh-TW"), ("desktop", "zh-TW"), ("phone", "en"),

@@ -152,14 +152,16 @@ class ReviewPanel {
     this.panel.replaceChildren(title, badge,
       h("span", { class: "analysis-move" }, t("analysis.you", { move: moveText(d.played) })),
       h("span", { class: "analysis-ai" }, t("analysis.ai", { move: moveText(d.bot) })),
-      h("span", { class: `analysis-loss${d.mistake ? " mistake" : ""}` },
+      // the AI's own move gives nothing away (docs/analysis.md): no loss beside 與 AI 相同
+      d.agrees ? null : h("span", { class: `analysis-loss${d.mistake ? " mistake" : ""}` },
         t("analysis.loss", { loss: points(d.loss), spread: points(d.spread) })));
   }
 
   summary() {
     const ds = this.data.decisions || [];
     if (!ds.length) return [h("span", { class: "muted" }, t("analysis.none"))];
-    const lost = ds.reduce((a, d) => a + d.loss, 0);
+    // what the moves apart from the AI's gave away (the server's total_loss)
+    const lost = this.data.total_loss ?? ds.reduce((a, d) => a + (d.agrees ? 0 : d.loss), 0);
     const n = ds.filter((d) => d.mistake).length;
     const worst = (this.data.costliest || []).map((k) => ds.find((d) => d.n === k)).filter(Boolean);
     return [
