@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from .conftest import EVENT_WAIT_MS, game_server
+from .conftest import EVENT_WAIT_MS, evaluate_async, game_server
 
 # What the player does when offered a decision, in order of preference.
 CLAIM_ORDER = ("win", "flower_win", "chi", "pon", "kong")
@@ -184,6 +184,25 @@ def test_quick_match_seats_the_player_with_one_button(make_page, server_url):
     page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     assert page.url.endswith("#/table")
     assert page.locator(".badge").count() == 4
+
+
+@pytest.mark.parametrize("button", [".quick-btn", ".bots-btn"])
+def test_a_newcomer_plays_with_one_tap_from_the_door(make_page, server_url, button):
+    """一鍵匹配 in one tap: 快速配對 and 與電腦對戰 were disabled until 訪客 was pressed,
+    so a newcomer's first tap on the biggest button did nothing. Now the tap signs
+    them in as a guest (with the 新人禮包) and seats them."""
+    p = make_page(server_url, "phone")
+    page = p.page
+    page.goto(server_url + "/")
+    page.wait_for_selector("body[data-ready] .guest-btn")
+    assert page.locator(".account-coins").count() == 0            # nobody signed in
+    page.click(button)
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    assert page.url.endswith("#/table")
+    assert page.locator(".badge").count() == 4
+    me = evaluate_async(page, """async () => (await (await fetch('/api/v1/me', {headers:
+        {Authorization: 'Bearer ' + localStorage.getItem('twmj.token')}})).json())""")
+    assert me["guest"] and me["name"].startswith("guest")
 
 
 def _room_opened(make_page, server_url):

@@ -322,6 +322,12 @@ function roomOptions() {
 
 const actions = {
   guest: () => session(api.guest, true),
+  /** `then` for a signed-in player; a newcomer is first signed in as a guest (with its
+   * 新人禮包), so 快速配對 and 與電腦對戰 are one tap from the door. */
+  asGuest: async (then) => {
+    if (!state.account) await session(api.guest, true);
+    if (state.account) then();
+  },
   login: (name, pw) => session(() => api.login(name, pw)),
   register: (name, pw) => session(() => api.register(name, pw), true),
   closeGift: () => {

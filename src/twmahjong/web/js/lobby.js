@@ -78,8 +78,12 @@ function playPanel(state, actions) {
     // the ways to sit down come first, the table's options after them: on a phone, upright
     // or sideways, the options filled the first screen and 快速配對 was a scroll away
     h("div", { class: "play-buttons" },
-      h("button", { type: "button", class: "btn big primary quick-btn", disabled, onclick: () => actions.quick("casual") }, t("play.quick")),
-      h("button", { type: "button", class: "btn big bots-btn", disabled, onclick: actions.bots }, t("play.bots")),
+      // the two big buttons work from the door: one tap signs a newcomer in as a guest
+      // and plays (一鍵匹配), where it took 訪客 and then the button, disabled until then
+      h("button", { type: "button", class: "btn big primary quick-btn", disabled: state.busy,
+        onclick: () => actions.asGuest(() => actions.quick("casual")) }, t("play.quick")),
+      h("button", { type: "button", class: "btn big bots-btn", disabled: state.busy,
+        onclick: () => actions.asGuest(actions.bots) }, t("play.bots")),
       h("button", { type: "button", class: "btn ranked-btn", disabled, onclick: () => actions.quick("ranked") }, t("play.ranked")),
       h("button", { type: "button", class: "btn challenge-btn", disabled: disabled || (ch && ch.next === null), onclick: () => actions.quick("challenge") }, challengeText)),
     state.queue ? queuePanel(state.queue, actions) : null,
