@@ -50,6 +50,26 @@ def test_arena_with_the_example_pipe_bot(twmj):
     assert r["bots"][seat]["hands"] == 4
 
 
+def test_the_arena_table_reads_whole_in_80_columns(twmj, monkeypatch):
+    """Nine columns at 80 cut every header ("deal-…", "net/h…") and gave a pipe bot's
+    name no room at all; the figures are the JSON's, the intervals as ± half-widths."""
+    monkeypatch.setenv("COLUMNS", "80")
+    seat = f"pipe:{sys.executable} {EXAMPLE}"
+    code, out, _ = twmj("arena", "--hands", "2", "--seats", f"{seat},L1,L1,L1")
+    assert code == 0
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in out
+    for word in ("hands", "win", "deal", "self", "台/win", "net/hand", "台/hand", "± 95%"):
+        assert word in out, word
+    code, js, _ = twmj("arena", "--hands", "2", "--seats", f"{seat},L1,L1,L1", "--json")
+    l1 = json.loads(js)["bots"]["L1"]
+    row = next(line for line in lines if line.split()[:1] == ["L1"])
+    lo, hi = l1["tai_ci95"]
+    assert f"{l1['tai_per_hand']:+.3f} ± {(hi - lo) / 2:.3f}" in row
+    assert f"{l1['win_rate']:.1%}" in row
+
+
 def test_unknown_seat_is_one_line_not_a_traceback(twmj):
     code, _, err = twmj("arena", "--hands", "1", "--seats", "L1,L1,L1,grandmaster")
     assert code == 2

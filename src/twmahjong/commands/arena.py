@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -84,15 +85,20 @@ def _print(r: dict) -> None:
     con = Console(highlight=False)
     title = f"{r['deals']} deals, {r['hands']} hands, seed {r['seed']}" + \
         (" (duplicate)" if r["duplicate"] else "")
-    t = Table(title=title)
-    for col in ("bot", "hands", "win", "deal-in", "self-draw", "台/win", "net/hand", "95% CI",
-                "台/hand"):
-        t.add_column(col, justify="right")
+    # 80 columns hold it: the 95% intervals as ± beside their means (they are symmetric),
+    # two-line headers, the bot's name folding; nine columns cut every header ("deal-…")
+    # and left a pipe bot's name no room at all
+    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1), collapse_padding=True)
+    t.add_column("bot", min_width=10, overflow="fold")
+    for col in ("hands", "win", "deal\nin", "self\ndraw", "台/win", "net/hand\n± 95%",
+                "台/hand\n± 95%"):
+        t.add_column(col, justify="right", no_wrap=True)
     for name, b in r["bots"].items():
+        net, tai = b["net_ci95"], b["tai_ci95"]
         t.add_row(name, str(b["hands"]), f"{b['win_rate']:.1%}", f"{b['deal_in_rate']:.1%}",
                   f"{b['self_draw_rate']:.1%}", f"{b['avg_tai_per_win']:.2f}",
-                  f"{b['net_per_hand']:+.1f}", f"[{b['net_ci95'][0]:+.1f}, {b['net_ci95'][1]:+.1f}]",
-                  f"{b['tai_per_hand']:+.3f}")
+                  f"{b['net_per_hand']:+.1f} ± {(net[1] - net[0]) / 2:.1f}",
+                  f"{b['tai_per_hand']:+.3f} ± {(tai[1] - tai[0]) / 2:.3f}")
     con.print(t)
     for c in r["comparisons"]:
         lo, hi = c["net_diff_ci95"]
