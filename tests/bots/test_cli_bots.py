@@ -96,3 +96,14 @@ def test_bots_table_shows_the_zh_style_column(twmj):
     assert code == 0
     assert "風格" in out and "攻守平衡有" in out
     assert "…" not in out            # a narrow terminal folds the zh-TW line, never cuts it
+
+
+def test_bots_table_gives_the_styles_room_at_80_columns(twmj, monkeypatch):
+    """Six columns left each style a dozen characters wide: 'Claims every' and 'pung he
+    can,' stood on two lines of a six-line row."""
+    from rich.cells import cell_len
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = twmj("bots")
+    assert code == 0
+    assert max(cell_len(line) for line in out.splitlines()) <= 80
+    assert "Claims every pung he can" in out and "能碰就碰，不管代價。" in out

@@ -29,11 +29,16 @@ def bots_command(as_json: bool = typer.Option(False, "--json", help="JSON instea
     for lv in levels:
         t.add_row(lv["id"], lv["description"])
     con.print(t)
-    t = Table(title="Personalities (挑戰賽對手)")
-    for col in ("tier", "id", "名稱", "name", "風格", "style"):
-        t.add_column(col, overflow="fold")      # zh-TW has no spaces to wrap at: fold it
+    # each opponent's names and style in both languages, stacked in one cell each: six
+    # columns left the styles a few characters wide at 80 columns (6 lines an opponent)
+    t = Table(title="Personalities (挑戰賽對手)", show_lines=True)
+    t.add_column("tier", justify="right")
+    t.add_column("id", no_wrap=True)
+    t.add_column("名稱 / name", no_wrap=True)
+    t.add_column("風格 / style", overflow="fold")     # zh-TW has no spaces to wrap at: fold it
     for p in people:
-        t.add_row(str(p["tier"]), p["id"], p["zh"], p["en"], p["description_zh"], p["description"])
+        t.add_row(str(p["tier"]), p["id"], f"{p['zh']}\n{p['en']}",
+                  f"{p['description_zh']}\n{p['description']}")
     con.print(t)
 
 
