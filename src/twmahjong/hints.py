@@ -1,6 +1,7 @@
 """聽牌提示 (ready hints): which discards leave a hand ready, and how many of each wait are still live.
 
-Every client shows the same hint — the terminal today, the browser later — so it
+Every client shows the same hint — the terminal here, the browser in
+``web/js/waits.js`` (tested against this module) — so it
 is one piece of the library that reads nothing but one seat's observation (the
 dict of docs/architecture.md, as the engine, a bot pipe or the server's
 ``update`` gives it). A *live* tile is one the seat has not seen: four of each
@@ -56,13 +57,18 @@ def _claimed_from_events(events) -> list[int]:
 
 
 def _claimed_from_melds(obs: dict) -> list[int]:
-    """Without events: a pung/kong's claimed tile is its kind; a chow's is the one of
-    its three tiles the thrower's river holds (the lowest such when several do)."""
+    """Without events: the meld's ``claimed`` tile, which an observation names; in
+    one that does not (an older record), a pung/kong's claimed tile is its kind and a
+    chow's the one of its three tiles the thrower's river holds (the lowest such when
+    several do) — a guess, wrong when the thrower later threw another of the run."""
     out = []
     rivers = [counts34(_kinds(d)) for d in obs.get("discards", [[]] * 4)]
     for melds in obs.get("melds", []):
         for m in melds:
             if m.get("from") is None or not m.get("tiles"):
+                continue
+            if m.get("claimed"):
+                out.extend(_kinds(m["claimed"]))
                 continue
             ks = _kinds(m["tiles"])
             river = rivers[m["from"]] if m["from"] < len(rivers) else [0] * 34

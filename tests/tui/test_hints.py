@@ -44,6 +44,19 @@ def test_a_claimed_discard_is_counted_once():
     assert (live[9 + 2], live[9 + 3], live[9 + 4]) == (3, 3, 3)
 
 
+def test_a_chow_s_claimed_tile_is_read_from_the_meld_not_guessed():
+    """Seat 1 threw 3m early, then 5m, which seat 2 took for 345m. Read from the river,
+    the guess took the lowest of the run there (3m): 3m counted once, 5m twice. The
+    observation names the claimed tile (issue #13's first fix); the hint reads it."""
+    obs = _obs(discards=[[], ["3m", "5m"], [], []],
+               melds=[[], [], [{"type": "chi", "tiles": "345m", "from": 1, "claimed": "5m"}],
+                      []])
+    live = live_counts(obs)
+    assert (live[2], live[3], live[4]) == (2, 3, 3)        # 3m seen twice, 4m and 5m once
+    del obs["melds"][2][0]["claimed"]                        # an older record: the guess
+    assert (live_counts(obs)[2], live_counts(obs)[4]) == (3, 2)
+
+
 def test_no_hint_when_no_discard_leaves_the_hand_ready_and_waits_between_turns():
     assert discard_hints(_obs(hand="147m258p369s1234z5z", drawn="6z")) == {}
     assert ready_waits(_obs(hand="123m456m789m123p456p1z")) == [Wait("1z", 3)]
