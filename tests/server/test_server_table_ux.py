@@ -109,6 +109,7 @@ def test_a_room_is_made_at_a_chosen_speed(make_live):
     snap = run(go())
     assert snap["table"]["speed"] == "slow"
     assert snap["table"]["turn_time"] == {"base": 20.0, "bank": 40.0}
+    assert snap["table"]["lilgu"] is False        # standard: 嚦咕嚦咕 is optional, off
     bad = live.http("POST", "/api/v1/rooms", token, json={"speed": "warp"})
     assert bad.status_code == 422 and bad.json()["error"]["reason"] == "invalid_field"
 

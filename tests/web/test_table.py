@@ -6,6 +6,10 @@ import re
 
 import pytest
 
+from twmahjong.hints import discard_hints, ready_waits
+from twmahjong.tiles import parse_tile
+from twmahjong.tui.strings import tile_label
+
 from .conftest import evaluate_async
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -257,6 +261,50 @@ def test_each_call_shows_its_key_where_there_is_a_keyboard(web, player, static_u
     p = player(static_url, "phone")
     phone = p.open("dev/table.html?state=claim&clean")
     assert phone.evaluate(badge, ".call-pon") in ("none", "normal")
+
+
+def _waits_zh(waits) -> str:
+    """The prompt's list of waits, from the library's hint: "二筒(3) 五筒(3)，共 6 張"."""
+    listed = " ".join(f"{tile_label('zh', parse_tile(w.tile))}({w.live})" for w in waits)
+    return f"{listed}，共 {sum(w.live for w in waits)} 張"
+
+
+def test_ready_hints_mark_the_discards_and_say_the_waits(web, fixtures):
+    """聽牌提示 in the browser, as the terminal has it: the tiles whose discard leaves
+    the hand ready carry a gold dot, and a lifted one says what the hand then waits on
+    and how many of each are left; the figures are twmahjong.hints' own."""
+    obs = fixtures["states"]["turn"]
+    hints = discard_hints(obs, allowed=[a["tile"] for a in obs["legal"] if a["type"] == "discard"])
+    assert set(hints) == {"1z"}                     # throw 東, wait on 二筒 / 五筒
+    page = _open(web, "turn")
+    marked = page.locator(".hand-tile.ready-discard")
+    assert [marked.nth(i).get_attribute("data-tile") for i in range(marked.count())] == ["1z"]
+    assert "打出可聽牌" in marked.first.get_attribute("aria-label")
+    assert page.inner_text(".prompt") == "輪到你：打出有金點的牌就聽牌"
+    page.keyboard.press("ArrowLeft")                # lift the drawn 東
+    assert page.inner_text(".prompt") == f"打出東，聽 {_waits_zh(hints['1z'])}"
+    web.shot("ready-hint")
+    page.keyboard.press("ArrowLeft")                # another tile: no hint for it
+    assert page.inner_text(".prompt") == "輪到你：打出有金點的牌就聽牌"
+    # between turns, a ready hand says what it waits on
+    after = {**obs, "hand": obs["hand"], "drawn": None, "legal": [],
+             "discards": [["1z"], *obs["discards"][1:]]}
+    waits = ready_waits(after)
+    assert [w.tile for w in waits] == ["2p", "5p"]
+    page.evaluate("(o) => window.__view.setObservation(o)", after)
+    assert page.inner_text(".prompt") == f"聽 {_waits_zh(waits)}"
+    assert page.locator(".hand-tile.ready-discard").count() == 0
+
+
+def test_ready_hints_can_be_switched_off_in_the_settings(web):
+    page = _open(web, "turn")
+    page.click(".settings-btn")
+    page.click('[data-set="hints"] input[value="off"]')
+    page.keyboard.press("Escape")
+    assert page.locator(".hand-tile.ready-discard").count() == 0
+    assert page.inner_text(".prompt") == "輪到你：點一下牌放大，再點一次或往上滑打出"
+    page = _open(web, "turn")                       # remembered
+    assert page.locator(".hand-tile.ready-discard").count() == 0
 
 
 def test_auto_pass_never_passes_a_win(web, fixtures):

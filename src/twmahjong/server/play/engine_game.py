@@ -56,6 +56,11 @@ class EngineGame:
         self._stacked = opts.get("stacked")    # test mode only: the first hand's wall
         self._hand_events = 0                  # where this hand's events start
 
+    @property
+    def lilgu(self) -> bool:
+        """The profile counts 嚦咕嚦咕 as a win (the table tells clients, for 聽牌提示)."""
+        return self.match.profile.scoring.lilgu
+
     # -- the hand ----------------------------------------------------------------------------
     def start_hand(self) -> int:
         """Deal the next hand; its wall seed, for the commitment."""

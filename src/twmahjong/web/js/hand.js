@@ -32,10 +32,12 @@ export class HandView {
    * @param {{onThrow: (code: string) => void, onRefused?: (code: string) => void}} hooks
    *   onThrow gets a tile the player chose to throw; onRefused one they may not.
    */
-  constructor(root, { onThrow, onRefused = () => {} }) {
+  constructor(root, { onThrow, onRefused = () => {}, onLift = () => {} }) {
     this.root = root;
     this.onThrow = onThrow;
     this.onRefused = onRefused;
+    this.onLift = onLift;   // the lifted tile changed (its 聽牌提示 is said)
+    this.ready = new Set(); // codes whose discard leaves the hand ready (聽牌提示)
     this.order = [];
     this.drawn = null;
     this.throwable = new Set();
@@ -48,7 +50,8 @@ export class HandView {
    * Show the hand of `obs`. `throwable` is the set of codes a tap may throw now
    * (discard, or 聽 declaration tiles); empty when it is not the player's move.
    */
-  update(obs, { throwable = new Set(), autoSort = true } = {}) {
+  update(obs, { throwable = new Set(), autoSort = true, ready = new Set() } = {}) {
+    this.ready = ready;
     const concealed = splitTiles(obs.hand || "");
     const sameTiles =
       concealed.length === this.order.length && sortCodes(concealed).join() === sortCodes(this.order).join() &&
@@ -88,7 +91,10 @@ export class HandView {
       if (isDrawn) b.classList.add("drawn");
       if (i === this.lifted) b.classList.add("lifted");
       if (this.throwable.size && !this.throwable.has(code)) b.classList.add("blocked");
-      const label = isDrawn ? `${tileName(code)}（${t("drawn")}）` : tileName(code);
+      const ready = this.throwable.has(code) && this.ready.has(code);
+      if (ready) b.classList.add("ready-discard");
+      const label = (isDrawn ? `${tileName(code)}（${t("drawn")}）` : tileName(code)) +
+        (ready ? `，${t("hint.label")}` : "");
       b.setAttribute("aria-label", label);
       b.setAttribute("aria-pressed", i === this.lifted ? "true" : "false");
       b.innerHTML = `<span class="tile">${tileSVG(code)}</span>`;
@@ -97,6 +103,11 @@ export class HandView {
     });
     this.root.replaceChildren(box);
     if (focused !== null) box.querySelector(`[data-index="${focused}"]`)?.focus();
+    this.onLift(this.liftedCode());
+  }
+
+  liftedCode() {
+    return this.lifted === null ? null : this.codes()[this.lifted] ?? null;
   }
 
   wire(b, index, code) {

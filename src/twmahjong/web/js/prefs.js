@@ -9,6 +9,7 @@ const DEFAULTS = {
   autoSort: true,   // 自動理牌
   autoWin: false,   // 自動胡牌
   autoPass: false,  // 自動過
+  readyHints: true, // 聽牌提示 (waits.js)
 };
 
 const listeners = new Set();

@@ -8,6 +8,7 @@
 import { applyI18n, onLangChange, t, tileName, toggleLang } from "./i18n.js";
 import { relPos, renderBoard, seatName, POS_NAMES } from "./board.js";
 import { HandView } from "./hand.js";
+import { discardHints, readyWaits } from "./waits.js";
 import { ActionBar, CALL_KEYS } from "./actions.js";
 import { renderResult, renderSummary } from "./result.js";
 import { Announcer, clack, speakCall } from "./speech.js";
@@ -119,6 +120,7 @@ export class TableView {
     this.hand = new HandView(this.q(".hand-wrap"), {
       onThrow: (code) => this.throwTile(code),
       onRefused: (code) => this.announcer.say(`${tileName(code)}：${t("tile.not.allowed")}`),
+      onLift: () => this.renderPrompt(),
     });
     this.bar = new ActionBar(this.q(".actions-wrap"), {
       send: (a) => this.send(a),
@@ -127,7 +129,10 @@ export class TableView {
     });
     this.q(".lang-btn").addEventListener("click", () => toggleLang());
     this.q(".settings-btn").addEventListener("click", () => openSettings());
-    this.unPref = onPrefChange(() => this.paintPrefs());
+    this.unPref = onPrefChange((name) => {
+      this.paintPrefs();
+      if (name === "readyHints" && this.obs) this.renderHand();
+    });
     // 託管 and 離開 exist only where a server listens (not in a fixture preview)
     this.q(".auto-btn").hidden = !onAuto;
     this.q(".leave-btn").hidden = !onQuit;
@@ -408,23 +413,58 @@ export class TableView {
     }
   }
 
+  /** 聽牌提示 (waits.js): on this seat's turn, each throwable tile that leaves the hand
+   * ready → its waits; between turns, what a ready hand waits on. Off in 設定, none. */
+  hints() {
+    const obs = this.obs;
+    if (!obs || obs.phase === "over" || !getPref("readyHints")) return { discard: {}, ready: [] };
+    const lilgu = Boolean(this.info?.lilgu);
+    if (this.ownTurn()) return { discard: discardHints(obs, { allowed: this.throwable(), lilgu }), ready: [] };
+    return { discard: {}, ready: readyWaits(obs, { lilgu }) };
+  }
+
   renderHand() {
-    this.hand.update(this.obs, { throwable: this.throwable(), autoSort: getPref("autoSort") });
+    this.hintsNow = this.hints();
+    this.hand.update(this.obs, { throwable: this.throwable(), autoSort: getPref("autoSort"),
+      ready: new Set(Object.keys(this.hintsNow.discard)) });
+  }
+
+  /** "一萬(1) 四萬(3)，共 4 張" as nodes, each wait kept on one line (a sideways
+   * screen's prompt wraps); more than four kinds are counted, not listed. */
+  waitsNodes(ws) {
+    const total = ws.reduce((a, w) => a + w.live, 0);
+    const nowrap = (text) => Object.assign(document.createElement("span"), { className: "hint-wait", textContent: text });
+    const list = ws.length > 4 ? [nowrap(t("hint.many", { kinds: ws.length }))]
+      : ws.flatMap((w, i) => [i ? " " : "", nowrap(t("hint.wait", { tile: tileName(w.tile), n: w.live }))]);
+    return [...list, nowrap(t("hint.total", { n: total }))];
+  }
+
+  /** A translated line with `{waits}` filled by `waitsNodes`. */
+  withWaits(key, params, ws) {
+    const [before, after = ""] = t(key, { ...params, waits: "\u0000" }).split("\u0000");
+    return [before, ...this.waitsNodes(ws), after];
   }
 
   renderPrompt() {
     const p = this.q(".prompt");
+    if (!p) return;
     const legal = this.obs?.legal || [];
-    if (this.ownTurn()) p.textContent = t("prompt.discard");
-    else if (legal.length) {
+    const hints = this.hintsNow || { discard: {}, ready: [] };
+    const lifted = this.hand.liftedCode();
+    if (this.ownTurn()) {
+      if (lifted && hints.discard[lifted]) {
+        p.replaceChildren(...this.withWaits("hint.discard", { tile: tileName(lifted) }, hints.discard[lifted]));
+      } else p.textContent = t(Object.keys(hints.discard).length ? "prompt.discard.ready" : "prompt.discard");
+    } else if (legal.length) {
       const calls = [...new Set(legal.filter((a) => a.type !== "pass").map((a) => t(`call.${a.type}`)))];
       p.textContent = calls.length ? t("prompt.claim", { calls: calls.join(" ") }) : "";
-    } else p.textContent = "";
+    } else if (hints.ready.length) p.replaceChildren(...this.withWaits("hint.ready", {}, hints.ready));
+    else p.textContent = "";
   }
 
   setDeclareMode(tiles) {
     this.declareTiles = tiles;
-    this.hand.setThrowable(this.throwable());
+    this.renderHand();
   }
 
   throwTile(code) {
