@@ -307,6 +307,57 @@ def test_ready_hints_can_be_switched_off_in_the_settings(web):
     assert page.locator(".hand-tile.ready-discard").count() == 0
 
 
+BUZZ = "navigator.vibrate = (ms) => { (window.__buzz = window.__buzz || []).push(ms); return true; }"
+CUE = "document.documentElement.dataset.lastCue ?? null"
+SET = "obs => window.__view.setObservation(obs)"
+
+
+def test_a_move_asked_chimes_and_buzzes_once(web, fixtures):
+    """A player who looked away let the countdown run out: nothing said that a move was
+    asked. Now a new decision (the turn, a call other than 過) chimes and buzzes."""
+    web.context.add_init_script(BUZZ)
+    page = web.open("dev/table.html?state=waiting&clean")
+    assert page.evaluate(CUE) is None                 # waiting: nothing asked
+    claim = fixtures["states"]["claim"]
+    page.evaluate(SET, claim)
+    assert page.evaluate(CUE) == "chime+buzz"
+    assert page.evaluate("window.__buzz") == [35]
+    page.evaluate(SET, claim)                         # the same question again: no second cue
+    assert page.evaluate("window.__buzz") == [35]
+    page.evaluate(SET, {**claim, "legal": [{"type": "pass"}]})     # only 過: asks nothing
+    page.evaluate(SET, fixtures["states"]["turn"])    # the turn: a new question
+    assert page.evaluate("window.__buzz") == [35, 35]
+
+
+def test_no_cue_for_a_move_an_auto_switch_makes_or_with_the_sound_off(web, fixtures):
+    web.context.add_init_script(BUZZ)
+    page = web.open("dev/table.html?state=waiting&clean")
+    page.click('.pref-btn[data-pref="autoPass"]')
+    page.evaluate(SET, fixtures["states"]["claim"])
+    assert web.sent() == [{"type": "pass"}]
+    assert page.evaluate(CUE) is None and page.evaluate("window.__buzz ?? null") is None
+    web.context.add_init_script("localStorage.setItem('twmj.sound', '0')")
+    page = web.open("dev/table.html?state=turn&clean")
+    assert page.evaluate(CUE) is None and page.evaluate("window.__buzz ?? null") is None
+
+
+def test_a_hidden_tab_s_title_says_a_move_is_asked(web, fixtures):
+    web.context.add_init_script(
+        "Object.defineProperty(document, 'hidden', {configurable: true, get: () => !!window.__hidden})")
+    page = web.open("dev/table.html?state=waiting&clean")
+    base = page.title()
+    page.evaluate("window.__hidden = true")
+    page.evaluate(SET, fixtures["states"]["turn"])
+    assert page.title() == f"● 輪到你 — {base}"
+    page.evaluate("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
+    assert page.title() == base                       # seen: the title is the page's again
+    page.evaluate("window.__hidden = true; document.dispatchEvent(new Event('visibilitychange'))")
+    assert page.title() == f"● 輪到你 — {base}"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")                      # the move is made
+    assert web.sent() and page.title() == base
+
+
 def test_auto_pass_never_passes_a_win(web, fixtures):
     page = web.open("dev/table.html?state=waiting&clean")
     page.click('.pref-btn[data-pref="autoPass"]')

@@ -75,6 +75,7 @@ const TABLE = {
   "hint.many": ["{kinds} 種牌", "{kinds} kinds"],
   "hint.total": ["，共 {n} 張", ", {n} left"],
   "hint.label": ["打出可聽牌", "discarding it leaves you ready"],
+  "title.turn": ["● 輪到你", "● Your move"],
   "prompt.claim": ["可以鳴牌：{calls}", "You may call: {calls}"],
   "prompt.wait": ["等待{who}", "Waiting for {who}"],
   "tile.not.allowed": ["這張牌現在不能打", "You cannot discard that tile now"],

@@ -52,7 +52,8 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
   const frames = data.frames || [];
   const stepper = new Stepper(frames.length);
   const tableRoot = h("div", { class: "replay-table" });
-  const view = new TableView(tableRoot, { send: () => {}, keys: false });   // ← → step the replay
+  // ← → step the replay; nothing is asked of anyone, so no chime
+  const view = new TableView(tableRoot, { send: () => {}, keys: false, cues: false });
   // Bots go by their place at the table (下家, 對家, 上家), as in live play.
   view.setPlayers(record.players.map((name) => ({ name: name && name.startsWith("bot:") ? null : name })));
   const label = h("span", { class: "replay-step", "aria-live": "polite" });

@@ -187,6 +187,51 @@ export function clack() {
   }
 }
 
+/**
+ * It is this player's move (their turn, or a call they may make): a soft two-note
+ * chime and, on a phone, a short buzz, so a player who looked away does not let the
+ * countdown run out. Sound off in 設定 silences both. Says what it did in
+ * `<html data-last-cue>` (tests, like `data-last-call`).
+ */
+export function cue() {
+  if (!getPref("sound")) return false;
+  let how = "";
+  try {
+    const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
+    if (Ctx) {
+      audio = audio || new Ctx();
+      const t0 = audio.currentTime;
+      for (const [i, freq] of [[0, 1318.5], [1, 1760]]) {          // E6, then A6
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.type = "sine";
+        osc.frequency.value = freq;
+        const at = t0 + i * 0.09;
+        gain.gain.setValueAtTime(0.0001, at);
+        gain.gain.exponentialRampToValueAtTime(0.18, at + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.16);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(at);
+        osc.stop(at + 0.17);
+      }
+      how = "chime";
+    }
+  } catch {
+    /* no audio device: the buzz alone */
+  }
+  try {
+    // a page the player has not touched yet may not buzz (the browser refuses, and
+    // says so in the console): the first deal can come before any tap
+    const nav = globalThis.navigator;
+    const touched = nav?.userActivation ? nav.userActivation.hasBeenActive : true;
+    if (touched && nav?.vibrate?.(35)) how = how ? `${how}+buzz` : "buzz";
+  } catch {
+    /* no vibration */
+  }
+  if (globalThis.document) document.documentElement.dataset.lastCue = how || "none";
+  return how || false;
+}
+
 /** Polite live region: the last discard and each claim, for screen readers. */
 export class Announcer {
   constructor(el) {

@@ -11,7 +11,7 @@ import { HandView } from "./hand.js";
 import { discardHints, readyWaits } from "./waits.js";
 import { ActionBar, CALL_KEYS } from "./actions.js";
 import { renderResult, renderSummary } from "./result.js";
-import { Announcer, clack, speakCall } from "./speech.js";
+import { Announcer, clack, cue, speakCall } from "./speech.js";
 import { getPref, onPrefChange, setPref } from "./prefs.js";
 import { openSettings } from "./settings.js";
 
@@ -92,14 +92,19 @@ export function lastDiscardMark(prev, obs, prevMark) {
   return null;
 }
 
+const TITLE = { base: null };      // the page's own title, put back when nothing is asked
+
 export class TableView {
   /**
    * @param {HTMLElement} root
    * @param {{send: (action: object) => void, now?: () => number, claimSeconds?: number}} opts
    *   `claimSeconds` is the countdown shown when the server sends no timer (fixtures).
    *   `keys`: play from the keyboard (keyPlay); off where nothing is played (the replay).
+   *   `cues`: a chime, a buzz and the tab's title when a move is asked (askedCue); off there too.
    */
-  constructor(root, { send, now = () => Date.now(), claimSeconds = 10, onAuto = null, onQuit = null, keys = true }) {
+  constructor(root, { send, now = () => Date.now(), claimSeconds = 10, onAuto = null, onQuit = null, keys = true,
+    cues = true }) {
+    this.cues = cues;
     this.root = root;
     this.sendFn = send;
     this.onAuto = onAuto;
@@ -165,6 +170,8 @@ export class TableView {
       }
     };
     document.addEventListener("keydown", this.onKey);
+    this.onVisible = () => this.flagTitle(this.asked);
+    document.addEventListener("visibilitychange", this.onVisible);
     applyI18n(root);
     this.paintPrefs();
   }
@@ -360,6 +367,26 @@ export class TableView {
     this.renderPrompt();
     this.announceChanges(this.prev, obs, prevMark);
     this.autoAct();
+    this.askedCue(this.prev, obs);
+  }
+
+  /**
+   * A move newly asked of the player (their turn, or a call other than 過) that no
+   * auto switch has answered: a chime and a buzz (speech.cue), and, while the tab is
+   * hidden, the tab's title says so. A claim window offering only 過 asks nothing.
+   */
+  askedCue(prev, obs) {
+    const real = (o) => (o?.legal || []).filter((a) => a.type !== "pass");
+    const now = real(obs);
+    this.asked = this.cues && now.length > 0 && !this.hand.locked;
+    if (this.asked && JSON.stringify(now) !== JSON.stringify(real(prev))) cue();
+    this.flagTitle(this.asked);
+  }
+
+  flagTitle(on) {
+    if (!globalThis.document) return;
+    TITLE.base ??= document.title;
+    document.title = on && document.hidden ? `${t("title.turn")} — ${TITLE.base}` : TITLE.base;
   }
 
   ownTurn() {
@@ -476,6 +503,8 @@ export class TableView {
 
   /** Send one entry of `legal`, exactly as the server offered it. */
   send(action) {
+    this.asked = false;
+    this.flagTitle(false);
     if (action.type === "discard" || action.type === "declare") clack();
     if (action.type === "declare") speakCall("declare");
     if (action.type === "win") speakCall(this.ownTurn() ? "self_draw" : "win");
@@ -642,6 +671,8 @@ export class TableView {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    this.flagTitle(false);
     this.unPref?.();
     clearInterval(this.ticker);
     clearInterval(this.nextTicker);
