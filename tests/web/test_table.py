@@ -358,6 +358,28 @@ def test_a_hidden_tab_s_title_says_a_move_is_asked(web, fixtures):
     assert web.sent() and page.title() == base
 
 
+def _overlap(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+@pytest.mark.parametrize("state", ["turn", "selfdraw"])
+def test_a_long_prompt_wraps_down_not_over_the_badges(player, static_url, state):
+    """On a 360x640 phone in English the prompt takes two or three lines; anchored at
+    its foot it grew upward over the bottom seats' badges (their coins unreadable).
+    It now grows downward, above the calls."""
+    p = player(static_url, "phone-small", "en")
+    page = p.open(f"dev/table.html?state={state}&clean&frozen")
+    page.keyboard.press("ArrowLeft")                # a lifted ready discard: its waits
+    prompt = page.locator(".prompt").bounding_box()
+    assert prompt["height"] > 30                    # it does wrap here
+    for i in range(page.locator(".badge").count()):
+        assert not _overlap(prompt, page.locator(".badge").nth(i).bounding_box()), i
+    for el in page.locator(".actions-wrap .call").all():
+        assert not _overlap(prompt, el.bounding_box())
+    p.shot("long-prompt")
+
+
 def test_auto_pass_never_passes_a_win(web, fixtures):
     page = web.open("dev/table.html?state=waiting&clean")
     page.click('.pref-btn[data-pref="autoPass"]')
