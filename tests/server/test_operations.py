@@ -365,6 +365,7 @@ class _WindowGame:
     """A hand held in a claim window: seat 0 discarded, seats 1-3 can only pass, and
     the window resolves (seat 1 draws: an event) when the last of them has passed."""
     hand_no = 1
+    lilgu = False
 
     def __init__(self):
         self.waiting = {1, 2, 3}

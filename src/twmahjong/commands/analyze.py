@@ -109,7 +109,7 @@ def _print(c: Console, r: Review) -> None:
                           ("played", "left"), ("AI", "left"), ("loss", "right"), ("", "left")):
             t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
         for d in h.decisions:
-            mark = "[red]✗[/red]" if d.mistake else ("" if d.played != d.bot else "[green]=[/green]")
+            mark = "[red]✗[/red]" if d.mistake else ("[green]=[/green]" if d.agrees else "")
             t.add_row(str(d.n), str(d.turn), d.hand, d.drawn or "", _label(d.played), _label(d.bot),
                       _loss(d), mark)
         if not h.decisions:

@@ -362,10 +362,14 @@ _EN_HONOR = ("E", "S", "W", "N", "Wh", "Gr", "Rd")
 _EN_FLOWER = ("Sp", "Su", "Au", "Wi", "Pl", "Or", "Ch", "Bm")
 
 
+def _text(lang: str, key: str) -> str:
+    zh, en = STRINGS[key]
+    return en if lang == "en" else zh
+
+
 def tr(lang: str, key: str, **params) -> str:
     """The string ``key`` in ``lang`` with ``params`` filled in."""
-    zh, en = STRINGS[key]
-    text = en if lang == "en" else zh
+    text = _text(lang, key)
     return text.format(**params) if params else text
 
 
@@ -377,8 +381,7 @@ class _Blank(dict):
 def _fill(lang: str, key: str, params: dict) -> str:
     """``tr`` that leaves a detail the caller does not know (the room code of a
     refusal it did not expect) empty instead of raising."""
-    zh, en = STRINGS[key]
-    return (en if lang == "en" else zh).format_map(_Blank(params))
+    return _text(lang, key).format_map(_Blank(params))
 
 
 def server_error_text(lang: str, code: str, reason: str | None = None, /, *,

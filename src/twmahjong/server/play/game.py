@@ -20,6 +20,9 @@ PASS_ONLY = [{"type": "pass"}]
 class TableGame(Protocol):
     hand_no: int                                   # hands started so far
 
+    @property
+    def lilgu(self) -> bool: ...                   # 嚦咕嚦咕 wins (clients' 聽牌提示)
+
     def start_hand(self) -> int: ...               # deals; returns the hand's wall seed
     def in_hand(self) -> bool: ...                 # a hand is dealt and not yet over
     def pending(self) -> dict[int, list[dict]]: ...

@@ -206,7 +206,7 @@ class Seating:
                    if self.next_deal_at is not None else {}),
                 "commitment": None if seed is None else match_commitment(int(seed)),
                 # 嚦咕嚦咕 counts as a win here: the client's 聽牌提示 lists its waits too
-                "lilgu": bool(getattr(self.game, "lilgu", False)),
+                "lilgu": self.game.lilgu,
                 "watchers": len(self.social.desk), "watchable": self.social.watchable}
 
     def snapshot(self, seat: int) -> str:

@@ -156,15 +156,21 @@ function speakWith(s, words, hokkien) {
 
 let audio = null;
 
+/** The page's one audio context (made at the first sound), or null without audio. */
+function audioContext() {
+  const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
+  if (Ctx) audio = audio || new Ctx();
+  return Ctx ? audio : null;
+}
+
 /** A short wooden clack for a discard, synthesised so nothing is downloaded. */
 export function clack() {
   if (!getPref("sound")) return;
   try {
-    const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
-    if (!Ctx) return;
-    audio = audio || new Ctx();
-    const n = Math.floor(audio.sampleRate * 0.06);
-    const buf = audio.createBuffer(1, n, audio.sampleRate);
+    const ctx = audioContext();
+    if (!ctx) return;
+    const n = Math.floor(ctx.sampleRate * 0.06);
+    const buf = ctx.createBuffer(1, n, ctx.sampleRate);
     const data = buf.getChannelData(0);
     // Fixed-seed noise: the same clack every time, and no unseeded randomness.
     let x = 12345;
@@ -172,15 +178,15 @@ export function clack() {
       x = (x * 1103515245 + 12345) & 0x7fffffff;
       data[i] = ((x / 0x3fffffff) - 1) * Math.pow(1 - i / n, 6);
     }
-    const src = audio.createBufferSource();
+    const src = ctx.createBufferSource();
     src.buffer = buf;
-    const band = audio.createBiquadFilter();
+    const band = ctx.createBiquadFilter();
     band.type = "bandpass";
     band.frequency.value = 1800;
     band.Q.value = 1.2;
-    const gain = audio.createGain();
+    const gain = ctx.createGain();
     gain.gain.value = 0.5;
-    src.connect(band).connect(gain).connect(audio.destination);
+    src.connect(band).connect(gain).connect(ctx.destination);
     src.start();
   } catch {
     /* no audio device: silent */
@@ -197,20 +203,19 @@ export function cue() {
   if (!getPref("sound")) return false;
   let how = "";
   try {
-    const Ctx = globalThis.AudioContext || globalThis.webkitAudioContext;
-    if (Ctx) {
-      audio = audio || new Ctx();
-      const t0 = audio.currentTime;
+    const ctx = audioContext();
+    if (ctx) {
+      const t0 = ctx.currentTime;
       for (const [i, freq] of [[0, 1318.5], [1, 1760]]) {          // E6, then A6
-        const osc = audio.createOscillator();
-        const gain = audio.createGain();
+        const osc = ctx.createOscillator();
+        const gain = ctx.createGain();
         osc.type = "sine";
         osc.frequency.value = freq;
         const at = t0 + i * 0.09;
         gain.gain.setValueAtTime(0.0001, at);
         gain.gain.exponentialRampToValueAtTime(0.18, at + 0.01);
         gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.16);
-        osc.connect(gain).connect(audio.destination);
+        osc.connect(gain).connect(ctx.destination);
         osc.start(at);
         osc.stop(at + 0.17);
       }

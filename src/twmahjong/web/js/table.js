@@ -7,6 +7,7 @@
 
 import { applyI18n, onLangChange, t, tileName, toggleLang } from "./i18n.js";
 import { relPos, renderBoard, seatName, POS_NAMES } from "./board.js";
+import { h } from "./dom.js";
 import { HandView } from "./hand.js";
 import { discardHints, readyWaits } from "./waits.js";
 import { ActionBar, CALL_KEYS } from "./actions.js";
@@ -176,8 +177,6 @@ export class TableView {
     this.paintPrefs();
   }
 
-  /** Close the topmost thing open over the table (the leave question, table talk, a
-   * 吃 / 槓 choice, the deal's dice); false when nothing was open. */
   /**
    * A key that plays (actions.js CALL_KEYS; the terminal client's keys, docs/terminal.md). Not while
    * typing, under a dialog, or with a modifier (the browser's own shortcuts); Enter
@@ -210,6 +209,8 @@ export class TableView {
     return !!call;
   }
 
+  /** Close the topmost thing open over the table (the leave question, table talk, a
+   * 吃 / 槓 choice, the deal's dice); false when nothing was open. */
   closeTopmost() {
     if (!this.q(".leave-dialog").hidden) {
       this.closeLeave();
@@ -460,7 +461,7 @@ export class TableView {
    * screen's prompt wraps); more than four kinds are counted, not listed. */
   waitsNodes(ws) {
     const total = ws.reduce((a, w) => a + w.live, 0);
-    const nowrap = (text) => Object.assign(document.createElement("span"), { className: "hint-wait", textContent: text });
+    const nowrap = (text) => h("span", { class: "hint-wait" }, text);
     const list = ws.length > 4 ? [nowrap(t("hint.many", { kinds: ws.length }))]
       : ws.flatMap((w, i) => [i ? " " : "", nowrap(t("hint.wait", { tile: tileName(w.tile), n: w.live }))]);
     return [...list, nowrap(t("hint.total", { n: total }))];
@@ -474,7 +475,6 @@ export class TableView {
 
   renderPrompt() {
     const p = this.q(".prompt");
-    if (!p) return;
     const legal = this.obs?.legal || [];
     const hints = this.hintsNow || { discard: {}, ready: [] };
     const lifted = this.hand.liftedCode();

@@ -7,30 +7,16 @@
 // (three chows of it are three pungs), and what is left must start chows. Tests
 // compare every answer with the Python library's (tests/web/test_waits.py).
 
+import { ALL_CODES, kindOf, splitTiles } from "./tiles.js";
+
 const KINDS = 34;
 
-/** "123m5z" (or a list of such strings) → kind indices 0-33; flowers and "?" are skipped. */
+/** "123m5z" (or a list of such strings) → kind indices 0-33 (flowers left out). */
 export function kinds(text) {
-  if (!text) return [];
-  if (Array.isArray(text)) text = text.join("");
-  const out = [];
-  let digits = [];
-  for (const ch of text) {
-    if (ch >= "0" && ch <= "9") digits.push(Number(ch));
-    else {
-      const base = { m: 0, p: 9, s: 18, z: 27 }[ch];
-      if (base !== undefined) {
-        for (const d of digits) if (d >= 1 && d <= (ch === "z" ? 7 : 9)) out.push(base + d - 1);
-      }
-      digits = [];
-    }
-  }
-  return out;
+  return splitTiles(Array.isArray(text) ? text.join("") : text).map(kindOf).filter((k) => k < KINDS);
 }
 
-export function tileCode(k) {
-  return k < 27 ? `${(k % 9) + 1}${"mps"[Math.floor(k / 9)]}` : `${k - 26}z`;
-}
+const tileCode = (k) => ALL_CODES[k];
 
 function counts(ks) {
   const c = new Array(KINDS).fill(0);
