@@ -32,6 +32,14 @@ async def next_change(session: OnlineSession, timeout: float = 30.0) -> None:
     await asyncio.wait_for(session.changed.wait(), timeout)
 
 
+async def heard_since(session: OnlineSession, seen: int, timeout: float = 30.0) -> None:
+    """Wait until more than ``seen`` server messages were heard. After an await (a key
+    press) a message may already have come in; ``next_change`` then would wait for one
+    more, which may never come."""
+    while len(session.messages) <= seen:
+        await next_change(session, timeout)
+
+
 async def play_by_keys(pilot, app, session, until=ResultScreen, limit=3000, on_turn=None):
     """Enter throws the drawn tile, x passes: the person plays until ``until`` shows."""
     for _ in range(limit):

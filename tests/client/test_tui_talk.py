@@ -21,7 +21,7 @@ from twmahjong.tui.online import OnlineSession
 from twmahjong.tui.talk import TalkPicker
 
 from .test_client import simple
-from .test_tui_online import SMALL, app_for, content, next_change
+from .test_tui_online import SMALL, app_for, content, heard_since, next_change
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "social.md"
 REL = {"zh": ("你", "下家", "對家", "上家"), "en": ("You", "Right", "Across", "Left")}
@@ -325,17 +325,28 @@ async def test_a_mute_is_sent_again_after_the_link_comes_back(make_live):
 
 
 @pytest.mark.asyncio
-async def test_a_bots_line_is_shown_as_the_bots(make_live):
-    """Bots grumble when a person's turn runs past its base time (docs/social.md)."""
+@pytest.mark.parametrize("link", ["prompt", "slow"])
+async def test_a_bots_line_is_shown_as_the_bots(make_live, monkeypatch, link):
+    """Bots grumble when a person's turn runs past its base time (docs/social.md). On a
+    slow link the terminal connects after its first turn began, and past its base: the
+    line said then reached nobody, so the server counts the base again from the arrival."""
+    if link == "slow":
+        connect = GameLink.connect
+
+        async def slow_connect(self, *args, **kwargs):
+            await asyncio.sleep(1.0)          # five turn bases: the seat's turn is under way
+            return await connect(self, *args, **kwargs)
+        monkeypatch.setattr(GameLink, "connect", slow_connect)
     async with at_table(make_live, 0, "zh", turn_base=0.2, turn_bank=600.0, bot_talk=1.0,
                         bot_talk_gap=0.0) as t:
         def bot_line():
             return next((m for m in t.session.talk if m["bot"]), None)
         while bot_line() is None:             # pass every claim; on our turn, wait for it
+            seen = len(t.session.messages)
             legal = t.session.legal()
             if legal and not any(a.type == "discard" for a in legal):
-                await t.pilot.press("x")
-            await next_change(t.session)
+                await t.pilot.press("x")      # the bot's line may come during the press
+            await heard_since(t.session, seen)
         await t.pilot.pause()
         m = t.session.talk[-1]                # the pane's last line (bots only talk here)
         assert m["bot"] is True

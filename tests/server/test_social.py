@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server_helpers import Client
+from server_helpers import Client, simple_policy
 
 from twmahjong.server.social.talk import BOT_LINES, EMOTES, PHRASES, PLAIN_LINES
 
@@ -246,6 +246,44 @@ def test_bots_speak_their_own_lines_at_their_moments(make_live):
     assert checked, "no bot won or dealt in over a whole game"
     assert all(p in PHRASES for lines in PLAIN_LINES.values() for p in lines)
     assert "thumbs" in EMOTES
+
+
+def test_a_person_back_at_the_table_during_their_turn_hears_the_grumble(make_live):
+    """A bot's long-wait line said while the person was away reached nobody: arriving
+    during that same turn, the base is counted again from the arrival, so the bot says
+    it to them. (A terminal whose connection came after its first turn began waited
+    for that line in vain.)"""
+    live = make_live(bot_talk=1.0, bot_talk_gap=0.0, turn_base=0.3, turn_bank=600.0,
+                     disconnect_grace=600.0, pause_after=600.0)
+    token = live.register("回座人")
+    grumble = set(PLAIN_LINES["long_wait"])          # an L1 bot has no persona's lines
+
+    def is_grumble(m: dict) -> bool:
+        return m["type"] == "talk" and m["bot"] and m["phrase"] in grumble
+
+    async def go():
+        seat = live.http("POST", "/api/v1/rooms", token, json={"bots": "L1"}).json()
+        live.http("POST", f"/api/v1/rooms/{seat['code']}/start", token)
+        a = await Client.open(live, token)
+        await a.send({"type": "join", "ticket": seat["ticket"]})
+        await a.expect("snapshot")
+        while not any(x["type"] == "discard" for x in a.my_decision() or []):
+            if a.my_decision() and a.seen[-1]["type"] in ("update", "snapshot"):
+                await a.act(simple_policy(a.obs))    # claims and 天聽 answered at once
+            await a.recv()
+        turn = a.turn
+        while not is_grumble(a.seen[-1]):            # the turn's base has run out
+            await a.recv()
+        await a.close()                              # away, and back during the same turn
+        back = await Client.open(live, token)
+        await back.send({"type": "join", "ticket": seat["ticket"]})
+        snap = await back.expect("snapshot")
+        assert snap["turn"] == turn and back.my_decision()
+        while not is_grumble(back.seen[-1]):
+            await back.recv(60.0)                    # a guard: the line comes 0.3 s on
+        assert back.turn == turn
+        await back.close()
+    run(go())
 
 
 def test_friends_by_name_and_recent_tablemates_accept_decline_remove(make_live):

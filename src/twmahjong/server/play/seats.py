@@ -57,6 +57,7 @@ class SeatState:
     public_decision: bool = False   # the running decision is a turn (everyone knows it)
     shown_bank: float = 0.0         # the bank as the other seats see it (turn time only)
     epoch: int = 0                  # bumps on every (re)attach; stale grace timers see it
+    long_wait: int = 0              # bumps when a turn's base is counted; a stale count sees it
 
     def public(self) -> dict:
         out = {"name": self.name, "bot": self.bot is not None,
@@ -144,6 +145,8 @@ class Seating:
                 s.public_decision = is_turn(self.pending[seat])
         self._presence(seat)
         conn.push(self.snapshot(seat))
+        if seat in self.pending and s.clock.running and s.public_decision:
+            self.social.turn_started(seat, s.decision_turn)   # a bot's line they can hear
 
     def _detach(self, seat: int, conn: Outbox) -> None:
         s = self.seats[seat]

@@ -291,6 +291,8 @@ class Table(Seating):
         elif seat in self.pending and self._deciding(seat) and not self.paused:
             s.clock.start(now)
             s.public_decision = is_turn(self.pending[seat])
+            if s.public_decision:
+                self.social.turn_started(seat, s.decision_turn)
         self._presence(seat)
         if self.hand_open:
             self._sync_pending()
@@ -335,7 +337,7 @@ class Table(Seating):
             elif kind == "unwatch":
                 self.social.unwatch(item[1])
             elif kind == "long_wait":
-                self.social.long_wait(item[1], item[2])
+                self.social.long_wait(item[1], item[2], item[3])
         except (asyncio.CancelledError, Fenced, _Closed):
             raise
         except Exception:

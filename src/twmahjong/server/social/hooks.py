@@ -59,15 +59,22 @@ class TableSocial:
 
     # -- the moments bots speak at -------------------------------------------------------
     def turn_started(self, seat: int, turn: int) -> None:
-        """A person's turn to discard began (public): if it runs past its base time,
-        a bot at the table may grumble. Never for a claim window (that is secret)."""
-        clock = self.table.seats[seat].clock
-        asyncio.get_running_loop().call_later(
-            clock.base, self.table.inbox.put_nowait, ("long_wait", seat, turn))
+        """A person's turn to discard began (public), or they came to the table during
+        it: if it runs past its base time from now, a bot at the table may grumble.
+        Never for a claim window (that is secret).
 
-    def long_wait(self, seat: int, turn: int) -> None:
+        Counted again from an arrival because a line said while the person was not
+        there (their turn began before their connection did) reached nobody. Each
+        count voids the one before, so a turn gets one line however often it is counted."""
         s = self.table.seats[seat]
-        if seat not in self.table.pending or s.decision_turn != turn or not s.clock.running:
+        s.long_wait += 1
+        asyncio.get_running_loop().call_later(
+            s.clock.base, self.table.inbox.put_nowait, ("long_wait", seat, turn, s.long_wait))
+
+    def long_wait(self, seat: int, turn: int, count: int) -> None:
+        s = self.table.seats[seat]
+        if (seat not in self.table.pending or s.decision_turn != turn or not s.clock.running
+                or s.long_wait != count):
             return
         bots = [i for i, o in enumerate(self.table.seats) if o.bot is not None]
         if bots:
