@@ -435,6 +435,30 @@ def test_end_of_hand_shows_every_pattern_and_who_pays(web, fixtures):
     assert web.sent() == [{"type": "next"}]
 
 
+def test_english_speaks_to_the_player_as_you(web, fixtures):
+    """English conjugates for the player, as the terminal does: "You pay 小美", "小美 pays
+    you", "dealt in by you", "You discard 7 Bamboo", "Your discards" — not "You pays",
+    "pays You", "You discards", "You's discards"."""
+    page = _open(web, "end", "&lang=en")
+    assert page.inner_text(".transfer").split() == ["小美", "pays", "you", "220"]
+    result = fixtures["result"]
+    win = dict(result["wins"][0], seat=3, **{"from": 0})
+    mine = dict(result, winners=[3], payer=0, net=[-220, 0, 0, 220], wins=[win],
+                transfers=[[0, 3, 220]])
+    page.evaluate("r => window.__view.showResult(r, {})", mine)
+    assert page.inner_text(".win-how") == "dealt in by you"
+    assert page.inner_text(".transfer").split() == ["You", "pay", "小美", "220"]
+
+    page = _open(web, "waiting", "&lang=en")
+    obs = fixtures["states"]["waiting"]
+    me = obs["seat"]
+    assert page.get_attribute(f'.river[data-seat="{me}"]', "aria-label") == "Your discards"
+    rivers = [d + ["7s"] if s == me else d for s, d in enumerate(obs["discards"])]
+    page.evaluate("obs => window.__view.setObservation(obs)",
+                  dict(obs, discards=rivers, last_discard={"seat": me, "tile": "7s"}))
+    assert page.inner_text(".live") == "You discard 7 Bamboo"
+
+
 def test_language_switch_changes_every_string_and_persists(web):
     page = _open(web, "claim")
     page.click(".lang-btn")

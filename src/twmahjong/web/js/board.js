@@ -57,7 +57,7 @@ const RIVER_DENSE = 52;
 function riverEl(obs, seat, me, players) {
   const pos = relPos(seat, me);
   const sec = el("section", `river pos-${POS_NAMES[pos]}`, {
-    "aria-label": t("river", { who: seatName(seat, me, players) }),
+    "aria-label": seat === me ? t("river.self") : t("river", { who: seatName(seat, me, players) }),
     "data-seat": String(seat),
   });
   const tiles = obs.discards?.[seat] || [];

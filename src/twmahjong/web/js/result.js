@@ -49,7 +49,7 @@ function winBlock(win, result, me, players) {
   const selfDrawn = win.self_drawn ?? (result.payer === null || result.payer === undefined);
   how.textContent = selfDrawn
     ? t("result.self_drawn")
-    : t("result.dealt_in", { who: seatName(win.from ?? result.payer, me, players) });
+    : dealtIn(win.from ?? result.payer, me, players);
   head.append(" ", how);
   box.append(head);
 
@@ -78,6 +78,18 @@ function winBlock(win, result, me, players) {
   return box;
 }
 
+// English conjugates and lowercases "you" ("You pay Left", "Left pays you", "dealt in
+// by you"): the self's own sentences, where seatName's "You" fits only a label
+function dealtIn(seat, me, players) {
+  return seat === me ? t("result.dealt_in.self") : t("result.dealt_in", { who: seatName(seat, me, players) });
+}
+
+function paysText(from, to, me, players) {
+  if (from === me) return t("result.pays.self", { to: seatName(to, me, players) });
+  if (to === me) return t("result.pays.to_self", { from: seatName(from, me, players) });
+  return t("result.pays", { from: seatName(from, me, players), to: seatName(to, me, players) });
+}
+
 function payments(result, me, players) {
   const box = el("section", "payments");
   box.append(el("h3", "", t("result.payments")));
@@ -85,7 +97,7 @@ function payments(result, me, players) {
   for (const [from, to, amount] of result.transfers || []) {
     const li = el("li", "transfer");
     li.append(
-      el("span", "", t("result.pays", { from: seatName(from, me, players), to: seatName(to, me, players) })),
+      el("span", "", paysText(from, to, me, players)),
       el("strong", "amount", amount.toLocaleString()),
     );
     list.append(li);

@@ -549,7 +549,9 @@ export class TableView {
     }
     const m = this.mark;
     if (m && (!prevMark || prevMark.seat !== m.seat || prevMark.len !== m.len || prevMark.tile !== m.tile)) {
-      this.announcer.say(t("ann.discard", { who: who(m.seat), tile: tileName(m.tile) }));
+      const tile = tileName(m.tile);
+      this.announcer.say(m.seat === me ? t("ann.discard.self", { tile })
+                                       : t("ann.discard", { who: who(m.seat), tile }));
       if (prev) clack();
     }
     if (this.ownTurn() && !(prev?.legal || []).some((a) => a.type === "discard")) {
