@@ -198,6 +198,24 @@ def test_a_replay_keeps_its_step_when_the_lobby_data_arrives_late(make_page, rep
     assert len(asked) == 1 and f"seat={mine}" in asked[0]      # drawn once, from my own seat
 
 
+def test_a_replay_opened_from_the_lobby_opens_at_its_top(make_page, replay_game):
+    """The 重播 link is far down the lobby's page, and the replay kept that scroll: on a
+    phone it opened 20 px down, its title under the app bar (further with more games)."""
+    server_url, token, gid = replay_game
+    p = make_page(server_url, "phone")
+    page = _signed_in(p, server_url, token)
+    page.goto(f"{server_url}/")
+    link = page.locator(f'.games-panel a[href="#/replay/{gid}"]')
+    link.scroll_into_view_if_needed()
+    assert page.evaluate("scrollY") > 0
+    link.click()
+    page.wait_for_selector(".replay-step")
+    assert page.evaluate("scrollY") == 0
+    bar = page.locator(".app-bar").bounding_box()
+    title = page.locator(".replay-head h2").bounding_box()
+    assert title["y"] >= bar["y"] + bar["height"]
+
+
 def test_every_seats_clock_is_on_its_badge(web):
     page = web.open("dev/table.html?state=waiting&clean&clocks&frozen")
     # 下家 (seat 1) is thinking: its base and bank count down, and its badge is lit
@@ -237,6 +255,15 @@ def test_the_last_hands_result_stays_until_read_then_the_match_summary(make_page
     page.click(".next-hand")
     page.wait_for_selector(".summary-panel")
     assert page.locator(".summary-table tr").count() == 4
+    for i in range(4):                      # "#1" and the name apart, not "#1Right"
+        row = page.locator(".summary-table tr").nth(i)
+        rank, name = row.locator("td.rank").bounding_box(), row.locator("th").bounding_box()
+        gap = page.evaluate("""th => th.getBoundingClientRect().left
+            + parseFloat(getComputedStyle(th).paddingLeft)""", row.locator("th").element_handle())
+        rank_text_end = page.evaluate("""td => { const r = document.createRange();
+            r.selectNodeContents(td); return r.getBoundingClientRect().right; }""",
+                                      row.locator("td.rank").element_handle())
+        assert gap - rank_text_end >= 8, (i, rank, name)
     p.shot("summary")
 
 

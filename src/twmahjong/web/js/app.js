@@ -592,8 +592,16 @@ onLangChange(() => {
   render();
   paintNotices();
 });
+/** Which screen a hash shows ("" the lobby, "replay", "help"…): a new one opens at its top. */
+const screenOf = (hash) => (hash || "#/").split("/")[1] || "";
+let shownScreen = screenOf(location.hash);
 window.addEventListener("hashchange", () => {
   render();
+  // the lobby's 重播 link is far down its page: the replay opened 20-1000 px down, its
+  // title and hand chips under the app bar
+  const now = screenOf(location.hash);
+  if (now !== shownScreen) window.scrollTo(0, 0);
+  shownScreen = now;
   // back in the lobby (the back button too): show the games in progress as they are now
   if ((location.hash || "#/") === "#/" && api.getToken()) refreshLobby();
 });
