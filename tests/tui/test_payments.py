@@ -49,3 +49,19 @@ def test_the_screen_shows_the_sum_on_the_payment_line():
     assert "You pay Right  160  (self-draw: 3 tai)" in en
     assert "Left pays Right  220  (self-draw: 3 tai + dealer 1 + streak 2 = 6 tai)" in en
     assert "Flowers" in en                                # revealed flowers are labelled
+
+
+def test_english_says_dealt_in_by_you_in_lower_case():
+    """The person's deal-in mid-sentence: "dealt in by you", as the browser says it."""
+    dealt = {**WIN, "from": 2, "self_drawn": False}
+    settlement = {"type": "settlement", **win(3, winner=1, payer=2, dealer=0, dealer_tai=3,
+                                              stakes=Stakes(100, 20)).to_json()}
+
+    class DealtIn(_Fake):
+        def result_model(self):
+            return {**super().result_model(), "wins": [dealt], "settlement": settlement,
+                    "scores": settlement["net"]}
+    en = plain(result_text(DealtIn(), "en", 78))
+    assert "Right wins on 5s (dealt in by you)" in en
+    zh = plain(result_text(DealtIn(), "zh", 78))
+    assert "（你 放槍）" in zh

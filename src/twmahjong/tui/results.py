@@ -82,7 +82,8 @@ def result_text(session, lang: str, width: int = 120, model: dict | None = None)
         elif w["self_drawn"]:
             how = tr(lang, "self_drawn")
         else:
-            how = tr(lang, "dealt_in_by", who=_who(lang, session, w["from"]))
+            how = tr_you(lang, "dealt_in_by", w["from"] == session.seat,
+                         who=_who(lang, session, w["from"]))
         rows.append(Text(tr_you(lang, "win_line", w["seat"] == session.seat,
                                 who=_who(lang, session, w["seat"]), tile=tile, how=how),
                          style="bold #f4efe1"))

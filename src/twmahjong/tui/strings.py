@@ -99,6 +99,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "win_line": ("{who} 胡 {tile}（{how}）", "{who} wins on {tile} ({how})"),
     "self_drawn": ("自摸", "self-drawn"),
     "dealt_in_by": ("{who} 放槍", "dealt in by {who}"),
+    "dealt_in_by_you": ("你 放槍", "dealt in by you"),
     "flower_win": ("花胡", "flower win"),
     "tai_total": ("合計 {n} 台", "Total {n} tai"),
     "tai_each": ("{n} 台", "{n} tai"),
