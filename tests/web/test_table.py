@@ -341,6 +341,28 @@ def test_no_cue_for_a_move_an_auto_switch_makes_or_with_the_sound_off(web, fixtu
     assert page.evaluate(CUE) is None and page.evaluate("window.__buzz ?? null") is None
 
 
+def test_no_cue_while_the_server_plays_the_seat(web, fixtures):
+    """On 託管 the server's bot moves for the seat: the page chimed, buzzed and flagged the
+    tab's title at every one of its turns, calling back a player who had stepped away."""
+    web.context.add_init_script(BUZZ)
+    web.context.add_init_script(
+        "Object.defineProperty(document, 'hidden', {configurable: true, get: () => true})")
+    page = web.open("dev/table.html?state=waiting&clean")
+    base = page.title()
+    turn = fixtures["states"]["turn"]
+    me = turn["seat"]
+    players = [dict(p, auto=s == me) for s, p in enumerate(fixtures["players"])]
+    page.evaluate("p => window.__view.setPlayers(p)", players)
+    page.evaluate(SET, turn)
+    assert page.evaluate(CUE) is None and page.evaluate("window.__buzz ?? null") is None
+    assert page.title() == base
+    page.evaluate("p => window.__view.setPlayers(p)", [dict(p, auto=False) for p in players])
+    page.evaluate(SET, fixtures["states"]["claim"])   # back in the player's hands: asked
+    assert page.evaluate(CUE) == "chime+buzz" and page.title() == f"● 輪到你 — {base}"
+    page.evaluate("p => window.__view.setPlayers(p)", players)   # on 託管 mid-question
+    assert page.title() == base
+
+
 def test_a_hidden_tab_s_title_says_a_move_is_asked(web, fixtures):
     web.context.add_init_script(
         "Object.defineProperty(document, 'hidden', {configurable: true, get: () => !!window.__hidden})")

@@ -311,8 +311,11 @@ export class TableView {
 
   /** 託管中: the banner with 取消託管 while a bot plays this seat. */
   paintAuto() {
-    const me = this.obs?.seat;
-    const auto = me !== undefined && Boolean(this.players?.[me]?.auto);
+    const auto = this.seatOnAuto();
+    if (auto && this.asked) {         // put on 託管 while a move was asked: nothing is asked now
+      this.asked = false;
+      this.flagTitle(false);
+    }
     this.q(".auto-banner").hidden = !auto || !this.onAuto;
     this.q(".auto-btn").hidden = auto || !this.onAuto;
     this.root.classList.toggle("on-auto", auto);
@@ -379,7 +382,9 @@ export class TableView {
   askedCue(prev, obs) {
     const real = (o) => (o?.legal || []).filter((a) => a.type !== "pass");
     const now = real(obs);
-    this.asked = this.cues && now.length > 0 && !this.hand.locked;
+    // on 託管 the server's bot moves for the seat: chiming at each of its turns would
+    // call back a player who chose to step away
+    this.asked = this.cues && now.length > 0 && !this.hand.locked && !this.seatOnAuto();
     if (this.asked && JSON.stringify(now) !== JSON.stringify(real(prev))) cue();
     this.flagTitle(this.asked);
   }
@@ -388,6 +393,12 @@ export class TableView {
     if (!globalThis.document) return;
     TITLE.base ??= document.title;
     document.title = on && document.hidden ? `${t("title.turn")} — ${TITLE.base}` : TITLE.base;
+  }
+
+  /** The server plays this seat (託管): the player's own switch, or a lost connection's. */
+  seatOnAuto() {
+    const me = this.obs?.seat;
+    return me !== undefined && Boolean(this.players?.[me]?.auto);
   }
 
   ownTurn() {
