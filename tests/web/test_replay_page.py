@@ -65,6 +65,28 @@ def test_replay_steps_forward_and_back(web, fixtures):
     assert page.locator(".hand-tile.lifted").count() == 0
 
 
+def test_the_replay_s_keys_work_from_arrival_and_step_once(web, fixtures):
+    """Arriving by a link the focus is on the page, not in the replay, and ← → did
+    nothing; in the slider one press stepped twice (the slider and the replay both)."""
+    _serve(web.page, fixtures)
+    page = web.open("index.html#/replay/g_1")
+    page.wait_for_selector(".replay-step")
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text(".replay-step") == "第 2 / 4 步"
+    page.keyboard.press("End")
+    assert page.inner_text(".replay-step") == "第 4 / 4 步"
+    page.keyboard.press("Home")
+    assert page.inner_text(".replay-step") == "第 1 / 4 步"
+    page.focus('.replay-controls input[type="range"]')
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text(".replay-step") == "第 2 / 4 步"
+    page.evaluate("location.hash = '#/'")          # gone: its keys go with it
+    page.wait_for_selector(".play-panel")
+    page.keyboard.press("ArrowRight")
+    assert page.locator(".replay-step").count() == 0
+
+
 def test_a_missing_replay_says_so(web, fixtures):
     _serve(web.page, fixtures)
     page = web.open("index.html#/replay/g_unknown")

@@ -27,7 +27,12 @@ export class Stepper {
   }
 }
 
+/** The replay on screen lets go of the page (its keys, its table's listeners). */
+let closeShown = null;
+
 export async function renderReplay(root, { gameId, api, me = null, account = null, hand = 1, seat = null }) {
+  closeShown?.();
+  closeShown = null;
   root.replaceChildren(h("p", { class: "muted center-text" }, t("status.connecting")));
   let record;
   let data;
@@ -88,10 +93,29 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
         // the review's marks sit under the slider, each at its step's place on it
         mine ? h("div", { class: "replay-track" }, slider, review.marks) : slider, label,
         btn("next", () => show(stepper.i + 1)), btn("last", () => show(frames.length - 1)))));
-  root.onkeydown = (e) => {
-    if (e.key === "ArrowRight") show(stepper.i + 1);
-    if (e.key === "ArrowLeft") show(stepper.i - 1);
+  // ← → Home End step the replay from anywhere on the page: the keys were heard only
+  // with the focus inside it, so not after arriving by the lobby's link. Not in the
+  // slider (it steps itself: both stepped, two steps a press) nor under 設定.
+  const onKey = (e) => {
+    if (!root.contains(tableRoot)) {      // another screen: let go
+      close();
+      return;
+    }
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (document.activeElement?.closest?.("input, textarea, select, [contenteditable]")) return;
+    if (document.querySelector(".settings-dialog")) return;
+    const to = { ArrowRight: stepper.i + 1, ArrowLeft: stepper.i - 1, Home: 0, End: frames.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    show(to);
   };
+  const close = () => {
+    document.removeEventListener("keydown", onKey);
+    view.destroy();
+    if (closeShown === close) closeShown = null;
+  };
+  document.addEventListener("keydown", onKey);
+  closeShown = close;
   show(0);
   if (mine) review.load(() => api.gameAnalysis(gameId, hand), frames.length, () => stepper.i);
 }
