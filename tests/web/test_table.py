@@ -356,9 +356,11 @@ def test_no_cue_while_the_server_plays_the_seat(web, fixtures):
     page.evaluate(SET, turn)
     assert page.evaluate(CUE) is None and page.evaluate("window.__buzz ?? null") is None
     assert page.title() == base
+    assert page.inner_text(".prompt") == ""          # not "輪到你：點一下牌…": the bot moves
     page.evaluate("p => window.__view.setPlayers(p)", [dict(p, auto=False) for p in players])
     page.evaluate(SET, fixtures["states"]["claim"])   # back in the player's hands: asked
     assert page.evaluate(CUE) == "chime+buzz" and page.title() == f"● 輪到你 — {base}"
+    assert page.inner_text(".prompt") != ""
     page.evaluate("p => window.__view.setPlayers(p)", players)   # on 託管 mid-question
     assert page.title() == base
 

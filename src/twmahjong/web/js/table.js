@@ -312,6 +312,7 @@ export class TableView {
   /** 託管中: the banner with 取消託管 while a bot plays this seat. */
   paintAuto() {
     const auto = this.seatOnAuto();
+    if (this.obs) this.renderPrompt();
     if (auto && this.asked) {         // put on 託管 while a move was asked: nothing is asked now
       this.asked = false;
       this.flagTitle(false);
@@ -489,7 +490,9 @@ export class TableView {
     const legal = this.obs?.legal || [];
     const hints = this.hintsNow || { discard: {}, ready: [] };
     const lifted = this.hand.liftedCode();
-    if (this.ownTurn()) {
+    // on 託管 the banner says who moves; "輪到你：點一下牌…" would say it is the player
+    if (this.seatOnAuto()) p.textContent = "";
+    else if (this.ownTurn()) {
       if (lifted && hints.discard[lifted]) {
         p.replaceChildren(...this.withWaits("hint.discard", { tile: tileName(lifted) }, hints.discard[lifted]));
       } else p.textContent = t(Object.keys(hints.discard).length ? "prompt.discard.ready" : "prompt.discard");
