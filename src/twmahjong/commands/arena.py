@@ -24,8 +24,8 @@ def arena_command(
     pipe_timeout: float = typer.Option(2.0, "--pipe-timeout", help="seconds an external bot may think"),
     as_json: bool = typer.Option(False, "--json", help="print the report as one JSON object"),
 ) -> None:
-    """Play bots against each other and report win, deal-in and self-draw rates,
-    台 per win and net points per hand with 95% intervals."""
+    # one line: `twmj --help` keeps a line break of the first paragraph ("rates,\n台")
+    """Play bots against each other: win, deal-in, self-draw, 台/win, points/hand, ±95%."""
     specs = [s.strip() for s in seats.split(",") if s.strip()] if not seats.startswith("pipe:") \
         else _split_seats(seats)
     if len(specs) != 4:
