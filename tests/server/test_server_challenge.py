@@ -57,3 +57,34 @@ def test_challenge_seats_the_next_tier_and_saves_progress(make_live, monkeypatch
     assert me["challenge_tier"] == (1 if beaten else 0)
     after = live.http("GET", "/api/v1/challenge", token).json()
     assert after["next"] == (2 if beaten else 1)
+
+
+def test_the_bots_that_fill_a_table_are_different_personalities():
+    """Drawn one seat at a time, three seats from a tier of three repeated someone at 7
+    tables in 9: two or three 'Hermit' badges at one table."""
+    import random
+    tier2 = [p.id for p in by_tier(2)]
+    for seed in range(40):
+        three = challenge.fill_bots("low", 3, random.Random(seed))
+        assert sorted(three) == sorted(tier2)
+    five = challenge.fill_bots("low", 5, random.Random(1))     # more seats than the tier
+    assert set(five) == set(tier2) and len(set(five[:3])) == 3
+    assert set(challenge.fill_bots("high", 3)) == {p.id for p in by_tier(4)}
+
+
+def test_a_room_against_the_computer_seats_three_different_bots(make_live):
+    live = make_live()
+    token = live.register("三位對手")
+
+    async def go():
+        seat = live.http("POST", "/api/v1/rooms", token, json={"bots": None}).json()
+        live.http("POST", f"/api/v1/rooms/{seat['code']}/start", token)
+        c = await Client.open(live, token)
+        await c.send({"type": "join", "ticket": seat["ticket"]})
+        snap = await c.expect("snapshot")
+        await c.close()
+        return snap
+    seats = asyncio.run(go())["table"]["seats"]
+    ids = [s["persona"]["id"] for s in seats if s["bot"]]
+    assert len(ids) == 3 and len(set(ids)) == 3
+    assert set(ids) == {p.id for p in by_tier(2)}               # the low stake's tier

@@ -194,11 +194,13 @@ class Server:
         if stake not in STAKE_LEVELS:
             raise UserError(f"unknown stake level {stake!r}")
         game_id = game_id or new_game_id()
-        bot_names = iter(bots or [])
+        empty = players.count(None)
+        bot_names = iter([*(bots or [])[:empty],
+                          *challenge.fill_bots(stake, max(0, empty - len(bots or [])))])
         seats = []
         for p in players:
             if p is None:
-                name = next(bot_names, None) or challenge.bot_for(mode, stake)
+                name = next(bot_names)
                 seats.append({"account_id": None, "name": f"bot:{name}", "bot": name})
             else:
                 seats.append({"account_id": p[0], "name": p[1], "bot": None})

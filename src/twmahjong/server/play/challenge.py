@@ -12,7 +12,7 @@ import secrets
 
 from ...errors import UserError
 
-__all__ = ["TIERS", "ChallengeLocked", "bot_for", "next_tier", "tier_bots", "tiers"]
+__all__ = ["TIERS", "ChallengeLocked", "fill_bots", "next_tier", "tier_bots", "tiers"]
 
 TIERS = 5
 # Quick-match fill: a tier of personalities per stake level (higher stakes, stronger bots).
@@ -57,8 +57,17 @@ def tier_bots(tier: int, rng: secrets.SystemRandom | None = None) -> list[str]:
     return ids[:3] if len(ids) >= 3 else (ids * 3)[:3]
 
 
-def bot_for(mode: str, stake: str) -> str:
-    """The bot that fills an empty quick-match seat of this stake level."""
+def fill_bots(stake: str, n: int, rng: secrets.SystemRandom | None = None) -> list[str]:
+    """The bots for ``n`` empty seats of a table at this stake level: personalities of
+    the stake's tier, each a different one while the tier has enough. Drawn one seat at
+    a time, a tier of three sat the same personality twice at 7 tables in 9 (three
+    'Hermit' badges at one table 1 in 9)."""
     from ...bots.personalities import by_tier
     choices = _playable([p.id for p in by_tier(_FILL_TIER.get(stake, 2))])
-    return secrets.choice(choices) if choices else "random"
+    if not choices:
+        return ["random"] * n
+    rng = rng or secrets.SystemRandom()
+    out: list[str] = []
+    while len(out) < n:
+        out += rng.sample(choices, len(choices))
+    return out[:n]
