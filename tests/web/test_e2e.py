@@ -147,7 +147,7 @@ def _check_result(page):
         rows = block.locator(".patterns tr.pattern")
         total = sum(int(rows.nth(i).locator("td").inner_text().split()[0]) for i in range(rows.count()))
         assert block.locator(".total-tai").inner_text() == f"{total} 台"
-    assert page.locator(".score-table tr").count() == 4
+    assert page.locator(".score-table tbody tr").count() == 4
     # Every hand is turned up at the end (攤牌), the winner's with its winning tile.
     assert page.locator(".all-hands .hand-row").count() == 4
     assert page.locator(".all-hands .hand-row .revealed .tile").count() >= 4 * 10

@@ -454,6 +454,9 @@ def test_end_of_hand_shows_every_pattern_and_who_pays(web, fixtures):
     assert page.locator('.hand-row[data-seat="2"] .tile').count() == 16
     assert page.inner_text(".transfer") .replace("\n", " ").split() == ["小美", "付", "你", "220"]
     assert page.inner_text('.score-table tr[data-seat="3"] .net') == "-220"
+    # which number is which: this hand's, then the running total
+    head = page.locator(".score-table thead th")
+    assert [head.nth(i).inner_text() for i in range(head.count())] == ["", "本局", "累計"]
     web.shot("result")
     page.click(".next-hand")
     assert web.sent() == [{"type": "next"}]

@@ -114,6 +114,8 @@ const TABLE = {
   "result.pays.to_self": ["{from} 付 你", "{from} pays you"],
   "result.payments": ["誰付誰", "Who pays whom"],
   "result.scores": ["累計分數", "Running scores"],
+  "result.col.hand": ["本局", "This hand"],
+  "result.col.total": ["累計", "Total"],
   "result.hands": ["各家手牌", "Every hand"],
   "result.split": ["牌型", "Winning hand"],
   "result.next": ["下一局", "Next hand"],

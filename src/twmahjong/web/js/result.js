@@ -111,6 +111,13 @@ function scoresTable(result, me, players, scores) {
   const box = el("section", "scores");
   box.append(el("h3", "", t("result.scores")));
   const table = el("table", "score-table");
+  // two columns of numbers say which is which: a newcomer read "+140  140" as a typo
+  const head = el("tr");
+  head.append(el("th"), el("th", "col", t("result.col.hand")));
+  if (scores) head.append(el("th", "col", t("result.col.total")));
+  const thead = el("thead");
+  thead.append(head);
+  table.append(thead);
   const body = el("tbody");
   for (let seat = 0; seat < 4; seat++) {
     const tr = el("tr");
