@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from twmahjong.hints import discard_hints, ready_waits
 from twmahjong.tiles import parse_tile
@@ -363,6 +364,36 @@ def test_no_cue_while_the_server_plays_the_seat(web, fixtures):
     assert page.inner_text(".prompt") != ""
     page.evaluate("p => window.__view.setPlayers(p)", players)   # on 託管 mid-question
     assert page.title() == base
+
+
+DEAL = {"dealer": 0, "dice": [5, 2, 3], "wall_break": [1], "seat_winds": ["N", "E", "S", "W"],
+        "dealer_streak": 0}
+
+
+def test_the_deal_panel_can_be_turned_off_and_on_again(web, fixtures):
+    """The deal's panel stood over the top seats and the river across every hand until
+    the player's first discard. 不再顯示 turns it off for good; 設定 turns it on again."""
+    page = web.open("dev/table.html?state=waiting&clean")
+    fresh = dict(fixtures["states"]["waiting"], discards=[[], [], [], []],
+                 melds=[[], [], [], []])
+    page.evaluate(SET, fresh)
+    box = page.locator(".deal-info")
+    page.evaluate("d => window.__view.showDeal(d)", DEAL)
+    expect(box).to_be_visible()
+    page.click(".deal-never")
+    expect(box).to_be_hidden()
+    assert page.evaluate("localStorage.getItem('twmj.dealInfo')") == "0"
+    page.evaluate("d => window.__view.showDeal(d)", DEAL)        # the next hand's deal
+    expect(box).to_be_hidden()
+    page.click(".settings-btn")
+    page.click('[data-set="deal"] input[value="on"]')
+    page.click(".settings-close")
+    page.evaluate("d => window.__view.showDeal(d)", DEAL)
+    expect(box).to_be_visible()
+    page.click(".deal-close")                                    # 知道了: this hand only
+    expect(box).to_be_hidden()
+    page.evaluate("d => window.__view.showDeal(d)", DEAL)
+    expect(box).to_be_visible()
 
 
 def test_a_hidden_tab_s_title_says_a_move_is_asked(web, fixtures):

@@ -333,6 +333,8 @@ const TABLE = {
   "settings.voice.none": ["這台裝置沒有中文語音，不會唸出", "no Chinese voice on this device: calls stay silent"],
   "settings.voice.try": ["試聽「碰」", "Try 碰"],
   "settings.hints": ["聽牌提示", "Ready hints"],
+  "settings.deal": ["開局說明", "The deal explained"],
+  "settings.deal.note": ["每局開始時說明骰子、開門和莊家坐哪裡", "At each hand's start: the dice, where the wall breaks, where the dealer sits"],
   "settings.hints.note": ["標出打出後能聽牌的牌，並列出聽哪些牌、還剩幾張", "Marks the discards that leave you ready, with what you wait on and how many are left"],
   "settings.tiles": ["牌的大小", "Tile size"],
   "settings.tiles.s": ["小", "Small"],
@@ -351,6 +353,7 @@ const TABLE = {
   "deal.wall_break": ["依規則，開門的位子就是本局的東，所以莊家坐{wind}。", "By these rules the seat where the wall breaks is East for the hand, so the dealer sits {wind}."],
   "deal.from_dealer": ["依規則，風位從莊家算起，莊家坐東。", "By these rules the winds are counted from the dealer, who sits East."],
   "deal.close": ["知道了", "Got it"],
+  "deal.never": ["不再顯示", "Don't show again"],
   "seat.breaker.self": ["你", "you"],
 
   // 挑戰賽 ladder

@@ -10,6 +10,7 @@ const DEFAULTS = {
   autoWin: false,   // 自動胡牌
   autoPass: false,  // 自動過
   readyHints: true, // 聽牌提示 (waits.js)
+  dealInfo: true,   // 開局說明: the deal's dice, wall break and dealer's seat each hand
 };
 
 const listeners = new Set();

@@ -40,6 +40,7 @@ const SKELETON = `
       <p class="deal-dice"></p>
       <p class="deal-text"></p>
       <button type="button" class="btn small deal-close" data-i18n="deal.close"></button>
+      <button type="button" class="btn small ghost deal-never" data-i18n="deal.never"></button>
     </div>
     <div class="auto-banner" role="status" hidden>
       <span class="auto-text" data-i18n="table.auto.banner"></span>
@@ -135,9 +136,10 @@ export class TableView {
     });
     this.q(".lang-btn").addEventListener("click", () => toggleLang());
     this.q(".settings-btn").addEventListener("click", () => openSettings());
-    this.unPref = onPrefChange((name) => {
+    this.unPref = onPrefChange((name, value) => {
       this.paintPrefs();
       if (name === "readyHints" && this.obs) this.renderHand();
+      if (name === "dealInfo" && !value) this.hideDeal();
     });
     // 託管 and 離開 exist only where a server listens (not in a fixture preview)
     this.q(".auto-btn").hidden = !onAuto;
@@ -146,6 +148,9 @@ export class TableView {
     this.q(".auto-cancel").addEventListener("click", () => onAuto?.(false));
     this.q(".leave-btn").addEventListener("click", () => this.askLeave());
     this.q(".deal-close").addEventListener("click", () => this.hideDeal());
+    // every hand until the first discard it covered the top seats and the river across:
+    // a player who knows it turns it off (設定 turns it on again)
+    this.q(".deal-never").addEventListener("click", () => setPref("dealInfo", false));
     this.q(".leave-stay").addEventListener("click", () => this.closeLeave());
     this.q(".leave-confirm").addEventListener("click", () => {
       this.closeLeave();
@@ -269,7 +274,7 @@ export class TableView {
    * Stays until the player's first discard or call, or until they close it.
    */
   showDeal(deal) {
-    if (!deal?.dice?.length || !this.obs || this.playedYet(this.obs)) return;
+    if (!deal?.dice?.length || !this.obs || this.playedYet(this.obs) || !getPref("dealInfo")) return;
     this.dealShown = deal;
     this.paintDeal();
   }
