@@ -195,8 +195,8 @@ class Server:
             raise UserError(f"unknown stake level {stake!r}")
         game_id = game_id or new_game_id()
         empty = players.count(None)
-        bot_names = iter([*(bots or [])[:empty],
-                          *challenge.fill_bots(stake, max(0, empty - len(bots or [])))])
+        named = (bots or [])[:empty]
+        bot_names = iter(named + challenge.fill_bots(stake, empty - len(named)))
         seats = []
         for p in players:
             if p is None:

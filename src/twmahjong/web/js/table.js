@@ -244,6 +244,13 @@ export class TableView {
     this.players = players;
     if (this.obs) this.renderBoard();
     this.paintAuto();
+    // 託管 switched without a new observation: the prompt says who moves, and a move
+    // asked of the player is asked no more (askedCue judges each observation)
+    if (this.obs) this.renderPrompt();
+    if (this.asked && this.seatOnAuto()) {
+      this.asked = false;
+      this.flagTitle(false);
+    }
   }
 
   /** What is played here (the snapshot's `table`): mode, stakes, speed. */
@@ -317,11 +324,6 @@ export class TableView {
   /** 託管中: the banner with 取消託管 while a bot plays this seat. */
   paintAuto() {
     const auto = this.seatOnAuto();
-    if (this.obs) this.renderPrompt();
-    if (auto && this.asked) {         // put on 託管 while a move was asked: nothing is asked now
-      this.asked = false;
-      this.flagTitle(false);
-    }
     this.q(".auto-banner").hidden = !auto || !this.onAuto;
     this.q(".auto-btn").hidden = auto || !this.onAuto;
     this.root.classList.toggle("on-auto", auto);
