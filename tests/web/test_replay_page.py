@@ -78,6 +78,9 @@ def test_the_replay_s_keys_work_from_arrival_and_step_once(web, fixtures):
     assert page.inner_text(".replay-step") == "第 4 / 4 步"
     page.keyboard.press("Home")
     assert page.inner_text(".replay-step") == "第 1 / 4 步"
+    page.keyboard.press("Control+ArrowRight")        # the browser's, not the replay's
+    page.keyboard.press("Alt+ArrowRight")
+    assert page.inner_text(".replay-step") == "第 1 / 4 步"
     page.focus('.replay-controls input[type="range"]')
     page.keyboard.press("ArrowRight")
     assert page.inner_text(".replay-step") == "第 2 / 4 步"
