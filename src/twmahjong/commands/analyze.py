@@ -32,14 +32,18 @@ def register(app: typer.Typer) -> None:
 def analyze_command(
     record: Path = typer.Argument(..., metavar="RECORD",
                                   help="A game record, or a game from the server (JSON)."),
-    seat: int | None = typer.Option(None, "--seat", help="The seat to review (0-3); "
+    seat: int | None = typer.Option(None, "--seat", metavar="0-3", help="The seat to review (0-3); "
                                     "default: the person's seat in a server game."),
-    bot: str | None = typer.Option(None, "--bot", help="The reference AI (default: the top level)."),
-    worlds: int | None = typer.Option(None, "--worlds", min=1, max=10000,
-                                      help="Sampled worlds per decision: more is slower and surer."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the sampling: the same seed, the same review."),
-    hand: list[int] | None = typer.Option(None, "--hand", help="Only this hand (1-based; repeatable)."),
-    threshold: float | None = typer.Option(None, "--threshold", min=0.0,
+    bot: str | None = typer.Option(None, "--bot", metavar="LEVEL",
+                                   help="The reference AI (default: the top level)."),
+    worlds: int | None = typer.Option(
+        None, "--worlds", min=1, max=10000, metavar="N",
+        help="Sampled worlds per decision: more is slower and surer."),
+    seed: int = typer.Option(0, "--seed", metavar="S",
+                             help="Seed of the sampling: the same seed, the same review."),
+    hand: list[int] | None = typer.Option(None, "--hand", metavar="N",
+                                          help="Only this hand (1-based; repeatable)."),
+    threshold: float | None = typer.Option(None, "--threshold", min=0.0, metavar="POINTS",
                                            help="Loss in points from which a move is a mistake "
                                                 "(default: one 台's worth at the record's stakes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),

@@ -54,7 +54,8 @@ def parse_bots(text: str | None) -> list[str]:
 
 def play_command(
     profile: str = typer.Option("standard", "--profile", metavar="NAME", help="Rule profile or TOML file."),
-    rounds: int = typer.Option(1, "--rounds", metavar="1-16", help="圈 to play (4 = 一將; past 4 the players 搬風 before each new 將)."),
+    rounds: int = typer.Option(1, "--rounds", metavar="1-16",
+                               help="How many 圈 (4 = 一將; the players 搬風 before each new 將)."),
     seed: int = typer.Option(None, "--seed", metavar="S", help="Seed for the walls and bots; same seed, same game."),
     bots: str = typer.Option(None, "--bots", metavar="A,B,C",
                              help="Bots in the three other chairs (default: the strongest level that replays exactly)."),
