@@ -3,13 +3,17 @@ review follows the replay viewer's steps; the same hand is reviewed once."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
 import time
 
 from server_helpers import HANG
 
 from twmahjong.analysis import analyze_record
 from twmahjong.bots import make_bot
-from twmahjong.server.play.analysis import review_stored_hand
+from twmahjong.server.play import analysis as worker
+from twmahjong.server.play.analysis import Analyses, review_stored_hand
 from twmahjong.server.play.engine_game import EngineGame
 
 
@@ -83,3 +87,81 @@ def test_the_servers_review_is_the_records_review():
     assert strip(server["decisions"]) == strip(record["hands"][0]["decisions"])
     steps = [d["step"] for d in server["decisions"]]
     assert steps == sorted(set(steps)) and all(s >= 1 for s in steps)
+
+
+def test_a_waiting_player_hears_how_far_the_review_is(make_live):
+    """The stream (``progress=1``) ends with the very review the plain request gives,
+    after lines that only ever count up; a hand the game lacks is a 404 before any
+    stream or work."""
+    live = make_live(disconnect_grace=0.0, analysis_worlds=2, turn_base=0.2, turn_bank=0.0,
+                     claim_window=0.0)
+    token, seat = _finished_room_game(live)
+    gid = seat["game_id"]
+    r = live.http("GET", f"/api/v1/games/{gid}/analysis?hand=1&progress=1", token)
+    assert r.status_code == 200 and r.headers["content-type"] == "application/x-ndjson"
+    lines = [json.loads(line) for line in r.text.splitlines()]
+    *steps, last = lines
+    assert set(last) == {"review"}
+    plain = live.http("GET", f"/api/v1/games/{gid}/analysis?hand=1", token).json()
+    assert last["review"] == plain
+    n = len(plain["decisions"])
+    done = [s["done"] for s in steps if "done" in s]
+    assert all(set(s) in ({"ahead"}, {"done", "total"}) for s in steps)
+    assert done == sorted(done) and all(s["total"] == n for s in steps if "total" in s)
+    # asked again, the kept review: no progress lines at all
+    again = live.http("GET", f"/api/v1/games/{gid}/analysis?hand=1&progress=1", token)
+    assert [json.loads(x) for x in again.text.splitlines()] == [{"review": plain}]
+    r = live.http("GET", f"/api/v1/games/{gid}/analysis?hand=99&progress=1", token)
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+
+
+def gated_review(key, meta, rows, hand_no, seat, bot, worlds):
+    """In the worker: a review of three decisions that waits for a file before each
+    one, so the test decides when it moves on."""
+    for done in range(4):
+        worker.report(key, done, 3)
+        if done < 3:
+            while not os.path.exists(f"{meta['gate']}.{hand_no}.{done}"):
+                time.sleep(0.01)
+    return {"hand_no": hand_no, "decisions": []}
+
+
+def test_progress_counts_the_hands_ahead_then_the_decisions_done(tmp_path):
+    """Two players' hands in the one worker: the second hears that one hand is ahead
+    of it until the first is done, then its own decisions counting up."""
+    gate = str(tmp_path / "gate")
+    meta = {"gate": gate}
+
+    async def until(analyses, key, want):
+        deadline = time.monotonic() + HANG
+        while analyses.progress(*key) != want:
+            assert time.monotonic() < deadline, (key, analyses.progress(*key), want)
+            await asyncio.sleep(0.01)
+
+    def open_gate(hand, done):
+        open(f"{gate}.{hand}.{done}", "w").close()
+
+    async def run():
+        analyses = Analyses(bot="L5", worlds=1, call=gated_review)
+        try:
+            first = analyses.start("g_a", meta, [], 1, 0)
+            second = analyses.start("g_b", meta, [], 2, 3)
+            assert analyses.progress("g_b", 3, 2) == {"ahead": 1}
+            await until(analyses, ("g_a", 0, 1), {"done": 0, "total": 3})
+            assert analyses.progress("g_b", 3, 2) == {"ahead": 1}
+            open_gate(1, 0)
+            await until(analyses, ("g_a", 0, 1), {"done": 1, "total": 3})
+            open_gate(1, 1)
+            open_gate(1, 2)
+            assert await first == {"hand_no": 1, "decisions": []}
+            assert analyses.progress("g_a", 0, 1) == {}          # done: nothing to wait for
+            await until(analyses, ("g_b", 3, 2), {"done": 0, "total": 3})
+            for done in range(3):
+                open_gate(2, done)
+            assert await second == {"hand_no": 2, "decisions": []}
+            assert analyses.progress("g_b", 3, 2) == {}
+            assert analyses.progress("g_c", 0, 1) == {}          # never asked
+        finally:
+            analyses.close()
+
+    asyncio.run(run())

@@ -122,13 +122,20 @@ def _serve_own(page, fixtures, me="阿明"):
     # what a signed-in page asks at once (a refusal there would be the page's error)
     bodies = {"/api/v1/me": {"id": 1, "name": me, "guest": True, "coins": 1000},
               "/api/v1/games": {"games": []}, "/api/v1/bots": catalogue(),
-              "/api/v1/me/daily": {"paid": 0}, "/api/v1/games/g_1/analysis": ANALYSIS}
+              "/api/v1/me/daily": {"paid": 0}}
     page.add_init_script("localStorage.setItem('twmj.token', 'tok')")
 
     def handle(route):
         path = "/" + route.request.url.split("/", 3)[3].split("?")[0]
         asked.append(path)
-        if path in bodies:
+        if path == "/api/v1/games/g_1/analysis":
+            # the stream the viewer asks for (progress=1): where the review stands, then it
+            assert "progress=1" in route.request.url
+            lines = [{"ahead": 1}, {"done": 0, "total": 2}, {"done": 2, "total": 2},
+                     {"review": ANALYSIS}]
+            route.fulfill(status=200, content_type="application/x-ndjson",
+                          body="".join(json.dumps(x) + "\n" for x in lines))
+        elif path in bodies:
             route.fulfill(status=200, content_type="application/json", body=json.dumps(bodies[path]))
         else:
             route.fallback()
@@ -179,6 +186,49 @@ def test_the_players_own_replay_marks_the_ais_review(player, static_url, fixture
     controls = page.eval_on_selector(".replay-controls", "e => e.getBoundingClientRect().top")
     assert len(tiles) == 13 and max(tiles) <= controls <= page.viewport_size["height"]
     assert asked.count("/api/v1/games/g_1/analysis") == 1
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "en"])
+def test_a_player_waiting_for_the_review_sees_how_far_it_is(player, static_url, fixtures, lang):
+    """The review takes seconds, longer behind other players' hands: the panel said
+    only "AI 分析中…" all that time. It now says how many hands are ahead, then how many
+    decisions are done, as the server's stream tells it, and then shows the review."""
+    p = player(static_url, "phone", lang)
+    _serve_own(p.page, fixtures)
+    page = p.page
+    # the analysis stream answered by hand: each line when the test says so
+    page.add_init_script("""(() => {
+      const real = window.fetch;
+      window.__say = null;
+      window.fetch = (url, opts) => {
+        if (!String(url).includes("/analysis?")) return real(url, opts);
+        const body = new ReadableStream({ start(c) {
+          const enc = new TextEncoder();
+          window.__say = (line) => line === null ? c.close() : c.enqueue(enc.encode(line + "\\n"));
+        } });
+        return Promise.resolve(new Response(body, { status: 200,
+          headers: { "Content-Type": "application/x-ndjson" } }));
+      };
+    })()""")
+    page.goto(f"{static_url}/index.html#/replay/g_1")
+    page.wait_for_selector(".replay-step")
+    page.wait_for_function("window.__say !== null")
+    zh = lang == "zh-TW"
+    assert page.inner_text(".analysis") == ("AI 分析中…" if zh else "The AI is reviewing this hand…")
+    assert page.get_attribute(".analysis", "aria-busy") == "true"
+    page.evaluate("window.__say(JSON.stringify({ahead: 2}))")
+    page.wait_for_function("document.querySelector('.analysis').innerText.includes('2')")
+    assert page.inner_text(".analysis") == (
+        "AI 分析排隊中：前面還有 2 局" if zh else "The AI's review is queued: 2 hand(s) ahead")
+    page.evaluate("window.__say(JSON.stringify({done: 0, total: 2}))")
+    page.evaluate("window.__say(JSON.stringify({done: 1, total: 2}))")
+    want = "AI 分析中：1 / 2 個決定" if zh else "The AI is reviewing this hand: 1 of 2 decisions"
+    page.wait_for_function(f"document.querySelector('.analysis').innerText === {json.dumps(want)}")
+    p.shot("analysis-progress")
+    assert page.locator(".analysis-mark").count() == 0
+    page.evaluate(f"window.__say({json.dumps(json.dumps({'review': ANALYSIS}))}); window.__say(null)")
+    _check_review(page, lang)
+    assert page.get_attribute(".analysis", "aria-busy") is None
 
 
 def test_someone_elses_replay_asks_for_no_review(player, static_url, fixtures):

@@ -7,12 +7,16 @@ documents them too (``/openapi.json``).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
+import orjson
+
 from fastapi import APIRouter, Depends, Header, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import UserError
@@ -29,6 +33,7 @@ log = logging.getLogger(__name__)
 # s after a room was marked started with its game still neither running nor stored: the
 # process making it died in between (making takes well under a second), so it is made again
 MAKE_TIMEOUT = 60.0
+PROGRESS_EVERY = 0.5    # s between looks at a review's progress (牌譜分析, progress=1)
 
 __all__ = ["ApiError", "error_response", "router", "table_state"]
 
@@ -497,24 +502,52 @@ async def game_replay(game_id: str, request: Request,
         raise ApiError(404, "not_found", str(e)) from None
 
 
-@router.get("/games/{game_id}/analysis")
+@router.get("/games/{game_id}/analysis", response_model=None)
 async def game_analysis(game_id: str, request: Request, acc: Account,
-                        hand: Annotated[int, Query(ge=1, le=400)] = 1) -> dict:
+                        hand: Annotated[int, Query(ge=1, le=400)] = 1,
+                        progress: bool = False) -> dict | StreamingResponse:
     """牌譜分析 of one hand of a finished game, for the player who played it.
 
     Only that player may ask, and only about their own seat: the review is made
-    from that seat's view alone (docs/analysis.md)."""
+    from that seat's view alone (docs/analysis.md). With ``progress=1`` the answer
+    is a stream of JSON lines saying where the review stands until it is done
+    (docs/protocol.md), so the viewer can show a waiting player how far it is."""
+    from ..play.analysis import has_hand
     from ..play.replay import NoSuchHand
     server = server_of(request)
     row, meta = await _finished_game(server.repo, game_id, "analysis")
     seats = [s for s, p in enumerate(row["seats"]) if p.get("account_id") == acc["id"]]
     if not seats:
         raise ApiError(403, "forbidden", "only the game's player may see its analysis")
-    try:
-        return await server.analyses.review(game_id, meta, await server.repo.game_actions(game_id),
-                                            hand, seats[0])
-    except NoSuchHand as e:
-        raise ApiError(404, "not_found", str(e)) from None
+    rows = await server.repo.game_actions(game_id)
+    if not has_hand(rows, hand):
+        raise ApiError(404, "not_found", f"this game has no finished hand {hand}")
+    analyses = server.analyses
+    fut = analyses.start(game_id, meta, rows, hand, seats[0])
+    key = (game_id, seats[0], hand)
+    if not progress:
+        try:
+            return await analyses.result(fut, key)
+        except NoSuchHand as e:
+            raise ApiError(404, "not_found", str(e)) from None
+
+    async def lines() -> AsyncIterator[bytes]:
+        said: dict[str, int] | None = None
+        while not fut.done():
+            now = analyses.progress(*key)
+            if now and now != said:
+                said = now
+                yield orjson.dumps(now) + b"\n"
+            with contextlib.suppress(TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(fut), PROGRESS_EVERY)
+        try:
+            yield orjson.dumps({"review": await analyses.result(fut, key)}) + b"\n"
+        except Exception:
+            log.exception("analysis of %s hand %d failed", game_id, hand)
+            yield orjson.dumps({"error": {"code": "unavailable", "message":
+                                          "the review failed; ask again"}}) + b"\n"
+    return StreamingResponse(lines(), media_type="application/x-ndjson",
+                             headers={"Cache-Control": "no-store"})
 
 
 @router.get("/leaderboard")

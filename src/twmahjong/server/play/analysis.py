@@ -10,28 +10,47 @@ The work is seconds of CPU, so it runs in a worker process (one per server
 process, started on first use) and never on the event loop; a result is kept per
 game, seat and hand (``Analyses``), and a second request for the same hand waits
 for the first one's answer instead of starting the work again.
+
+A hand takes seconds, and longer behind other players' hands in the one worker,
+so the worker reports each decision it finishes (a queue given to it when it
+starts) and ``progress`` tells a waiting request where its hand stands: how many
+hands are ahead of it, or how many of its decisions are done. The replay viewer
+shows it ("AI 分析中… 7 / 19") instead of a bare spinner.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import multiprocessing
+import queue
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-__all__ = ["Analyses", "review_stored_hand"]
+__all__ = ["Analyses", "has_hand", "review_stored_hand"]
 
 CACHE_SIZE = 64         # reviewed hands kept (a review is a few kB)
 
+Key = tuple[str, int, int]      # (game id, seat, hand number)
+
+
+def has_hand(rows: list[dict], hand_no: int) -> bool:
+    """Whether the stored game finished hand ``hand_no``: asked before any work, so a
+    hand the game does not have is a plain 404 and never queues in the worker."""
+    return any(r["kind"] == "settled" and r["hand_no"] == hand_no for r in rows)
+
 
 def review_stored_hand(meta: dict, rows: list[dict], hand_no: int, seat: int, *, bot: str,
-                       worlds: int, seed: int = 0) -> dict[str, Any]:
+                       worlds: int, seed: int = 0,
+                       progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Hand ``hand_no`` (1-based) of a stored game, reviewed for ``seat``.
 
     ``meta`` and ``rows`` are what ``server.replay.replay_hand`` takes; the answer
-    is ``HandReview.to_json()`` with the review's settings beside it."""
+    is ``HandReview.to_json()`` with the review's settings beside it. ``progress``
+    hears (decisions done, decisions in all), first with none done."""
     from ...analysis import ROLLOUT_BOT, DecisionPoint, is_decision, review_points
     from ...engine.actions import Action
     from ...engine.rollout import clone
@@ -66,8 +85,10 @@ def review_stored_hand(meta: dict, rows: list[dict], hand_no: int, seat: int, *,
         raise NoSuchHand(f"this game has no finished hand {hand_no}")
     stakes = game.match.profile.stakes
     threshold = float(stakes.per_tai)
+    if progress is not None:
+        progress(0, len(points))
     hands = review_points(points, bot=bot, worlds=worlds, seed=seed, threshold=threshold,
-                          hands=[(hand_no - 1, dealer)])
+                          hands=[(hand_no - 1, dealer)], progress=progress)
     review = hands[0].to_json() if hands else {"decisions": [], "costliest": []}
     review["hand_no"] = hand_no
     return {"seat": seat, "bot": bot, "rollout_bot": ROLLOUT_BOT, "worlds": worlds, "seed": seed,
@@ -78,39 +99,89 @@ def review_stored_hand(meta: dict, rows: list[dict], hand_no: int, seat: int, *,
 class Analyses:
     """Reviewed hands by (game, seat, hand), computed in a worker process."""
 
-    def __init__(self, *, bot: str, worlds: int):
+    def __init__(self, *, bot: str, worlds: int, call: Callable[..., dict] | None = None):
+        """``call`` does one review in the worker (a module-level function, as the
+        worker imports it): ``_call`` unless a test puts its own there."""
         self.bot, self.worlds = bot, worlds
+        self._call = call or _call
         self._pool: ProcessPoolExecutor | None = None
-        self._done: OrderedDict[tuple[str, int, int], asyncio.Future[dict]] = OrderedDict()
+        self._reports: Any = None       # the worker's (key, done, total), one per decision
+        self._done: OrderedDict[Key, asyncio.Future[dict]] = OrderedDict()
+        self._order: dict[Key, tuple[int, asyncio.Future[dict]]] = {}   # the unfinished, by turn
+        self._progress: dict[Key, tuple[int, int]] = {}
+        self._count = itertools.count()
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: a fresh interpreter, not a fork of a process with an event loop,
             # database connections and threads
-            self._pool = ProcessPoolExecutor(max_workers=1,
-                                             mp_context=multiprocessing.get_context("spawn"))
+            ctx = multiprocessing.get_context("spawn")
+            self._reports = ctx.Queue()
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx,
+                                             initializer=_worker_started,
+                                             initargs=(self._reports,))
         return self._pool
+
+    def start(self, game_id: str, meta: dict, rows: list[dict], hand_no: int,
+              seat: int) -> asyncio.Future[dict]:
+        """The review of that hand: kept, under way, or set going now."""
+        key = (game_id, seat, hand_no)
+        fut = self._done.get(key)
+        if fut is not None:
+            self._done.move_to_end(key)
+            return fut
+        loop = asyncio.get_running_loop()
+        fut = asyncio.ensure_future(loop.run_in_executor(
+            self._executor(), self._call, key, meta, rows, hand_no, seat, self.bot, self.worlds))
+        self._done[key] = fut
+        self._order[key] = (next(self._count), fut)
+        fut.add_done_callback(lambda f: self._finished(key, f))
+        while len(self._done) > CACHE_SIZE:
+            self._done.popitem(last=False)
+        return fut
+
+    def _finished(self, key: Key, fut: asyncio.Future[dict]) -> None:
+        if key in self._order and self._order[key][1] is fut:
+            del self._order[key]
+            self._progress.pop(key, None)
+
+    def progress(self, game_id: str, seat: int, hand_no: int) -> dict[str, int]:
+        """Where a hand's review stands: ``{"ahead": n}`` while n other hands go first,
+        then ``{"done": k, "total": n}`` decisions; ``{}`` once finished or unknown."""
+        self._drain()
+        key = (game_id, seat, hand_no)
+        if key not in self._order:
+            return {}
+        if key in self._progress:
+            done, total = self._progress[key]
+            return {"done": done, "total": total}
+        mine = self._order[key][0]
+        return {"ahead": sum(1 for n, _ in self._order.values() if n < mine)}
+
+    def _drain(self) -> None:
+        while self._reports is not None:
+            try:
+                key, done, total = self._reports.get_nowait()
+            except (queue.Empty, OSError, ValueError):
+                return
+            if key in self._order:
+                self._progress[key] = (done, total)
 
     async def review(self, game_id: str, meta: dict, rows: list[dict], hand_no: int,
                      seat: int) -> dict:
-        key = (game_id, seat, hand_no)
-        fut = self._done.get(key)
-        if fut is None:
-            loop = asyncio.get_running_loop()
-            fut = asyncio.ensure_future(loop.run_in_executor(
-                self._executor(), _call, meta, rows, hand_no, seat, self.bot, self.worlds))
-            self._done[key] = fut
-            while len(self._done) > CACHE_SIZE:
-                self._done.popitem(last=False)
-        else:
-            self._done.move_to_end(key)
+        fut = self.start(game_id, meta, rows, hand_no, seat)
+        return await self.result(fut, (game_id, seat, hand_no))
+
+    async def result(self, fut: asyncio.Future[dict], key: Key) -> dict:
+        """The review ``start`` set going, once done. A failure is not kept: the next
+        request tries again; a dead worker is replaced by the next request."""
         try:
             return await asyncio.shield(fut)
         except Exception as e:
             if self._done.get(key) is fut:
-                del self._done[key]         # a failure is not kept: the next request tries again
+                del self._done[key]
             if isinstance(e, BrokenProcessPool):
-                self._pool = None           # the worker died: the next request starts another
+                self._pool = None
             raise
 
     def close(self) -> None:
@@ -119,5 +190,21 @@ class Analyses:
             self._pool = None
 
 
-def _call(meta: dict, rows: list[dict], hand_no: int, seat: int, bot: str, worlds: int) -> dict:
-    return review_stored_hand(meta, rows, hand_no, seat, bot=bot, worlds=worlds)
+_REPORTS: Any = None    # in the worker: where its progress goes
+
+
+def _worker_started(reports: Any) -> None:
+    global _REPORTS
+    _REPORTS = reports
+
+
+def report(key: Key, done: int, total: int) -> None:
+    """In the worker: ``done`` of the ``total`` decisions of ``key``'s hand are reviewed."""
+    if _REPORTS is not None:
+        _REPORTS.put((key, done, total))
+
+
+def _call(key: Key, meta: dict, rows: list[dict], hand_no: int, seat: int, bot: str,
+          worlds: int) -> dict:
+    return review_stored_hand(meta, rows, hand_no, seat, bot=bot, worlds=worlds,
+                              progress=lambda done, total: report(key, done, total))

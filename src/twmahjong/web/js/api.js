@@ -83,9 +83,57 @@ export const games = () => api("/games");
 export const gameRecord = (id) => api(`/games/${encodeURIComponent(id)}`);
 export const gameReplay = (id, handNo, seat) =>
   api(`/games/${encodeURIComponent(id)}/replay?hand=${handNo}&seat=${seat}`);
-// 牌譜分析: the AI's review of one hand, for the game's own player only
-export const gameAnalysis = (id, handNo) =>
-  api(`/games/${encodeURIComponent(id)}/analysis?hand=${handNo}`);
+// 牌譜分析: the AI's review of one hand, for the game's own player only. It takes
+// seconds (longer behind other players' hands), so the server streams where it stands
+// — {"ahead": n} hands first, then {"done": k, "total": n} decisions — and last
+// {"review": …}; onProgress hears each of those lines.
+export async function gameAnalysis(id, handNo, onProgress = () => {}) {
+  const path = `/games/${encodeURIComponent(id)}/analysis?hand=${handNo}&progress=1`;
+  const headers = { Accept: "application/x-ndjson" };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(BASE + path, { headers });
+  } catch {
+    throw new ApiError(0, "offline", "");
+  }
+  if (!res.ok || !res.body) {
+    let err = {};
+    try {
+      err = (await res.json())?.error || {};
+    } catch {
+      /* not JSON */
+    }
+    if (res.status === 401) setToken(null);
+    throw new ApiError(res.status, err.code || "http", err.message || res.statusText, err.reason || null);
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  for (;;) {
+    let chunk;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw new ApiError(0, "offline", "");
+    }
+    buf += chunk.value || "";
+    let nl;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = JSON.parse(buf.slice(0, nl));
+      buf = buf.slice(nl + 1);
+      if (line.review) return line.review;
+      if (line.error) throw new ApiError(200, line.error.code || "http", line.error.message || "");
+      onProgress(line);
+    }
+    if (chunk.done) {
+      // the last line may come without its newline
+      const line = buf.trim() ? JSON.parse(buf) : {};
+      if (line.review) return line.review;
+      throw new ApiError(0, "offline", "");
+    }
+  }
+}
 export const leaderboard = () => api("/leaderboard");
 export const daily = () => api("/me/daily", { method: "POST" });
 export const challenge = () => api("/challenge");

@@ -225,6 +225,8 @@ const TABLE = {
   // 牌譜分析: the AI reviews the player's own decisions in the replay
   "analysis.title": ["AI 牌譜分析", "AI review"],
   "analysis.loading": ["AI 分析中…", "The AI is reviewing this hand…"],
+  "analysis.queued": ["AI 分析排隊中：前面還有 {n} 局", "The AI's review is queued: {n} hand(s) ahead"],
+  "analysis.progress": ["AI 分析中：{done} / {total} 個決定", "The AI is reviewing this hand: {done} of {total} decisions"],
   "analysis.unavailable": ["這局的分析暫時無法取得", "The review is not available right now"],
   "analysis.you": ["你：{move}", "You: {move}"],
   "analysis.ai": ["AI：{move}", "AI: {move}"],

@@ -117,7 +117,7 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
   document.addEventListener("keydown", onKey);
   closeShown = close;
   show(0);
-  if (mine) review.load(() => api.gameAnalysis(gameId, hand), frames.length, () => stepper.i);
+  if (mine) review.load((heard) => api.gameAnalysis(gameId, hand, heard), frames.length, () => stepper.i);
 }
 
 /** A move as the player reads it: "打出 五條", "碰 三萬", "過". */
@@ -143,12 +143,24 @@ class ReviewPanel {
   }
 
   async load(fetchIt, nFrames, current) {
+    const loading = this.panel.firstChild;
+    // where the review stands while the player waits: hands ahead, then decisions done
+    const heard = (p) => {
+      if (!loading?.isConnected) return;
+      loading.textContent = p.ahead
+        ? t("analysis.queued", { n: p.ahead })
+        : p.total ? t("analysis.progress", { done: p.done, total: p.total }) : t("analysis.loading");
+    };
+    // a screen reader hears the review when it is there, not every count on the way
+    this.panel.setAttribute("aria-busy", "true");
     try {
-      this.data = await fetchIt();
+      this.data = await fetchIt(heard);
     } catch {
+      this.panel.removeAttribute("aria-busy");
       this.panel.replaceChildren(h("span", { class: "muted" }, t("analysis.unavailable")));
       return;
     }
+    this.panel.removeAttribute("aria-busy");
     const decisions = this.data.decisions || [];
     const span = Math.max(1, nFrames - 1);
     for (const d of decisions) {
