@@ -8,6 +8,8 @@ import json
 import os
 import time
 
+import httpx
+
 from server_helpers import HANG
 
 from twmahjong.analysis import analyze_record
@@ -118,10 +120,12 @@ def test_a_waiting_player_hears_how_far_the_review_is(make_live):
 def gated_review(key, meta, rows, hand_no, seat, bot, worlds):
     """In the worker: a review of three decisions that waits for a file before each
     one, so the test decides when it moves on."""
+    gate = meta.get("gate") or os.environ["TWMJ_TEST_ANALYSIS_GATE"]
     for done in range(4):
         worker.report(key, done, 3)
         if done < 3:
-            while not os.path.exists(f"{meta['gate']}.{hand_no}.{done}"):
+            while not (os.path.exists(f"{gate}.{hand_no}.{done}")
+                       or os.path.exists(f"{gate}.all")):   # a failed test lets all go
                 time.sleep(0.01)
     return {"hand_no": hand_no, "decisions": []}
 
@@ -162,6 +166,115 @@ def test_progress_counts_the_hands_ahead_then_the_decisions_done(tmp_path):
             assert analyses.progress("g_b", 3, 2) == {}
             assert analyses.progress("g_c", 0, 1) == {}          # never asked
         finally:
+            open(f"{gate}.all", "w").close()
             analyses.close()
 
     asyncio.run(run())
+
+
+def test_a_review_nobody_waits_for_is_called_off_unless_begun(tmp_path):
+    """A player leafing through hands 1, 2, 3 of a replay left two reviews queued that
+    nobody would read, ahead of the next player's hand. A queued review whose last
+    waiter leaves is called off; one the worker has begun is finished and kept."""
+    gate = str(tmp_path / "gate")
+    meta = {"gate": gate}
+
+    async def until(analyses, key, want):
+        deadline = time.monotonic() + HANG
+        while analyses.progress(*key) != want:
+            assert time.monotonic() < deadline, (key, analyses.progress(*key), want)
+            await asyncio.sleep(0.01)
+
+    def open_gates(hand):
+        for done in range(3):
+            open(f"{gate}.{hand}.{done}", "w").close()
+
+    async def run():
+        analyses = Analyses(bot="L5", worlds=1, call=gated_review)
+        try:
+            a = ("g_a", 0, 1)
+            begun = analyses.start("g_a", meta, [], 1, 0)
+            await until(analyses, a, {"done": 0, "total": 3})
+            passed = analyses.start("g_a", meta, [], 2, 0)
+            later = analyses.start("g_b", meta, [], 3, 1)
+            assert analyses.progress("g_b", 1, 3) == {"ahead": 2}
+            # two requests wait for hand 2; the first going away calls nothing off
+            analyses.join(("g_a", 0, 2))
+            analyses.join(("g_a", 0, 2))
+            analyses.leave(("g_a", 0, 2), passed)
+            assert not passed.cancelled()
+            analyses.leave(("g_a", 0, 2), passed)
+            assert passed.cancelled()
+            assert analyses.progress("g_a", 0, 2) == {}
+            assert analyses.progress("g_b", 1, 3) == {"ahead": 1}
+            open_gates(2)       # had the worker taken it already, it may run: let it end
+            # the begun review is finished and kept though its waiter left
+            analyses.join(a)
+            analyses.leave(a, begun)
+            assert not begun.cancelled()
+            open_gates(1)
+            assert await begun == {"hand_no": 1, "decisions": []}
+            assert analyses.start("g_a", meta, [], 1, 0) is begun
+            open_gates(3)
+            assert await later == {"hand_no": 3, "decisions": []}
+            # asked again, the called-off hand is reviewed afresh
+            again = analyses.start("g_a", meta, [], 2, 0)
+            assert again is not passed
+            assert await again == {"hand_no": 2, "decisions": []}
+        finally:
+            open(f"{gate}.all", "w").close()
+            analyses.close()
+
+    asyncio.run(run())
+
+
+def test_a_player_who_goes_away_calls_off_their_queued_hand(make_live, tmp_path, monkeypatch):
+    """Over HTTP: the viewer's stream for hand 2 closes (the player went on to hand 3)
+    while hand 1 is being reviewed; hand 2 is called off, so hand 3, which heard two
+    hands ahead of it, now hears one, and gets its review when hand 1 is done."""
+    gate = str(tmp_path / "gate")
+    monkeypatch.setenv("TWMJ_TEST_ANALYSIS_GATE", gate)    # the worker inherits it
+    live = make_live(disconnect_grace=0.0, turn_base=0.2, turn_bank=0.0, claim_window=0.0)
+    token, seat = _finished_room_game(live)
+    live.server.analyses = Analyses(bot="L5", worlds=1, call=gated_review)
+    gid = seat["game_id"]
+    auth = {"Authorization": f"Bearer {token}"}
+
+    def stream(hand):
+        client = httpx.Client(base_url=live.base, headers=auth, timeout=HANG)
+        r = client.send(client.build_request(
+            "GET", f"/api/v1/games/{gid}/analysis?hand={hand}&progress=1"), stream=True)
+        assert r.status_code == 200
+        return client, r, r.iter_lines()
+
+    def gates(hand):
+        for done in range(3):
+            open(f"{gate}.{hand}.{done}", "w").close()
+
+    try:
+        _leaf_through(stream, gates)
+    finally:
+        open(f"{gate}.all", "w").close()
+
+
+def _leaf_through(stream, gates):
+    first = stream(1)
+    assert json.loads(next(first[2])) == {"ahead": 0}
+    assert json.loads(next(first[2])) == {"done": 0, "total": 3}
+    second = stream(2)
+    assert json.loads(next(second[2])) == {"ahead": 1}
+    third = stream(3)
+    assert json.loads(next(third[2])) == {"ahead": 2}
+    second[1].close()
+    second[0].close()
+    gates(2)            # had the worker taken hand 2 already, it may run: let it end
+    assert json.loads(next(third[2])) == {"ahead": 1}
+    gates(1)
+    gates(3)
+    lines = [json.loads(x) for x in third[2]]
+    assert lines[-1] == {"review": {"hand_no": 3, "decisions": []}}
+    assert [x for x in first[2]][-1] == json.dumps({"review": {"hand_no": 1, "decisions": []}},
+                                                   separators=(",", ":"))
+    for client, r, _ in (first, third):
+        r.close()
+        client.close()

@@ -188,6 +188,28 @@ def test_the_players_own_replay_marks_the_ais_review(player, static_url, fixture
     assert asked.count("/api/v1/games/g_1/analysis") == 1
 
 
+# The analysis stream answered by hand: __say(line) sends each line when the test says
+# so (null ends it); __asked lists each request's hand and whether it was called off.
+HELD_STREAM = """(() => {
+  const real = window.fetch;
+  window.__say = null;
+  window.__asked = [];
+  window.fetch = (url, opts) => {
+    if (!String(url).includes("/analysis?")) return real(url, opts);
+    const ask = { hand: new URL(String(url), location.href).searchParams.get("hand"),
+                  aborted: false };
+    window.__asked.push(ask);
+    opts?.signal?.addEventListener("abort", () => { ask.aborted = true; });
+    const body = new ReadableStream({ start(c) {
+      const enc = new TextEncoder();
+      window.__say = (line) => line === null ? c.close() : c.enqueue(enc.encode(line + "\\n"));
+    } });
+    return Promise.resolve(new Response(body, { status: 200,
+      headers: { "Content-Type": "application/x-ndjson" } }));
+  };
+})()"""
+
+
 @pytest.mark.parametrize("lang", ["zh-TW", "en"])
 def test_a_player_waiting_for_the_review_sees_how_far_it_is(player, static_url, fixtures, lang):
     """The review takes seconds, longer behind other players' hands: the panel said
@@ -196,20 +218,7 @@ def test_a_player_waiting_for_the_review_sees_how_far_it_is(player, static_url, 
     p = player(static_url, "phone", lang)
     _serve_own(p.page, fixtures)
     page = p.page
-    # the analysis stream answered by hand: each line when the test says so
-    page.add_init_script("""(() => {
-      const real = window.fetch;
-      window.__say = null;
-      window.fetch = (url, opts) => {
-        if (!String(url).includes("/analysis?")) return real(url, opts);
-        const body = new ReadableStream({ start(c) {
-          const enc = new TextEncoder();
-          window.__say = (line) => line === null ? c.close() : c.enqueue(enc.encode(line + "\\n"));
-        } });
-        return Promise.resolve(new Response(body, { status: 200,
-          headers: { "Content-Type": "application/x-ndjson" } }));
-      };
-    })()""")
+    page.add_init_script(HELD_STREAM)
     page.goto(f"{static_url}/index.html#/replay/g_1")
     page.wait_for_selector(".replay-step")
     page.wait_for_function("window.__say !== null")
@@ -229,6 +238,28 @@ def test_a_player_waiting_for_the_review_sees_how_far_it_is(player, static_url, 
     page.evaluate(f"window.__say({json.dumps(json.dumps({'review': ANALYSIS}))}); window.__say(null)")
     _check_review(page, lang)
     assert page.get_attribute(".analysis", "aria-busy") is None
+
+
+def test_leaving_a_hand_before_its_review_calls_the_review_off(player, static_url, fixtures):
+    """A player leafing through a game's hands left every hand's review queued in the
+    server's one worker, ahead of other players' hands. Going on to another hand, or
+    to another screen, now closes the hand's stream (the server calls off a review
+    nobody waits for)."""
+    p = player(static_url, "desktop")
+    _serve_own(p.page, fixtures)
+    page = p.page
+    page.add_init_script(HELD_STREAM)
+    page.goto(f"{static_url}/index.html#/replay/g_1")
+    page.wait_for_selector(".replay-step")
+    page.wait_for_function("window.__asked.length === 1")
+    page.evaluate("window.__say(JSON.stringify({ahead: 3}))")
+    page.click(".replay-hands a:nth-child(2)")
+    page.wait_for_function("window.__asked.length === 2")
+    assert page.evaluate("window.__asked") == [{"hand": "1", "aborted": True},
+                                                {"hand": "2", "aborted": False}]
+    page.click(".app-nav a[href='#/']")
+    page.wait_for_function("window.__asked[1].aborted")
+    assert len(page.evaluate("window.__asked")) == 2
 
 
 def test_someone_elses_replay_asks_for_no_review(player, static_url, fixtures):

@@ -523,29 +523,37 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
     if not has_hand(rows, hand):
         raise ApiError(404, "not_found", f"this game has no finished hand {hand}")
     analyses = server.analyses
-    fut = analyses.start(game_id, meta, rows, hand, seats[0])
-    key = (game_id, seats[0], hand)
     if not progress:
         try:
-            return await analyses.result(fut, key)
+            return await analyses.review(game_id, meta, rows, hand, seats[0])
         except NoSuchHand as e:
             raise ApiError(404, "not_found", str(e)) from None
+    fut = analyses.start(game_id, meta, rows, hand, seats[0])
+    key = (game_id, seats[0], hand)
 
     async def lines() -> AsyncIterator[bytes]:
-        said: dict[str, int] | None = None
-        while not fut.done():
-            now = analyses.progress(*key)
-            if now and now != said:
-                said = now
-                yield orjson.dumps(now) + b"\n"
-            with contextlib.suppress(TimeoutError, Exception):
-                await asyncio.wait_for(asyncio.shield(fut), PROGRESS_EVERY)
+        # a player who goes away (another hand, another screen) cancels this stream:
+        # leave() then calls off a review nobody waits for
+        analyses.join(key)
         try:
-            yield orjson.dumps({"review": await analyses.result(fut, key)}) + b"\n"
-        except Exception:
-            log.exception("analysis of %s hand %d failed", game_id, hand)
-            yield orjson.dumps({"error": {"code": "unavailable", "message":
-                                          "the review failed; ask again"}}) + b"\n"
+            said: dict[str, int] | None = None
+            while not fut.done():
+                now = analyses.progress(*key)
+                if now and now != said:
+                    said = now
+                    yield orjson.dumps(now) + b"\n"
+                with contextlib.suppress(TimeoutError, Exception):
+                    await asyncio.wait_for(asyncio.shield(fut), PROGRESS_EVERY)
+            try:
+                review = await analyses.result(fut, key)
+            except Exception:
+                log.exception("analysis of %s hand %d failed", game_id, hand)
+                yield orjson.dumps({"error": {"code": "unavailable", "message":
+                                              "the review failed; ask again"}}) + b"\n"
+                return
+            yield orjson.dumps({"review": review}) + b"\n"
+        finally:
+            analyses.leave(key, fut)
     return StreamingResponse(lines(), media_type="application/x-ndjson",
                              headers={"Cache-Control": "no-store"})
 

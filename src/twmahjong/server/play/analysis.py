@@ -15,7 +15,9 @@ A hand takes seconds, and longer behind other players' hands in the one worker,
 so the worker reports each decision it finishes (a queue given to it when it
 starts) and ``progress`` tells a waiting request where its hand stands: how many
 hands are ahead of it, or how many of its decisions are done. The replay viewer
-shows it ("AI 分析中… 7 / 19") instead of a bare spinner.
+shows it ("AI 分析中：7 / 19") instead of a bare spinner. A queued hand whose last
+waiting request goes away is called off (``leave``): the worker's time goes to the
+hands someone is looking at.
 """
 
 from __future__ import annotations
@@ -109,6 +111,7 @@ class Analyses:
         self._done: OrderedDict[Key, asyncio.Future[dict]] = OrderedDict()
         self._order: dict[Key, tuple[int, asyncio.Future[dict]]] = {}   # the unfinished, by turn
         self._progress: dict[Key, tuple[int, int]] = {}
+        self._waiting: dict[Key, int] = {}          # requests waiting for each unfinished
         self._count = itertools.count()
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -144,6 +147,29 @@ class Analyses:
         if key in self._order and self._order[key][1] is fut:
             del self._order[key]
             self._progress.pop(key, None)
+            self._waiting.pop(key, None)
+
+    def join(self, key: Key) -> None:
+        """A request waits for ``key``'s review (``leave`` when it stops waiting)."""
+        self._waiting[key] = self._waiting.get(key, 0) + 1
+
+    def leave(self, key: Key, fut: asyncio.Future[dict]) -> None:
+        """A request stopped waiting. A review nobody waits for any more and not yet
+        begun is called off: a player leafing through a game's hands, or leaving the
+        replay, would otherwise have the worker review every hand they passed while the
+        next player's hand waited behind them. One already begun finishes and is kept."""
+        left = self._waiting.get(key, 0) - 1
+        if left > 0:
+            self._waiting[key] = left
+            return
+        self._waiting.pop(key, None)
+        self._drain()
+        if fut.done() or key in self._progress or self._order.get(key, (0, None))[1] is not fut:
+            return
+        fut.cancel()
+        self._finished(key, fut)        # now, not at the callback's turn of the loop
+        if self._done.get(key) is fut:
+            del self._done[key]
 
     def progress(self, game_id: str, seat: int, hand_no: int) -> dict[str, int]:
         """Where a hand's review stands: ``{"ahead": n}`` while n other hands go first,
@@ -170,13 +196,20 @@ class Analyses:
     async def review(self, game_id: str, meta: dict, rows: list[dict], hand_no: int,
                      seat: int) -> dict:
         fut = self.start(game_id, meta, rows, hand_no, seat)
-        return await self.result(fut, (game_id, seat, hand_no))
+        key = (game_id, seat, hand_no)
+        self.join(key)
+        try:
+            return await self.result(fut, key)
+        finally:
+            self.leave(key, fut)
 
     async def result(self, fut: asyncio.Future[dict], key: Key) -> dict:
         """The review ``start`` set going, once done. A failure is not kept: the next
         request tries again; a dead worker is replaced by the next request."""
         try:
             return await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            raise
         except Exception as e:
             if self._done.get(key) is fut:
                 del self._done[key]

@@ -87,14 +87,16 @@ export const gameReplay = (id, handNo, seat) =>
 // seconds (longer behind other players' hands), so the server streams where it stands
 // — {"ahead": n} hands first, then {"done": k, "total": n} decisions — and last
 // {"review": …}; onProgress hears each of those lines.
-export async function gameAnalysis(id, handNo, onProgress = () => {}) {
+// A signal's abort (the player went on to another hand or screen) closes the stream,
+// and the server calls off a review nobody waits for any more.
+export async function gameAnalysis(id, handNo, onProgress = () => {}, signal = undefined) {
   const path = `/games/${encodeURIComponent(id)}/analysis?hand=${handNo}&progress=1`;
   const headers = { Accept: "application/x-ndjson" };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   let res;
   try {
-    res = await fetch(BASE + path, { headers });
+    res = await fetch(BASE + path, { headers, signal });
   } catch {
     throw new ApiError(0, "offline", "");
   }

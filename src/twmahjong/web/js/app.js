@@ -14,7 +14,7 @@ import { renderLobby } from "./lobby.js";
 import { renderHelp } from "./help.js";
 import { renderRules } from "./rules.js";
 import { renderLearn } from "./learn.js";
-import { renderReplay } from "./replay.js";
+import { leaveReplay, renderReplay } from "./replay.js";
 import { applyTileSize, openSettings } from "./settings.js";
 import { loadVoicePacks } from "./speech.js";
 import { getChoice, onPrefChange, setChoice } from "./prefs.js";
@@ -548,6 +548,7 @@ function render() {
   for (const a of document.querySelectorAll(".app-nav a")) {
     a.setAttribute("aria-current", a.getAttribute("href") === hash ? "page" : "false");
   }
+  if (!hash.startsWith("#/replay/")) leaveReplay();
   if (hash.startsWith("#/watch")) {
     if (watchView) screen.replaceChildren(watchView.root);
     else location.hash = "#/";

@@ -27,8 +27,15 @@ export class Stepper {
   }
 }
 
-/** The replay on screen lets go of the page (its keys, its table's listeners). */
+/** The replay on screen lets go of the page (its keys, its table's listeners, the
+ * review it waits for). */
 let closeShown = null;
+
+/** Another screen is shown: the replay lets go at once, not at the next key press. */
+export function leaveReplay() {
+  closeShown?.();
+  closeShown = null;
+}
 
 export async function renderReplay(root, { gameId, api, me = null, account = null, hand = 1, seat = null }) {
   closeShown?.();
@@ -109,7 +116,9 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
     e.preventDefault();
     show(to);
   };
+  const asking = new AbortController();
   const close = () => {
+    asking.abort();          // the review of a hand left behind is no longer waited for
     document.removeEventListener("keydown", onKey);
     view.destroy();
     if (closeShown === close) closeShown = null;
@@ -117,7 +126,10 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
   document.addEventListener("keydown", onKey);
   closeShown = close;
   show(0);
-  if (mine) review.load((heard) => api.gameAnalysis(gameId, hand, heard), frames.length, () => stepper.i);
+  if (mine) {
+    review.load((heard) => api.gameAnalysis(gameId, hand, heard, asking.signal), frames.length,
+      () => stepper.i);
+  }
 }
 
 /** A move as the player reads it: "打出 五條", "碰 三萬", "過". */
