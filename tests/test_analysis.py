@@ -81,7 +81,7 @@ def test_the_costliest_decisions_are_moves_not_the_ais():
     """A move the AI would have made was listed among the costliest and summed into
     what the hand gave away (the review's own example: "#7 5z (AI 5z) −36 ± 18"); the
     AI's choice is the reference, so only moves apart from it give points away."""
-    from twmahjong.analysis import DecisionReview, HandReview
+    from twmahjong.analysis import DecisionReview, HandReview, Review
     from twmahjong.engine.actions import Action
 
     def decision(n, played, bot, loss):
@@ -93,7 +93,15 @@ def test_the_costliest_decisions_are_moves_not_the_ais():
     apart = decision(2, 18, 13, 19.0)            # 1s where the AI throws 5p
     hand = HandReview(hand_no=0, dealer=0, decisions=[agree, apart])
     assert hand.costliest() == [apart]
-    assert hand.given_away() == 19.0
+    # read alike at every level (a property, as the decision's is): a method here once
+    # made `review.hands[0].given_away` a bound method where a number was meant
+    assert hand.given_away == 19.0 and apart.given_away == 19.0 and agree.given_away == 0.0
+    mistaken = decision(3, 18, 13, 40.0)
+    mistaken.mistake = True
+    review = Review(seat=0, bot="L5", worlds=48, seed=0, threshold=20.0, stakes={},
+                    hands=[hand, HandReview(hand_no=1, dealer=1, decisions=[mistaken])])
+    assert review.given_away == 59.0 and review.mistakes == 1 and hand.mistakes == 0
+    assert review.to_json()["total_loss"] == 59.0 and review.to_json()["mistakes"] == 1
     assert hand.to_json()["total_loss"] == 19.0 and hand.to_json()["costliest"] == [2]
     # the row keeps what the rollouts estimate, and says it is the AI's move
     assert hand.to_json()["decisions"][0]["loss"] == 36.0

@@ -141,13 +141,19 @@ class HandReview:
                         key=lambda d: (-d.given_away, d.n))
         return ranked[:k]
 
+    @property
     def given_away(self) -> float:
+        """Points the hand's moves gave away (``DecisionReview.given_away`` summed)."""
         return sum(d.given_away for d in self.decisions)
+
+    @property
+    def mistakes(self) -> int:
+        return sum(d.mistake for d in self.decisions)
 
     def to_json(self) -> dict[str, Any]:
         return {"hand_no": self.hand_no, "dealer": self.dealer,
-                "total_loss": round(self.given_away(), 2),
-                "mistakes": sum(d.mistake for d in self.decisions),
+                "total_loss": round(self.given_away, 2),
+                "mistakes": self.mistakes,
                 "costliest": [d.n for d in self.costliest()],
                 "decisions": [d.to_json() for d in self.decisions]}
 
@@ -162,13 +168,22 @@ class Review:
     stakes: dict[str, int]
     hands: list[HandReview]
 
+    @property
+    def given_away(self) -> float:
+        """Points the seat's moves gave away over every hand reviewed."""
+        return sum(h.given_away for h in self.hands)
+
+    @property
+    def mistakes(self) -> int:
+        return sum(h.mistakes for h in self.hands)
+
     def to_json(self) -> dict[str, Any]:
         return {"format": ANALYSIS_FORMAT, "version": 1, "seat": self.seat, "bot": self.bot,
                 "rollout_bot": ROLLOUT_BOT, "worlds": self.worlds, "seed": self.seed,
                 "points": "settlement points at the record's stakes", "stakes": self.stakes,
                 "threshold": self.threshold,
-                "total_loss": round(sum(h.given_away() for h in self.hands), 2),
-                "mistakes": sum(d.mistake for h in self.hands for d in h.decisions),
+                "total_loss": round(self.given_away, 2),
+                "mistakes": self.mistakes,
                 "hands": [h.to_json() for h in self.hands]}
 
 

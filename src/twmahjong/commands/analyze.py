@@ -124,6 +124,6 @@ def _print(c: Console, r: Review) -> None:
         if worst:
             c.print("costliest: " + "; ".join(
                 f"#{d.n} {_label(d.played)} (AI {_label(d.bot)}) −{_loss(d)}" for d in worst))
-        total = h.given_away()
-        c.print(f"hand {h.hand_no + 1}: {sum(d.mistake for d in h.decisions)} mistake(s), "
+        total = h.given_away
+        c.print(f"hand {h.hand_no + 1}: {h.mistakes} mistake(s), "
                 f"{total:.0f} points given away in all\n")
