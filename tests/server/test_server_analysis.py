@@ -278,3 +278,76 @@ def _leaf_through(stream, gates):
     for client, r, _ in (first, third):
         r.close()
         client.close()
+
+
+def test_a_player_has_three_reviews_under_way_at_most(make_live, tmp_path, monkeypatch):
+    """The one worker reviews hands in the order asked: one player asking for every
+    hand of their games had everyone else wait behind them all. A fourth hand at once
+    is 429 rate_limited (state unchanged: nothing queued); a hand already under way is
+    still answered, and once one is done the fourth may go."""
+    gate = str(tmp_path / "gate")
+    monkeypatch.setenv("TWMJ_TEST_ANALYSIS_GATE", gate)
+    live = make_live(disconnect_grace=0.0, turn_base=0.2, turn_bank=0.0, claim_window=0.0)
+    token, seat = _finished_room_game(live)
+    analyses = live.server.analyses = Analyses(bot="L5", worlds=1, call=gated_review)
+    gid, me = seat["game_id"], seat["seat"]
+    auth = {"Authorization": f"Bearer {token}"}
+    clients = []
+
+    def stream(hand):
+        client = httpx.Client(base_url=live.base, headers=auth, timeout=HANG)
+        clients.append(client)
+        r = client.send(client.build_request(
+            "GET", f"/api/v1/games/{gid}/analysis?hand={hand}&progress=1"), stream=True)
+        return r, r.iter_lines()
+
+    try:
+        held = [stream(n) for n in (1, 2, 3)]
+        for r, lines in held:
+            assert r.status_code == 200
+            next(lines)                   # its first line: the review is set going
+        r = live.http("GET", f"/api/v1/games/{gid}/analysis?hand=4", token)
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
+        r, _ = stream(4)
+        assert r.status_code == 429 and analyses.progress(gid, me, 4) == {}
+        again, lines = stream(2)            # under way: answered
+        assert again.status_code == 200
+        for done in range(3):
+            open(f"{gate}.1.{done}", "w").close()
+        assert [json.loads(x) for x in held[0][1]][-1] == {"review": {"hand_no": 1,
+                                                                      "decisions": []}}
+        fourth, _ = stream(4)
+        assert fourth.status_code == 200
+    finally:
+        open(f"{gate}.all", "w").close()
+        for c in clients:
+            c.close()
+
+
+def test_the_cap_counts_a_players_unfinished_reviews_only(tmp_path):
+    gate = str(tmp_path / "gate")
+    meta = {"gate": gate}
+
+    async def run():
+        analyses = Analyses(bot="L5", worlds=1, call=gated_review)
+        try:
+            mine = [analyses.start("g_a", meta, [], n, 0, owner=7) for n in (1, 2, 3)]
+            try:
+                analyses.start("g_a", meta, [], 4, 0, owner=7)
+                raise AssertionError("a fourth review at once was queued")
+            except worker.Busy:
+                pass
+            assert analyses.progress("g_a", 0, 4) == {}
+            assert analyses.start("g_a", meta, [], 2, 0, owner=7) is mine[1]
+            other = analyses.start("g_b", meta, [], 1, 1, owner=8)      # another player
+            open(f"{gate}.all", "w").close()
+            for fut in mine:
+                await fut
+            fourth = analyses.start("g_a", meta, [], 4, 0, owner=7)
+            assert await fourth == {"hand_no": 4, "decisions": []}
+            await other
+        finally:
+            open(f"{gate}.all", "w").close()
+            analyses.close()
+
+    asyncio.run(run())

@@ -262,6 +262,24 @@ def test_leaving_a_hand_before_its_review_calls_the_review_off(player, static_ur
     assert len(page.evaluate("window.__asked")) == 2
 
 
+@pytest.mark.parametrize("lang", ["zh-TW", "en"])
+def test_a_player_over_the_review_cap_is_told_why(player, static_url, fixtures, lang):
+    """Three of a player's hands under review at once is the most: the fourth is 429,
+    which the panel said was "not available"; it now says the AI is on the others."""
+    p = player(static_url, "phone", lang)
+    _serve_own(p.page, fixtures)
+    page = p.page
+    body = {"error": {"code": "rate_limited", "message": "the AI is still reviewing"}}
+    page.route("**/api/v1/games/g_1/analysis?*", lambda route: route.fulfill(
+        status=429, content_type="application/json", body=json.dumps(body)))
+    page.goto(f"{static_url}/index.html#/replay/g_1")
+    page.wait_for_selector(".replay-step")
+    page.wait_for_function("!document.querySelector('.analysis').hasAttribute('aria-busy')")
+    assert page.inner_text(".analysis") == (
+        "AI 還在分析你的其他牌局，請稍後再看這局" if lang == "zh-TW"
+        else "The AI is still reviewing your other hands; come back to this one in a moment")
+
+
 def test_someone_elses_replay_asks_for_no_review(player, static_url, fixtures):
     p = player(static_url, "desktop")
     asked = _serve_own(p.page, fixtures, me="路人")

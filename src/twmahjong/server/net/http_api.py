@@ -512,7 +512,7 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
     from that seat's view alone (docs/analysis.md). With ``progress=1`` the answer
     is a stream of JSON lines saying where the review stands until it is done
     (docs/protocol.md), so the viewer can show a waiting player how far it is."""
-    from ..play.analysis import has_hand
+    from ..play.analysis import Busy, has_hand
     from ..play.replay import NoSuchHand
     server = server_of(request)
     row, meta = await _finished_game(server.repo, game_id, "analysis")
@@ -523,12 +523,14 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
     if not has_hand(rows, hand):
         raise ApiError(404, "not_found", f"this game has no finished hand {hand}")
     analyses = server.analyses
-    if not progress:
-        try:
-            return await analyses.review(game_id, meta, rows, hand, seats[0])
-        except NoSuchHand as e:
-            raise ApiError(404, "not_found", str(e)) from None
-    fut = analyses.start(game_id, meta, rows, hand, seats[0])
+    try:
+        if not progress:
+            return await analyses.review(game_id, meta, rows, hand, seats[0], owner=acc["id"])
+        fut = analyses.start(game_id, meta, rows, hand, seats[0], owner=acc["id"])
+    except NoSuchHand as e:
+        raise ApiError(404, "not_found", str(e)) from None
+    except Busy as e:
+        raise ApiError(429, "rate_limited", str(e)) from None
     key = (game_id, seats[0], hand)
 
     async def lines() -> AsyncIterator[bytes]:

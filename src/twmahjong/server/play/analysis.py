@@ -32,9 +32,14 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-__all__ = ["Analyses", "has_hand", "review_stored_hand"]
+__all__ = ["Analyses", "Busy", "has_hand", "review_stored_hand"]
 
 CACHE_SIZE = 64         # reviewed hands kept (a review is a few kB)
+PER_PLAYER = 3          # a player's unfinished reviews (running or queued) at most
+
+
+class Busy(Exception):
+    """A player asked for more reviews at once than ``PER_PLAYER``."""
 
 Key = tuple[str, int, int]      # (game id, seat, hand number)
 
@@ -112,6 +117,7 @@ class Analyses:
         self._order: dict[Key, tuple[int, asyncio.Future[dict]]] = {}   # the unfinished, by turn
         self._progress: dict[Key, tuple[int, int]] = {}
         self._waiting: dict[Key, int] = {}          # requests waiting for each unfinished
+        self._owner: dict[Key, object] = {}         # who set each unfinished going
         self._count = itertools.count()
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -126,18 +132,26 @@ class Analyses:
         return self._pool
 
     def start(self, game_id: str, meta: dict, rows: list[dict], hand_no: int,
-              seat: int) -> asyncio.Future[dict]:
-        """The review of that hand: kept, under way, or set going now."""
+              seat: int, *, owner: object = None) -> asyncio.Future[dict]:
+        """The review of that hand: kept, under way, or set going now for ``owner``,
+        who may have ``PER_PLAYER`` unfinished at once (``Busy`` past that): the one
+        worker reviews hands in the order asked, so one player asking for every hand
+        of their games would have everyone else wait behind them."""
         key = (game_id, seat, hand_no)
         fut = self._done.get(key)
         if fut is not None:
             self._done.move_to_end(key)
             return fut
+        if owner is not None and sum(o == owner for o in self._owner.values()) >= PER_PLAYER:
+            raise Busy(f"the AI is still reviewing {PER_PLAYER} of your hands; "
+                       "ask again when one is done")
         loop = asyncio.get_running_loop()
         fut = asyncio.ensure_future(loop.run_in_executor(
             self._executor(), self._call, key, meta, rows, hand_no, seat, self.bot, self.worlds))
         self._done[key] = fut
         self._order[key] = (next(self._count), fut)
+        if owner is not None:
+            self._owner[key] = owner
         fut.add_done_callback(lambda f: self._finished(key, f))
         while len(self._done) > CACHE_SIZE:
             self._done.popitem(last=False)
@@ -148,6 +162,7 @@ class Analyses:
             del self._order[key]
             self._progress.pop(key, None)
             self._waiting.pop(key, None)
+            self._owner.pop(key, None)
 
     def join(self, key: Key) -> None:
         """A request waits for ``key``'s review (``leave`` when it stops waiting)."""
@@ -194,8 +209,8 @@ class Analyses:
                 self._progress[key] = (done, total)
 
     async def review(self, game_id: str, meta: dict, rows: list[dict], hand_no: int,
-                     seat: int) -> dict:
-        fut = self.start(game_id, meta, rows, hand_no, seat)
+                     seat: int, *, owner: object = None) -> dict:
+        fut = self.start(game_id, meta, rows, hand_no, seat, owner=owner)
         key = (game_id, seat, hand_no)
         self.join(key)
         try:

@@ -228,6 +228,7 @@ const TABLE = {
   "analysis.queued": ["AI 分析排隊中：前面還有 {n} 局", "The AI's review is queued: {n} hand(s) ahead"],
   "analysis.progress": ["AI 分析中：{done} / {total} 個決定", "The AI is reviewing this hand: {done} of {total} decisions"],
   "analysis.unavailable": ["這局的分析暫時無法取得", "The review is not available right now"],
+  "analysis.busy": ["AI 還在分析你的其他牌局，請稍後再看這局", "The AI is still reviewing your other hands; come back to this one in a moment"],
   "analysis.you": ["你：{move}", "You: {move}"],
   "analysis.ai": ["AI：{move}", "AI: {move}"],
   "analysis.discard": ["打出 {tile}", "discard {tile}"],

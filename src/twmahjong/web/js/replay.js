@@ -167,9 +167,11 @@ class ReviewPanel {
     this.panel.setAttribute("aria-busy", "true");
     try {
       this.data = await fetchIt(heard);
-    } catch {
+    } catch (e) {
       this.panel.removeAttribute("aria-busy");
-      this.panel.replaceChildren(h("span", { class: "muted" }, t("analysis.unavailable")));
+      // 429: the AI is still on this player's other hands (three at once at most)
+      const why = e?.status === 429 ? "analysis.busy" : "analysis.unavailable";
+      this.panel.replaceChildren(h("span", { class: "muted" }, t(why)));
       return;
     }
     this.panel.removeAttribute("aria-busy");
