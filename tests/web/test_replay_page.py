@@ -280,6 +280,33 @@ def test_a_player_over_the_review_cap_is_told_why(player, static_url, fixtures, 
         else "The AI is still reviewing your other hands; come back to this one in a moment")
 
 
+def test_a_clean_hands_review_shows_no_stray_words(player, static_url, fixtures):
+    """A hand with nothing costly (a good hand, or one 託管 played) showed "本局 0 個失誤，
+    共損失約 0 分 nullnull", an agreeing move "… null" after it and a move apart from the AI's
+    that cost nothing "null 你：…": the panel wrote out each absent part as "null"."""
+    p = player(static_url, "phone", "zh-TW")
+    _serve_own(p.page, fixtures)
+    page = p.page
+    page.add_init_script(HELD_STREAM)
+    clean = {**ANALYSIS, "costliest": [], "total_loss": 0.0, "decisions": [
+        {**ANALYSIS["decisions"][0]},
+        {**ANALYSIS["decisions"][1], "mistake": False, "loss": 0.0, "spread": 0.0}]}
+    page.goto(f"{static_url}/index.html#/replay/g_1")
+    page.wait_for_selector(".replay-step")
+    page.wait_for_function("window.__say !== null")
+    page.evaluate(f"window.__say({json.dumps(json.dumps({'review': clean}))}); window.__say(null)")
+    page.wait_for_selector(".analysis-summary")
+    texts = [page.inner_text(".analysis")]
+    assert texts[0].split("\n") == ["AI 牌譜分析", "本局 0 個失誤，共損失約 0 分"]
+    for step in (1, 2):
+        page.click(f".analysis-mark[data-step='{step}']")
+        texts.append(page.inner_text(".analysis"))
+    assert texts[1].split("\n") == ["AI 牌譜分析", "與 AI 相同", "你：打出 東", "AI：打出 東"]
+    assert texts[2].split("\n") == ["AI 牌譜分析", "你：打出 五條", "AI：打出 東",
+                                     "期望損失 0 ± 0 分"]
+    assert page.locator(".analysis :text('null')").count() == 0
+
+
 def test_someone_elses_replay_asks_for_no_review(player, static_url, fixtures):
     p = player(static_url, "desktop")
     asked = _serve_own(p.page, fixtures, me="路人")

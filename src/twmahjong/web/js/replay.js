@@ -194,18 +194,19 @@ class ReviewPanel {
     const d = this.byStep.get(step);
     const title = h("span", { class: "analysis-title" }, t("analysis.title"));
     if (!d) {
-      this.panel.replaceChildren(title, ...this.summary());
+      // replaceChildren writes a null out as the text "null" (h() skips it): filter
+      this.panel.replaceChildren(title, ...this.summary().filter(Boolean));
       return;
     }
     const badge = d.mistake
       ? h("span", { class: "analysis-badge mistake" }, t("analysis.mistake"))
       : d.agrees ? h("span", { class: "analysis-badge agree" }, t("analysis.agrees")) : null;
-    this.panel.replaceChildren(title, badge,
+    this.panel.replaceChildren(...[title, badge,
       h("span", { class: "analysis-move" }, t("analysis.you", { move: moveText(d.played) })),
       h("span", { class: "analysis-ai" }, t("analysis.ai", { move: moveText(d.bot) })),
       // the AI's own move gives nothing away (docs/analysis.md): no loss beside 與 AI 相同
       d.agrees ? null : h("span", { class: `analysis-loss${d.mistake ? " mistake" : ""}` },
-        t("analysis.loss", { loss: points(d.loss), spread: points(d.spread) })));
+        t("analysis.loss", { loss: points(d.loss), spread: points(d.spread) }))].filter(Boolean));
   }
 
   summary() {
