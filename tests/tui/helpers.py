@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from rich.console import Console
 
@@ -63,9 +64,12 @@ def plain(renderable, width: int = 160) -> str:
 
 
 def content(app, selector: str) -> str:
+    """What a widget reads as; a value the screen failed to fill would read "None"."""
     w = app.screen.query_one(selector)
     c = w.content
-    return c if isinstance(c, str) else plain(c)
+    text = c if isinstance(c, str) else plain(c)
+    assert not re.search(r"\bNone\b", text), f"{selector} shows None: {text!r}"
+    return text
 
 
 async def auto_play(pilot, app, *, until=ResultScreen, limit: int = 400) -> None:

@@ -141,8 +141,14 @@ class Page:
         return self.page
 
     def shot(self, step: str) -> Path:
+        """A screenshot of the page as it stands, which must read as words: a value the
+        page failed to fill is shown as "null", "undefined" or "NaN" (the replay's
+        review once read "共損失約 0 分 nullnull")."""
         path = self.shot_dir / f"{self.prefix}-{step}.png"
         self.page.screenshot(path=str(path))
+        stray = self.page.evaluate(
+            "(document.body.innerText.match(/null|undefined|NaN/g) || [])")
+        assert stray == [], f"{step}: the page shows {stray}"
         return path
 
     def sent(self) -> list[dict]:
