@@ -172,10 +172,11 @@ def test_progress_counts_the_hands_ahead_then_the_decisions_done(tmp_path):
     asyncio.run(run())
 
 
-def test_a_review_nobody_waits_for_is_called_off_unless_begun(tmp_path):
-    """A player leafing through hands 1, 2, 3 of a replay left two reviews queued that
-    nobody would read, ahead of the next player's hand. A queued review whose last
-    waiter leaves is called off; one the worker has begun is finished and kept."""
+def test_a_review_nobody_waits_for_is_called_off_queued_or_begun(tmp_path):
+    """A player leafing through hands 1, 2, 3 of a replay left reviews running and
+    queued that nobody would read, ahead of the next player's hand. A review whose last
+    waiter leaves is called off: skipped if queued, dropped by the worker at its next
+    decision if begun, so the hand behind it starts."""
     gate = str(tmp_path / "gate")
     meta = {"gate": gate}
 
@@ -185,8 +186,8 @@ def test_a_review_nobody_waits_for_is_called_off_unless_begun(tmp_path):
             assert time.monotonic() < deadline, (key, analyses.progress(*key), want)
             await asyncio.sleep(0.01)
 
-    def open_gates(hand):
-        for done in range(3):
+    def open_gates(hand, upto=3):
+        for done in range(upto):
             open(f"{gate}.{hand}.{done}", "w").close()
 
     async def run():
@@ -207,19 +208,20 @@ def test_a_review_nobody_waits_for_is_called_off_unless_begun(tmp_path):
             assert passed.cancelled()
             assert analyses.progress("g_a", 0, 2) == {}
             assert analyses.progress("g_b", 1, 3) == {"ahead": 1}
-            open_gates(2)       # had the worker taken it already, it may run: let it end
-            # the begun review is finished and kept though its waiter left
+            # the begun review: its waiter leaves, and the worker drops it at its next
+            # decision (hand 1's later gates never open, hand 2's never at all)
             analyses.join(a)
             analyses.leave(a, begun)
-            assert not begun.cancelled()
-            open_gates(1)
-            assert await begun == {"hand_no": 1, "decisions": []}
-            assert analyses.start("g_a", meta, [], 1, 0) is begun
+            assert begun.cancelled() and analyses.progress(*a) == {}
+            assert analyses.progress("g_b", 1, 3) == {"ahead": 0}
+            open_gates(1, upto=1)
+            await until(analyses, ("g_b", 1, 3), {"done": 0, "total": 3})
             open_gates(3)
             assert await later == {"hand_no": 3, "decisions": []}
-            # asked again, the called-off hand is reviewed afresh
+            # asked again, a called-off hand is reviewed afresh
             again = analyses.start("g_a", meta, [], 2, 0)
             assert again is not passed
+            open_gates(2)
             assert await again == {"hand_no": 2, "decisions": []}
         finally:
             open(f"{gate}.all", "w").close()
