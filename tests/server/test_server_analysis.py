@@ -117,6 +117,14 @@ def test_a_waiting_player_hears_how_far_the_review_is(make_live):
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
 
 
+async def until(analyses, key, want):
+    """Wait for the worker's word on ``key``'s review to be ``want``."""
+    deadline = time.monotonic() + HANG
+    while analyses.progress(*key) != want:
+        assert time.monotonic() < deadline, (key, analyses.progress(*key), want)
+        await asyncio.sleep(0.01)
+
+
 def gated_review(key, meta, rows, hand_no, seat, bot, worlds):
     """In the worker: a review of three decisions that waits for a file before each
     one, so the test decides when it moves on."""
@@ -135,12 +143,6 @@ def test_progress_counts_the_hands_ahead_then_the_decisions_done(tmp_path):
     of it until the first is done, then its own decisions counting up."""
     gate = str(tmp_path / "gate")
     meta = {"gate": gate}
-
-    async def until(analyses, key, want):
-        deadline = time.monotonic() + HANG
-        while analyses.progress(*key) != want:
-            assert time.monotonic() < deadline, (key, analyses.progress(*key), want)
-            await asyncio.sleep(0.01)
 
     def open_gate(hand, done):
         open(f"{gate}.{hand}.{done}", "w").close()
@@ -179,12 +181,6 @@ def test_a_review_nobody_waits_for_is_called_off_queued_or_begun(tmp_path):
     decision if begun, so the hand behind it starts."""
     gate = str(tmp_path / "gate")
     meta = {"gate": gate}
-
-    async def until(analyses, key, want):
-        deadline = time.monotonic() + HANG
-        while analyses.progress(*key) != want:
-            assert time.monotonic() < deadline, (key, analyses.progress(*key), want)
-            await asyncio.sleep(0.01)
 
     def open_gates(hand, upto=3):
         for done in range(upto):

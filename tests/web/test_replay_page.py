@@ -210,18 +210,24 @@ HELD_STREAM = """(() => {
 })()"""
 
 
+def _held_replay(p, static_url, fixtures):
+    """The player's own replay of g_1, with its review's stream held (HELD_STREAM)."""
+    _serve_own(p.page, fixtures)
+    page = p.page
+    page.add_init_script(HELD_STREAM)
+    page.goto(f"{static_url}/index.html#/replay/g_1")
+    page.wait_for_selector(".replay-step")
+    page.wait_for_function("window.__asked.length === 1")
+    return page
+
+
 @pytest.mark.parametrize("lang", ["zh-TW", "en"])
 def test_a_player_waiting_for_the_review_sees_how_far_it_is(player, static_url, fixtures, lang):
     """The review takes seconds, longer behind other players' hands: the panel said
     only "AI 分析中…" all that time. It now says how many hands are ahead, then how many
     decisions are done, as the server's stream tells it, and then shows the review."""
     p = player(static_url, "phone", lang)
-    _serve_own(p.page, fixtures)
-    page = p.page
-    page.add_init_script(HELD_STREAM)
-    page.goto(f"{static_url}/index.html#/replay/g_1")
-    page.wait_for_selector(".replay-step")
-    page.wait_for_function("window.__say !== null")
+    page = _held_replay(p, static_url, fixtures)
     zh = lang == "zh-TW"
     assert page.inner_text(".analysis") == ("AI 分析中…" if zh else "The AI is reviewing this hand…")
     assert page.get_attribute(".analysis", "aria-busy") == "true"
@@ -246,12 +252,7 @@ def test_leaving_a_hand_before_its_review_calls_the_review_off(player, static_ur
     to another screen, now closes the hand's stream (the server calls off a review
     nobody waits for)."""
     p = player(static_url, "desktop")
-    _serve_own(p.page, fixtures)
-    page = p.page
-    page.add_init_script(HELD_STREAM)
-    page.goto(f"{static_url}/index.html#/replay/g_1")
-    page.wait_for_selector(".replay-step")
-    page.wait_for_function("window.__asked.length === 1")
+    page = _held_replay(p, static_url, fixtures)
     page.evaluate("window.__say(JSON.stringify({ahead: 3}))")
     page.click(".replay-hands a:nth-child(2)")
     page.wait_for_function("window.__asked.length === 2")
@@ -285,15 +286,10 @@ def test_a_clean_hands_review_shows_no_stray_words(player, static_url, fixtures)
     共損失約 0 分 nullnull", an agreeing move "… null" after it and a move apart from the AI's
     that cost nothing "null 你：…": the panel wrote out each absent part as "null"."""
     p = player(static_url, "phone", "zh-TW")
-    _serve_own(p.page, fixtures)
-    page = p.page
-    page.add_init_script(HELD_STREAM)
+    page = _held_replay(p, static_url, fixtures)
     clean = {**ANALYSIS, "costliest": [], "total_loss": 0.0, "decisions": [
         {**ANALYSIS["decisions"][0]},
         {**ANALYSIS["decisions"][1], "mistake": False, "loss": 0.0, "spread": 0.0}]}
-    page.goto(f"{static_url}/index.html#/replay/g_1")
-    page.wait_for_selector(".replay-step")
-    page.wait_for_function("window.__say !== null")
     page.evaluate(f"window.__say({json.dumps(json.dumps({'review': clean}))}); window.__say(null)")
     page.wait_for_selector(".analysis-summary")
     texts = [page.inner_text(".analysis")]
