@@ -216,6 +216,10 @@ def test_analyze_prints_json_and_a_table(record_file):
     r = twmj("analyze", str(record_file), "--seat", "1", "--bot", "L2", "--worlds", "2")
     assert r.returncode == 0, r.stderr
     assert "hand 1" in r.stdout and "points given away in all" in r.stdout
+    # one and many read as English does, not "1 mistake(s)"
+    n = doc["hands"][0]["mistakes"]
+    assert f"hand 1: {n} mistake{'' if n == 1 else 's'}, " in r.stdout
+    assert "(s)" not in r.stdout
     # the costliest line is there when the JSON names some (moves not the AI's that lost)
     assert ("costliest" in r.stdout) == any(h["costliest"] for h in doc["hands"])
 

@@ -85,7 +85,7 @@ async def test_a_whole_one_round_match_ends_with_the_summary():
         assert s.match.over and s.match.round_wind == 1          # one 圈 went round
         assert s.match.hand_no == 4                              # each seat dealt once
         shown = content(app, "#body")
-        assert f"Match over — 1 round(s), {s.match.hand_no} hands" in shown
+        assert f"Match over — 1 round, {s.match.hand_no} hands" in shown
         lines = shown.splitlines()
         ranked = sorted(s.match.scores, reverse=True)
         for rank, score in enumerate(ranked, 1):          # places by the match's running scores

@@ -152,7 +152,7 @@ def _check_review(page, lang):
     assert page.locator(".analysis-mark.agree").count() == 1
     # before any decision: the hand's summary and its costliest decision first
     summary = page.inner_text(".analysis-summary")
-    assert summary == ("本局 1 個失誤，共損失約 45 分" if zh else "1 mistake(s) this hand, about 45 points given away")
+    assert summary == ("本局 1 個失誤，共損失約 45 分" if zh else "1 mistake this hand, about 45 points given away")
     # the AI's own move (its rollouts' 10 ± 14) is neither costly nor counted
     assert page.locator(".analysis-worst li").count() == 1
     page.click(".analysis-mark.mistake")
@@ -234,7 +234,7 @@ def test_a_player_waiting_for_the_review_sees_how_far_it_is(player, static_url, 
     page.evaluate("window.__say(JSON.stringify({ahead: 2}))")
     page.wait_for_function("document.querySelector('.analysis').innerText.includes('2')")
     assert page.inner_text(".analysis") == (
-        "AI 分析排隊中：前面還有 2 局" if zh else "The AI's review is queued: 2 hand(s) ahead")
+        "AI 分析排隊中：前面還有 2 局" if zh else "The AI's review is queued: 2 hands ahead")
     page.evaluate("window.__say(JSON.stringify({done: 0, total: 2}))")
     page.evaluate("window.__say(JSON.stringify({done: 1, total: 2}))")
     want = "AI 分析中：1 / 2 個決定" if zh else "The AI is reviewing this hand: 1 of 2 decisions"
@@ -293,7 +293,7 @@ def test_a_clean_hands_review_shows_no_stray_words(player, static_url, fixtures)
     page.evaluate(f"window.__say({json.dumps(json.dumps({'review': clean}))}); window.__say(null)")
     page.wait_for_selector(".analysis-summary")
     texts = [page.inner_text(".analysis")]
-    assert texts[0].split("\n") == ["AI 牌譜分析", "本局 0 個失誤，共損失約 0 分"]
+    assert texts[0].split("\n") == ["AI 牌譜分析", "本局沒有失誤，也沒有損失"]
     for step in (1, 2):
         page.click(f".analysis-mark[data-step='{step}']")
         texts.append(page.inner_text(".analysis"))
@@ -334,3 +334,30 @@ def test_a_replay_on_a_phone_held_sideways_gives_the_board_the_height(
     assert page.eval_on_selector(".replay-controls", "e => e.scrollHeight <= e.clientHeight")
     page.click(".replay-last")
     assert page.inner_text(".replay-step") == ("第 4 / 4 步" if lang == "zh-TW" else "Step 4 of 4")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-TW"])
+def test_counts_read_as_words(player, static_url, lang):
+    """English said "1 round(s)", "2 hand(s) ahead", "1 mistake(s)", "1 other
+    player(s)": one and many now read as English does; Chinese has one form."""
+    p = player(static_url, "desktop", lang)
+    page = p.page
+    page.goto(f"{static_url}/index.html")
+    page.wait_for_selector("body[data-ready]")
+    got = page.evaluate("""async () => {
+      const m = await import("./js/i18n.js");
+      return [m.tn("play.rounds.n", 1), m.tn("play.rounds.n", 4), m.tn("next.waiting", 1),
+              m.tn("next.waiting", 3), m.tn("analysis.queued", 1),
+              m.tn("analysis.summary", 1, { loss: 5 }), m.tn("analysis.summary", 0, { loss: 5 })];
+    }""")
+    if lang == "en":
+        assert got == ["1 round", "4 rounds", "Ready — waiting for 1 other player…",
+                       "Ready — waiting for 3 other players…", "The AI's review is queued: 1 hand ahead",
+                       "1 mistake this hand, about 5 points given away",
+                       "0 mistakes this hand, about 5 points given away"]
+    else:
+        assert got == ["1 圈", "4 圈", "已準備，等待其他玩家（1 位）…", "已準備，等待其他玩家（3 位）…",
+                       "AI 分析排隊中：前面還有 1 局", "本局 1 個失誤，共損失約 5 分", "本局 0 個失誤，共損失約 5 分"]
+    options = page.eval_on_selector_all("#opt-rounds option", "os => os.map(o => o.textContent)")
+    assert options == (["1 round", "2 rounds", "3 rounds", "4 rounds"] if lang == "en"
+                       else ["1 圈", "2 圈", "3 圈", "4 圈"])

@@ -125,5 +125,5 @@ def _print(c: Console, r: Review) -> None:
             c.print("costliest: " + "; ".join(
                 f"#{d.n} {_label(d.played)} (AI {_label(d.bot)}) −{_loss(d)}" for d in worst))
         total = h.given_away
-        c.print(f"hand {h.hand_no + 1}: {h.mistakes} mistake(s), "
+        c.print(f"hand {h.hand_no + 1}: {h.mistakes} mistake{'' if h.mistakes == 1 else 's'}, "
                 f"{total:.0f} points given away in all\n")

@@ -165,7 +165,8 @@ def result_text(session, lang: str, width: int = 120, model: dict | None = None)
 def summary_text(session, lang: str) -> Group:
     """終局: places by score, wins per seat, where the record went."""
     m = session.summary_model()
-    rows = [Text(tr(lang, "summary_title", n=m["rounds"], hands=m["hands"]), style="bold #ffd54f")]
+    rows = [Text(tr(lang, "summary_title_one" if m["rounds"] == 1 else "summary_title",
+                   n=m["rounds"], hands=m["hands"]), style="bold #ffd54f")]
     order = sorted(range(4), key=lambda s: -m["scores"][s])
     labels = [tr(lang, "rank_line", rank=rank, who=_who(lang, session, seat))
               for rank, seat in enumerate(order, 1)]

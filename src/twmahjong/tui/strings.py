@@ -120,7 +120,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "reason_full_liability": ("包賠", "full liability"),
     "reason_fee": ("活動費", "fee"),
     # summary
-    "summary_title": ("終局 — {n}圈 {hands}盤", "Match over — {n} round(s), {hands} hands"),
+    "summary_title": ("終局 — {n}圈 {hands}盤", "Match over — {n} rounds, {hands} hands"),
+    "summary_title_one": ("終局 — {n}圈 {hands}盤", "Match over — {n} round, {hands} hands"),
     "rank_line": ("第{rank}名 {who}", "#{rank} {who}"),
     "wins_n": ("胡 {n} 次", "{n} wins"),
     "quit_hint": ("按 q 離開", "Press q to quit"),

@@ -161,7 +161,8 @@ const TABLE = {
   "play.profile": ["規則", "Rules"],
   "play.stake": ["底台", "Stakes"],
   "play.rounds": ["圈數", "Rounds"],
-  "play.rounds.n": ["{n} 圈", "{n} round(s)"],
+  "play.rounds.n": ["{n} 圈", "{n} rounds"],
+  "play.rounds.n.one": ["{n} 圈", "{n} round"],
   "play.bots.who": ["電腦對手", "Bot opponents"],
   "bots.default": ["依底台自動安排", "Matched to the stakes"],
   "bots.adaptive": ["自動調整難度", "Adaptive difficulty"],
@@ -225,7 +226,8 @@ const TABLE = {
   // 牌譜分析: the AI reviews the player's own decisions in the replay
   "analysis.title": ["AI 牌譜分析", "AI review"],
   "analysis.loading": ["AI 分析中…", "The AI is reviewing this hand…"],
-  "analysis.queued": ["AI 分析排隊中：前面還有 {n} 局", "The AI's review is queued: {n} hand(s) ahead"],
+  "analysis.queued": ["AI 分析排隊中：前面還有 {n} 局", "The AI's review is queued: {n} hands ahead"],
+  "analysis.queued.one": ["AI 分析排隊中：前面還有 {n} 局", "The AI's review is queued: {n} hand ahead"],
   "analysis.progress": ["AI 分析中：{done} / {total} 個決定", "The AI is reviewing this hand: {done} of {total} decisions"],
   "analysis.unavailable": ["這局的分析暫時無法取得", "The review is not available right now"],
   "analysis.busy": ["AI 還在分析你的其他牌局，請稍後再看這局", "The AI is still reviewing your other hands; come back to this one in a moment"],
@@ -235,7 +237,9 @@ const TABLE = {
   "analysis.loss": ["期望損失 {loss} ± {spread} 分", "Expected loss {loss} ± {spread} points"],
   "analysis.mistake": ["失誤", "Mistake"],
   "analysis.agrees": ["與 AI 相同", "Same as the AI"],
-  "analysis.summary": ["本局 {n} 個失誤，共損失約 {loss} 分", "{n} mistake(s) this hand, about {loss} points given away"],
+  "analysis.summary": ["本局 {n} 個失誤，共損失約 {loss} 分", "{n} mistakes this hand, about {loss} points given away"],
+  "analysis.summary.one": ["本局 {n} 個失誤，共損失約 {loss} 分", "{n} mistake this hand, about {loss} points given away"],
+  "analysis.summary.clean": ["本局沒有失誤，也沒有損失", "No mistakes this hand, nothing given away"],
   "analysis.costliest": ["最貴的決定", "Costliest decisions"],
   "analysis.turn": ["第 {n} 巡", "Turn {n}"],
   "analysis.none": ["這局你沒有需要選擇的決定", "You had no choice to make in this hand"],
@@ -264,7 +268,8 @@ const TABLE = {
   "table.info": ["{mode} · {stake} · {speed}", "{mode} · {stake} · {speed}"],
   "timer.bank.label": ["備用", "Bank"],
   "next.in": ["{n} 秒後自動開始下一局", "Next hand starts by itself in {n}s"],
-  "next.waiting": ["已準備，等待其他玩家（{n} 位）…", "Ready — waiting for {n} other player(s)…"],
+  "next.waiting": ["已準備，等待其他玩家（{n} 位）…", "Ready — waiting for {n} other players…"],
+  "next.waiting.one": ["已準備，等待其他玩家（{n} 位）…", "Ready — waiting for {n} other player…"],
   "next.ready": ["已準備", "Ready"],
   "result.coins": ["你的籌碼 {before} → {after}（{d}）", "Your coins {before} → {after} ({d})"],
   "games.active": ["進行中的牌局", "Games in progress"],
@@ -530,6 +535,12 @@ export function t(key, params = {}) {
   if (!entry) throw new Error(`missing translation key ${key}`);
   const s = entry[current === "zh-TW" ? 0 : 1];
   return s.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** ``t`` for a count: English says "1 hand" and "2 hands" (a key's ".one" form). */
+export function tn(key, n, params = {}) {
+  const one = `${key}.one`;
+  return t(n === 1 && hasKey(one) ? one : key, { n, ...params });
 }
 
 /**

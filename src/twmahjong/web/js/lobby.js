@@ -4,7 +4,7 @@
 // holds (account, profiles, queue, room) and wires buttons to `actions`, which
 // talk to the server. Re-rendering after each change keeps it simple.
 
-import { pick, t } from "./i18n.js";
+import { pick, t, tn } from "./i18n.js";
 import { h } from "./dom.js";
 import { friendsPanel } from "./friends.js";
 
@@ -92,7 +92,7 @@ function playPanel(state, actions) {
       select("opt-profile", t("play.profile"), p.profiles.map((id) => [id, profileLabel(id)]), opts.profile, (v) => actions.option("profile", v),
         "field field-wide"),
       select("opt-stake", t("play.stake"), Object.keys(p.stakes).map((id) => [id, stakeLabel(id)]), opts.stake, (v) => actions.option("stake", v)),
-      select("opt-rounds", t("play.rounds"), [1, 2, 3, 4].map((n) => [String(n), t("play.rounds.n", { n })]), String(opts.rounds), (v) => actions.option("rounds", Number(v))),
+      select("opt-rounds", t("play.rounds"), [1, 2, 3, 4].map((n) => [String(n), tn("play.rounds.n", n)]), String(opts.rounds), (v) => actions.option("rounds", Number(v))),
       speedSelect(state, actions),
       botsSelect(state, actions)));
 }

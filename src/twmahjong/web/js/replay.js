@@ -10,7 +10,7 @@
 // under the slider at the step that shows the move (mistakes in red), and the
 // step's panel tells the move played, the AI's choice and the expected points lost.
 
-import { t, tileName } from "./i18n.js";
+import { t, tileName, tn } from "./i18n.js";
 import { h } from "./dom.js";
 import { TableView } from "./table.js";
 import { handResult } from "./game.js";
@@ -160,7 +160,7 @@ class ReviewPanel {
     const heard = (p) => {
       if (!loading?.isConnected) return;
       loading.textContent = p.ahead
-        ? t("analysis.queued", { n: p.ahead })
+        ? tn("analysis.queued", p.ahead)
         : p.total ? t("analysis.progress", { done: p.done, total: p.total }) : t("analysis.loading");
     };
     // a screen reader hears the review when it is there, not every count on the way
@@ -217,7 +217,8 @@ class ReviewPanel {
     const n = ds.filter((d) => d.mistake).length;
     const worst = (this.data.costliest || []).map((k) => ds.find((d) => d.n === k)).filter(Boolean);
     return [
-      h("span", { class: "analysis-summary" }, t("analysis.summary", { n, loss: points(lost) })),
+      h("span", { class: "analysis-summary" }, n === 0 && points(lost) === "0"
+        ? t("analysis.summary.clean") : tn("analysis.summary", n, { loss: points(lost) })),
       worst.length ? h("span", { class: "muted" }, t("analysis.costliest")) : null,
       worst.length ? h("ol", { class: "analysis-worst" }, ...worst.map((d) =>
         h("li", {}, h("a", {

@@ -5,7 +5,7 @@
 // fixture (dev/table.html). It never decides anything the server must decide; it
 // only offers what `legal` lists and sends back one of those entries unchanged.
 
-import { applyI18n, onLangChange, t, tileName, toggleLang } from "./i18n.js";
+import { applyI18n, onLangChange, t, tileName, tn, toggleLang } from "./i18n.js";
 import { relPos, renderBoard, seatName, POS_NAMES } from "./board.js";
 import { h } from "./dom.js";
 import { HandView } from "./hand.js";
@@ -653,7 +653,7 @@ export class TableView {
     box.dataset.left = String(left);
     const me = this.obs?.seat;
     const others = this.nextWaiting.filter((s) => s !== me).length;
-    box.textContent = this.ready ? `${t("next.waiting", { n: others })} ${t("next.in", { n: left })}` : t("next.in", { n: left });
+    box.textContent = this.ready ? `${tn("next.waiting", others)} ${t("next.in", { n: left })}` : t("next.in", { n: left });
     if (button) {
       button.textContent = this.ready ? t("next.ready") : `${t("result.next")}（${left}）`;
       button.disabled = this.ready;
