@@ -101,6 +101,7 @@ def test_a_waiting_player_hears_how_far_the_review_is(make_live):
     gid = seat["game_id"]
     r = live.http("GET", f"/api/v1/games/{gid}/analysis?hand=1&progress=1", token)
     assert r.status_code == 200 and r.headers["content-type"] == "application/x-ndjson"
+    assert r.headers["x-accel-buffering"] == "no"     # a proxy in front passes each line on
     lines = [json.loads(line) for line in r.text.splitlines()]
     *steps, last = lines
     assert set(last) == {"review"}

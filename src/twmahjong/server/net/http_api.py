@@ -556,8 +556,10 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
             yield orjson.dumps({"review": review}) + b"\n"
         finally:
             analyses.leave(key, fut)
+    # X-Accel-Buffering: nginx in front (deploy/onebox.sh) would hold the lines back
+    # until the review is done, the whole point of the stream lost
     return StreamingResponse(lines(), media_type="application/x-ndjson",
-                             headers={"Cache-Control": "no-store"})
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 @router.get("/leaderboard")
