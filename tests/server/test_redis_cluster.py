@@ -119,6 +119,19 @@ def crash_on_stop(live: Live) -> None:
     cl.release_all = keep_leases
 
 
+def _why(live: Live) -> str:
+    """What a process's cluster side was doing (a full run once waited 600 s for the
+    adoption with nothing to say why): its adoptions, orphans, and where its
+    heartbeat stands, with the heartbeat's stack if it is stuck."""
+    cl = live.server.cluster
+    heart = cl._heart
+    stack = [f"{f.f_code.co_filename.rsplit('/', 1)[-1]}:{f.f_lineno} {f.f_code.co_name}"
+             for f in heart.get_stack(limit=20)] if heart is not None and not heart.done() else []
+    return (f"claimed={sorted(cl.directory._claimed)} adopting={cl._adopting} "
+            f"orphans={cl._orphans} released={cl._released} redis_failed={cl._redis_failed} "
+            f"heart_done={heart is None or heart.done()} heart_stack={stack}")
+
+
 @pytest.mark.parametrize("how", ["graceful", "crash"])
 def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
     p1 = cluster(bot_fill_wait=1.0, disconnect_grace=30.0)
@@ -156,7 +169,10 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
         where = stopped.game.observation(far.seat)
         while True:                     # read what far was sent until the table moved
             last_far = far.obs
-            snap = await far.recv(timeout=HANG)
+            try:
+                snap = await far.recv(timeout=HANG)
+            except TimeoutError:
+                raise AssertionError(f"far never saw the table again: {_why(survivor)}") from None
             if snap["type"] == "snapshot":   # far's own process adopted the table
                 break
         assert survivor.server.tables.get(a.game_id) is not None
