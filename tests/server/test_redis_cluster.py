@@ -127,7 +127,9 @@ def _why(live: Live) -> str:
     heart = cl._heart
     stack = [f"{f.f_code.co_filename.rsplit('/', 1)[-1]}:{f.f_lineno} {f.f_code.co_name}"
              for f in heart.get_stack(limit=20)] if heart is not None and not heart.done() else []
+    relayed = {g: (p.owner, p.local is not None, p.finished) for g, p in cl._remote.items()}
     return (f"claimed={sorted(cl.directory._claimed)} adopting={cl._adopting} "
+            f"relayed (owner, local, finished)={relayed} "
             f"orphans={cl._orphans} released={cl._released} redis_failed={cl._redis_failed} "
             f"heart_done={heart is None or heart.done()} heart_stack={stack}")
 
