@@ -350,3 +350,31 @@ def test_the_cap_counts_a_players_unfinished_reviews_only(tmp_path):
             analyses.close()
 
     asyncio.run(run())
+
+
+def test_a_stream_whose_review_was_called_off_as_it_began_starts_it_again(
+        make_live, tmp_path, monkeypatch):
+    """Two requests for one hand: the first one's player leaves just as the second's
+    stream begins, before it counts as waiting, and the review is called off under it.
+    The second stream set the review going again and got it (it ended with no answer)."""
+    gate = str(tmp_path / "gate")
+    monkeypatch.setenv("TWMJ_TEST_ANALYSIS_GATE", gate)
+    live = make_live(disconnect_grace=0.0, turn_base=0.2, turn_bank=0.0, claim_window=0.0)
+    token, seat = _finished_room_game(live)
+    analyses = live.server.analyses = Analyses(bot="L5", worlds=1, call=gated_review)
+    real_start, starts = analyses.start, []
+
+    def start(*args, **kw):             # the first answer: the review just called off
+        starts.append(args)
+        if len(starts) == 1:
+            fut = asyncio.get_running_loop().create_future()
+            fut.cancel()
+            return fut
+        return real_start(*args, **kw)
+
+    analyses.start = start
+    open(f"{gate}.all", "w").close()
+    r = live.http("GET", f"/api/v1/games/{seat['game_id']}/analysis?hand=1&progress=1", token)
+    assert r.status_code == 200
+    lines = [json.loads(x) for x in r.text.splitlines()]
+    assert lines[-1] == {"review": {"hand_no": 1, "decisions": []}} and len(starts) == 2

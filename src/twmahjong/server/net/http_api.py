@@ -537,17 +537,25 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
         # a player who goes away (another hand, another screen) cancels this stream:
         # leave() then calls off a review nobody waits for
         analyses.join(key)
+        mine = fut
         try:
+            if mine.cancelled():    # the request before ours for this hand left meanwhile
+                try:
+                    mine = analyses.start(game_id, meta, rows, hand, seats[0], owner=acc["id"])
+                except Busy as e:
+                    yield orjson.dumps({"error": {"code": "rate_limited",
+                                                  "message": str(e)}}) + b"\n"
+                    return
             said: dict[str, int] | None = None
-            while not fut.done():
+            while not mine.done():
                 now = analyses.progress(*key)
                 if now and now != said:
                     said = now
                     yield orjson.dumps(now) + b"\n"
                 with contextlib.suppress(TimeoutError, Exception):
-                    await asyncio.wait_for(asyncio.shield(fut), PROGRESS_EVERY)
+                    await asyncio.wait_for(asyncio.shield(mine), PROGRESS_EVERY)
             try:
-                review = await analyses.result(fut, key)
+                review = await analyses.result(mine, key)
             except Exception:
                 log.exception("analysis of %s hand %d failed", game_id, hand)
                 yield orjson.dumps({"error": {"code": "unavailable", "message":
@@ -555,7 +563,7 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
                 return
             yield orjson.dumps({"review": review}) + b"\n"
         finally:
-            analyses.leave(key, fut)
+            analyses.leave(key, mine)
     # X-Accel-Buffering: nginx in front (deploy/onebox.sh) would hold the lines back
     # until the review is done, the whole point of the stream lost
     return StreamingResponse(lines(), media_type="application/x-ndjson",
