@@ -536,16 +536,15 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
     async def lines() -> AsyncIterator[bytes]:
         # a player who goes away (another hand, another screen) cancels this stream:
         # leave() then calls off a review nobody waits for
-        analyses.join(key)
         mine = fut
+        if mine.cancelled():        # the request before ours for this hand left meanwhile
+            try:
+                mine = analyses.start(game_id, meta, rows, hand, seats[0], owner=acc["id"])
+            except Busy as e:
+                yield orjson.dumps({"error": {"code": "rate_limited", "message": str(e)}}) + b"\n"
+                return
+        analyses.join(key)
         try:
-            if mine.cancelled():    # the request before ours for this hand left meanwhile
-                try:
-                    mine = analyses.start(game_id, meta, rows, hand, seats[0], owner=acc["id"])
-                except Busy as e:
-                    yield orjson.dumps({"error": {"code": "rate_limited",
-                                                  "message": str(e)}}) + b"\n"
-                    return
             said: dict[str, int] | None = None
             while not mine.done():
                 now = analyses.progress(*key)

@@ -28,6 +28,7 @@ import multiprocessing
 import queue
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -43,6 +44,17 @@ class Busy(Exception):
     """A player asked for more reviews at once than ``PER_PLAYER``."""
 
 Key = tuple[str, int, int]      # (game id, seat, hand number)
+
+
+@dataclass
+class _Pending:
+    """A review not finished yet: its turn in the worker, who set it going, how many
+    requests wait for it, and how far the worker has come (None: not begun)."""
+    seq: int
+    fut: asyncio.Future[dict]
+    owner: object
+    waiting: int = 0
+    progress: tuple[int, int] | None = None
 
 
 def has_hand(rows: list[dict], hand_no: int) -> bool:
@@ -117,10 +129,7 @@ class Analyses:
         self._called_off: Any = None    # shared with the worker: numbers of reviews dropped
         self._offs = 0
         self._done: OrderedDict[Key, asyncio.Future[dict]] = OrderedDict()
-        self._order: dict[Key, tuple[int, asyncio.Future[dict]]] = {}   # the unfinished, by turn
-        self._progress: dict[Key, tuple[int, int]] = {}
-        self._waiting: dict[Key, int] = {}          # requests waiting for each unfinished
-        self._owner: dict[Key, object] = {}         # who set each unfinished going
+        self._pending: dict[Key, _Pending] = {}
         self._count = itertools.count()
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -146,7 +155,8 @@ class Analyses:
         if fut is not None:
             self._done.move_to_end(key)
             return fut
-        if owner is not None and sum(o == owner for o in self._owner.values()) >= PER_PLAYER:
+        if owner is not None and sum(p.owner == owner
+                                     for p in self._pending.values()) >= PER_PLAYER:
             raise Busy(f"the AI is still reviewing {PER_PLAYER} of your hands; "
                        "ask again when one is done")
         loop = asyncio.get_running_loop()
@@ -155,24 +165,22 @@ class Analyses:
             self._executor(), _run, seq, self._call, key, meta, rows, hand_no, seat, self.bot,
             self.worlds))
         self._done[key] = fut
-        self._order[key] = (seq, fut)
-        if owner is not None:
-            self._owner[key] = owner
+        self._pending[key] = _Pending(seq, fut, owner)
         fut.add_done_callback(lambda f: self._finished(key, f))
         while len(self._done) > CACHE_SIZE:
             self._done.popitem(last=False)
         return fut
 
     def _finished(self, key: Key, fut: asyncio.Future[dict]) -> None:
-        if key in self._order and self._order[key][1] is fut:
-            del self._order[key]
-            self._progress.pop(key, None)
-            self._waiting.pop(key, None)
-            self._owner.pop(key, None)
+        p = self._pending.get(key)
+        if p is not None and p.fut is fut:
+            del self._pending[key]
 
     def join(self, key: Key) -> None:
         """A request waits for ``key``'s review (``leave`` when it stops waiting)."""
-        self._waiting[key] = self._waiting.get(key, 0) + 1
+        p = self._pending.get(key)
+        if p is not None:
+            p.waiting += 1
 
     def leave(self, key: Key, fut: asyncio.Future[dict]) -> None:
         """A request stopped waiting. A review nobody waits for any more is called off:
@@ -180,16 +188,14 @@ class Analyses:
         have the worker review every hand they passed while the next player's hand
         waited behind them (9.7 s behind a hand looked at for 0.3 s, in a game played
         here). The worker skips it, or drops it at its next decision if begun."""
-        left = self._waiting.get(key, 0) - 1
-        if left > 0:
-            self._waiting[key] = left
+        p = self._pending.get(key)
+        if p is None or p.fut is not fut or fut.done():
             return
-        self._waiting.pop(key, None)
-        mine = self._order.get(key)
-        if fut.done() or mine is None or mine[1] is not fut:
+        p.waiting -= 1
+        if p.waiting > 0:
             return
         if self._called_off is not None:
-            self._called_off[self._offs % CALLED_OFF_SLOTS] = mine[0]
+            self._called_off[self._offs % CALLED_OFF_SLOTS] = p.seq
             self._offs += 1
         fut.cancel()
         self._finished(key, fut)        # now, not at the callback's turn of the loop
@@ -200,14 +206,13 @@ class Analyses:
         """Where a hand's review stands: ``{"ahead": n}`` while n other hands go first,
         then ``{"done": k, "total": n}`` decisions; ``{}`` once finished or unknown."""
         self._drain()
-        key = (game_id, seat, hand_no)
-        if key not in self._order:
+        p = self._pending.get((game_id, seat, hand_no))
+        if p is None:
             return {}
-        if key in self._progress:
-            done, total = self._progress[key]
+        if p.progress is not None:
+            done, total = p.progress
             return {"done": done, "total": total}
-        mine = self._order[key][0]
-        return {"ahead": sum(1 for n, _ in self._order.values() if n < mine)}
+        return {"ahead": sum(1 for q in self._pending.values() if q.seq < p.seq)}
 
     def _drain(self) -> None:
         while self._reports is not None:
@@ -215,8 +220,9 @@ class Analyses:
                 key, done, total = self._reports.get_nowait()
             except (queue.Empty, OSError, ValueError):
                 return
-            if key in self._order:
-                self._progress[key] = (done, total)
+            p = self._pending.get(key)
+            if p is not None:
+                p.progress = (done, total)
 
     async def review(self, game_id: str, meta: dict, rows: list[dict], hand_no: int,
                      seat: int, *, owner: object = None) -> dict:
@@ -233,8 +239,6 @@ class Analyses:
         request tries again; a dead worker is replaced by the next request."""
         try:
             return await asyncio.shield(fut)
-        except asyncio.CancelledError:
-            raise
         except Exception as e:
             if self._done.get(key) is fut:
                 del self._done[key]

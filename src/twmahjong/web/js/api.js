@@ -34,29 +34,37 @@ export function setToken(token) {
   }
 }
 
-export async function api(path, { method = "GET", body = undefined } = {}) {
-  const headers = { Accept: "application/json" };
+/** The request with the session's token: the response if it is ok, else the server's
+ * error as an ApiError (a refused session forgets its token). */
+async function request(path, { method = "GET", body = undefined, accept = "application/json", signal } = {}) {
+  const headers = { Accept: accept };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let res;
   try {
-    res = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(BASE + path, { method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     throw new ApiError(0, "offline", "");
   }
-  let data = null;
+  if (res.ok) return res;
+  let err = {};
   try {
-    data = await res.json();
+    err = (await res.json())?.error || {};
   } catch {
     /* an empty or non-JSON body */
   }
-  if (!res.ok) {
-    const err = data?.error || {};
-    if (res.status === 401) setToken(null);
-    throw new ApiError(res.status, err.code || "http", err.message || res.statusText, err.reason || null, err.field || null);
+  if (res.status === 401) setToken(null);
+  throw new ApiError(res.status, err.code || "http", err.message || res.statusText, err.reason || null, err.field || null);
+}
+
+export async function api(path, opts = {}) {
+  const res = await request(path, opts);
+  try {
+    return await res.json();
+  } catch {
+    return null; // an empty or non-JSON body
   }
-  return data;
 }
 
 async function session(path, body) {
@@ -91,25 +99,8 @@ export const gameReplay = (id, handNo, seat) =>
 // and the server calls off a review nobody waits for any more.
 export async function gameAnalysis(id, handNo, onProgress = () => {}, signal = undefined) {
   const path = `/games/${encodeURIComponent(id)}/analysis?hand=${handNo}&progress=1`;
-  const headers = { Accept: "application/x-ndjson" };
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let res;
-  try {
-    res = await fetch(BASE + path, { headers, signal });
-  } catch {
-    throw new ApiError(0, "offline", "");
-  }
-  if (!res.ok || !res.body) {
-    let err = {};
-    try {
-      err = (await res.json())?.error || {};
-    } catch {
-      /* not JSON */
-    }
-    if (res.status === 401) setToken(null);
-    throw new ApiError(res.status, err.code || "http", err.message || res.statusText, err.reason || null);
-  }
+  const res = await request(path, { accept: "application/x-ndjson", signal });
+  if (!res.body) throw new ApiError(0, "offline", "");
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
   for (;;) {

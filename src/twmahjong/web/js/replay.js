@@ -38,8 +38,7 @@ export function leaveReplay() {
 }
 
 export async function renderReplay(root, { gameId, api, me = null, account = null, hand = 1, seat = null }) {
-  closeShown?.();
-  closeShown = null;
+  leaveReplay();
   root.replaceChildren(h("p", { class: "muted center-text" }, t("status.connecting")));
   let record;
   let data;
