@@ -119,6 +119,22 @@ def crash_on_stop(live: Live) -> None:
     cl.release_all = keep_leases
 
 
+def fail_once(live: Live, method: str) -> list[str]:
+    """Make the next call of ``live.server.repo.<method>`` raise as a dropped database
+    connection does; the returned list gets the id of the game whose read failed."""
+    repo = live.server.repo
+    real = getattr(repo, method)
+    failed: list[str] = []
+
+    async def once(game_id, *args, **kwargs):
+        if not failed:
+            failed.append(game_id)
+            raise OSError("connection to the database was lost")
+        return await real(game_id, *args, **kwargs)
+    setattr(repo, method, once)
+    return failed
+
+
 def _why(live: Live) -> str:
     """What a process's cluster side was doing (a full run once waited 600 s for the
     adoption with nothing to say why): its adoptions, orphans, and where its
@@ -134,7 +150,7 @@ def _why(live: Live) -> str:
             f"heart_done={heart is None or heart.done()} heart_stack={stack}")
 
 
-@pytest.mark.parametrize("how", ["graceful", "crash"])
+@pytest.mark.parametrize("how", ["graceful", "crash", "crash, the adoption's read fails"])
 def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
     p1 = cluster(bot_fill_wait=1.0, disconnect_grace=30.0)
     p2 = cluster(bot_fill_wait=1.0, disconnect_grace=30.0)
@@ -160,8 +176,12 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
             await asyncio.sleep(0.05)
         for h in halts:
             await h()
-        if how == "crash":
+        if how.startswith("crash"):
             crash_on_stop(owner)
+        # a read that fails half way through the adoption (once a dropped database
+        # connection left the claim held and renewed for ever, and no process ran the
+        # table): the claim is given back and the next heartbeat adopts it again
+        failed = fail_once(survivor, "game_actions") if "fails" in how else []
         stopped = owner.server.tables.get(a.game_id)
         await asyncio.to_thread(owner.stop)            # its tables stop
         # where the owner's table stopped, for far's seat. Not far's last update: a
@@ -178,6 +198,7 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
             if snap["type"] == "snapshot":   # far's own process adopted the table
                 break
         assert survivor.server.tables.get(a.game_id) is not None
+        assert failed == ([a.game_id] if "fails" in how else [])
         # The hand that was running when the owner stopped (under load the bots can
         # finish hand 1 before eight turns have passed, so it is not always hand 1).
         running = 1 + sum(m["type"] == "hand_end" for m in far.seen)

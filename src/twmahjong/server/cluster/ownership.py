@@ -425,10 +425,18 @@ class Cluster:
             return None
         self._adopting.add(game_id)
         try:
-            row = await self.server.repo.game(game_id)
-            table = None
-            if row is not None and row["status"] == "active":
-                table = await self.server.resume_game(row)
+            try:
+                row = await self.server.repo.game(game_id)
+                table = None
+                if row is not None and row["status"] == "active":
+                    table = await self.server.resume_game(row)
+            except Exception:
+                # a read failed half way (the database dropped the connection): give the
+                # claim back, or the heartbeat would renew it for ever with no table
+                # behind it; the next beat's scan adopts the game again
+                log.exception("process %s could not adopt game %s; trying again",
+                              self.process_id, game_id)
+                table = None
             if table is None:
                 await self.directory.release(game_id)
                 return None
