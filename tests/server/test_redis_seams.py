@@ -927,3 +927,99 @@ def test_a_match_whose_message_was_lost_still_seats_the_player(space):
     seated = run(go())
     assert len(log) == 1 and len({g for g, _ in seated}) == 1
     assert sorted(s for _, s in seated) == [0, 1, 2, 3]
+
+
+class Partition:
+    """A TCP proxy in front of Redis that can lose its connections silently, as a
+    network partition does: ``cut()`` closes every connection's Redis side (Redis
+    forgets the client, a subscriber included) and forwards nothing more on it, while
+    the client's side stays open and says nothing. New connections pass as before."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.cut_off: list[asyncio.StreamWriter] = []     # client sides left hanging
+        self._pairs: list[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = []
+        self._pumps: set[asyncio.Task] = set()
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return f"redis://127.0.0.1:{self.server.sockets[0].getsockname()[1]}/0"
+
+    async def _serve(self, r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        ur, uw = await asyncio.open_connection("127.0.0.1", self.port)
+        self._pairs.append((w, uw))
+        for src, dst in ((r, uw), (ur, w)):
+            t = asyncio.create_task(self._pump(src, dst))
+            self._pumps.add(t)
+            t.add_done_callback(self._pumps.discard)
+
+    @staticmethod
+    async def _pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(Exception):
+            while data := await src.read(65536):
+                dst.write(data)
+                await dst.drain()
+
+    def cut(self) -> None:
+        for t in list(self._pumps):
+            t.cancel()
+        for client, upstream in self._pairs:
+            upstream.close()
+            self.cut_off.append(client)
+        self._pairs = []
+
+    async def close(self) -> None:
+        self.cut()
+        for w in self.cut_off:
+            w.close()
+        self.server.close()
+
+
+def test_a_connection_lost_silently_is_noticed_and_replaced(tmp_path):
+    """A partition that swallows the connections without closing them: a command
+    gives up (a RedisError, not a wait for ever), the next one works on a new
+    connection, and the listener, whose subscription Redis no longer has, notices
+    the silence, subscribes again and hears what is sent to it. Before, the listener
+    waited for ever on the dead connection and the process heard nothing again."""
+    import redis.asyncio as aredis
+    from redis.exceptions import RedisError
+
+    from twmahjong.drill import RedisServer
+    srv = RedisServer(log=tmp_path / "redis.log").start()
+
+    async def go() -> tuple[bool, list[str], int]:
+        proxy = Partition(srv.port)
+        link = RedisLink(await proxy.start(), "t", "p1", 2.0)
+        heard: list[str] = []
+        link.on(link.inbox("p1"), lambda m: heard.append(m["n"]))
+        await link.start()
+        direct = aredis.from_url(srv.url, decode_responses=True)
+        try:
+            await direct.publish(link.inbox("p1"), '{"n": "before"}')
+            await until(lambda: heard == ["before"])
+            await link.beat()                          # the command pool has a connection
+            proxy.cut()
+            try:
+                await asyncio.wait_for(link.beat(), HANG)
+                gave_up = False
+            except RedisError:
+                gave_up = True
+            await link.beat()                          # a new connection
+            n = 0
+            while "after" not in heard:                # until the listener is back
+                n += 1
+                await direct.publish(link.inbox("p1"), '{"n": "after"}')
+                await asyncio.sleep(0.1)
+                assert n < HANG * 10, "the listener never heard again"
+            return gave_up, heard, link.reconnects
+        finally:
+            await direct.aclose()
+            await link.close()
+            await proxy.close()
+    try:
+        gave_up, heard, reconnects = run(go())
+    finally:
+        srv.stop()
+    assert gave_up
+    assert heard[0] == "before" and set(heard[1:]) == {"after"}
+    assert reconnects == 1

@@ -20,7 +20,7 @@ import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from ..play.lobby import LobbyError, Player, Room, new_room_code
@@ -59,6 +59,11 @@ class RedisLink:
         self.prefix = prefix
         self.process_id = process_id
         self.lease_ms = max(100, int(lease * 1000))
+        # Redis that stops answering without closing the connection (a network
+        # partition, a frozen host) must not hang a command or the listener for ever: a
+        # command gives up after this long, and the listener asks (PING) after this
+        # long of silence and takes a connection that stays silent as lost
+        self.patience = min(max(0.5, lease / 2), 10.0)
         self.r: Any = None
         self._pubsub: Any = None
         self._out: asyncio.Queue | None = None
@@ -86,7 +91,8 @@ class RedisLink:
     async def start(self) -> None:
         import redis.asyncio as redis
         from redis.exceptions import RedisError
-        self.r = redis.from_url(self.url, decode_responses=True)
+        self.r = redis.from_url(self.url, decode_responses=True, socket_timeout=self.patience,
+                                socket_connect_timeout=self.patience, socket_keepalive=True)
         try:
             await self.r.ping()
         except (RedisError, OSError) as e:
@@ -203,10 +209,30 @@ class RedisLink:
                     await ps.aclose()
                 await asyncio.sleep(0.5)
 
+    async def _messages(self) -> AsyncIterator[dict]:
+        """The listener's messages, for as long as its connection answers: after
+        ``patience`` of silence it sends a PING, and raises ConnectionError if nothing
+        at all comes back within ``patience`` more (a connection silently lost: Redis
+        no longer knows the subscriber, and waiting on it would miss every message)."""
+        loop = asyncio.get_running_loop()
+        asked: float | None = None
+        while True:
+            ps = self._pubsub
+            msg = await ps.get_message(timeout=self.patience)
+            if msg is not None:
+                asked = None
+                yield msg
+                continue
+            if asked is None:
+                await ps.ping()
+                asked = loop.time()
+            elif loop.time() - asked >= self.patience:
+                raise ConnectionError("Redis did not answer the listener's PING")
+
     async def _listener(self) -> None:
         while True:
             try:
-                async for msg in self._pubsub.listen():
+                async for msg in self._messages():
                     if msg.get("type") != "message":
                         continue
                     handler = self._handlers.get(msg["channel"])
