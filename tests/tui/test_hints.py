@@ -65,6 +65,19 @@ def test_no_hint_when_no_discard_leaves_the_hand_ready_and_waits_between_turns()
         "1z": [Wait("9s", 3)]}
 
 
+def test_a_wait_with_no_copy_left_says_so_in_words():
+    """A single wait on 東 whose other three copies lie in the rivers: ready, but 空聽 —
+    the line says it, rather than leaving "東(剩0)" for the player to work out."""
+    from twmahjong.tui.render import waits_text
+    obs = _obs(hand="123m456m789m123p456p1z", discards=[[], ["1z"], ["1z"], ["1z"]])
+    ws = ready_waits(obs)
+    assert ws == [Wait("1z", 0)]
+    assert waits_text("zh", ws) == "東(剩0)（空聽：一張都不剩）"
+    assert waits_text("en", ws) == "E (0 left) (a dead wait: none left)"
+    alive = ready_waits(_obs(hand="123m456m789m123p456p1z", discards=[[], ["1z"], [], []]))
+    assert waits_text("zh", alive) == "東(剩2)"
+
+
 # -- on the screen --------------------------------------------------------------------------------
 
 def ready_session() -> PlaySession:

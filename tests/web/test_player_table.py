@@ -197,9 +197,20 @@ def test_leave_confirms_and_the_lobby_brings_the_player_back(player, server_url,
     assert page.url.endswith("#/table")
     # coming back takes the seat back from the bot
     page.locator(".auto-banner").wait_for(state="hidden")
-    # the browser's back button: the lobby shows the game in progress, and it resumes
+    # the browser's back button (a phone's back gesture) asks the same question: it
+    # used to drop the player in the lobby, their seat's clock running at the table
     page.go_back()
+    dialog.wait_for(state="visible")
+    assert page.url.endswith("#/table")
+    assert page.locator(".table-view .hand .hand-tile").count() > 0
+    page.go_back()                          # Back again closes the question: stay
+    dialog.wait_for(state="hidden")
+    assert page.url.endswith("#/table")
+    page.go_back()
+    dialog.wait_for(state="visible")
+    page.click(".leave-confirm")            # leaving from it: the lobby, and it resumes
     page.wait_for_selector(".active-panel .resume-btn")
+    assert page.url.endswith("#/")
     page.click(".active-panel .resume-btn")
     page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
 

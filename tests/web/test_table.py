@@ -295,6 +295,16 @@ def test_ready_hints_mark_the_discards_and_say_the_waits(web, fixtures):
     page.evaluate("(o) => window.__view.setObservation(o)", after)
     assert page.inner_text(".prompt") == f"聽 {_waits_zh(waits)}"
     assert page.locator(".hand-tile.ready-discard").count() == 0
+    # every copy of both waits seen (thrown by the seat across): ready, and 空聽 in
+    # words, each wait greyed; it used to say "二筒(0) 五筒(0)，共 0 張" and no more
+    gone = [w.tile for w in waits for _ in range(w.live)]
+    dead = {**after, "discards": [after["discards"][0], after["discards"][1],
+                                  [*after["discards"][2], *gone], after["discards"][3]]}
+    assert [(w.tile, w.live) for w in ready_waits(dead)] == [("2p", 0), ("5p", 0)]
+    page.evaluate("(o) => window.__view.setObservation(o)", dead)
+    assert page.inner_text(".prompt") == "聽 二筒(0) 五筒(0)，一張都不剩（空聽）"
+    assert page.locator(".prompt .hint-wait.dead").count() == 2
+    web.shot("ready-hint-dead")
 
 
 def test_ready_hints_can_be_switched_off_in_the_settings(web):

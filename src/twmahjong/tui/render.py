@@ -231,9 +231,13 @@ def hand_text(lang: str, obs: dict, sel: int | None, *, cell: int = CELL,
 
 
 def waits_text(lang: str, ws) -> str:
-    """聽 tiles with their live counts: 3萬(剩2) 6萬(剩0)."""
-    return " ".join(tr(lang, "wait_live", tile=tile_label(lang, kinds(w.tile)[0]), n=w.live)
+    """聽 tiles with their live counts: 3萬(剩2) 6萬(剩0); when none is left of any,
+    空聽 said in words (a ready hand that can no longer win is no reason to keep it)."""
+    text = " ".join(tr(lang, "wait_live", tile=tile_label(lang, kinds(w.tile)[0]), n=w.live)
                     for w in ws)
+    if ws and not any(w.live for w in ws):
+        text += tr(lang, "wait_dead")
+    return text
 
 
 def event_line(lang: str, e: dict, name, me: int | None = None) -> str | None:

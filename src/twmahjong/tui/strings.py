@@ -149,6 +149,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "hint_after": ("打 {tile} 聽：{waits}", "Discard {tile} → waits: {waits}"),
     "waits_now": ("聽：{waits}", "Waits: {waits}"),
     "wait_live": ("{tile}(剩{n})", "{tile} ({n} left)"),
+    "wait_dead": ("（空聽：一張都不剩）", " (a dead wait: none left)"),
     "forbidden_chi": ("吃牌後不能打吃進的牌或另一頭的同類牌（標 x 的牌）：{tiles}",
                       "After a chow you may not discard the claimed tile or its far end (x): {tiles}"),
     "forbidden_pon": ("碰牌後不能打同一張牌（標 x）：{tiles}",

@@ -597,6 +597,11 @@ onLangChange(() => {
 const screenOf = (hash) => (hash || "#/").split("/")[1] || "";
 let shownScreen = screenOf(location.hash);
 window.addEventListener("hashchange", () => {
+  // Back from a table in play asks first (the table stays; 離開 in its question leaves)
+  if (game && shownScreen === "table" && screenOf(location.hash) !== "table" && game.view.backPressed()) {
+    history.pushState(null, "", "#/table");
+    return;
+  }
   render();
   // the lobby's 重播 link is far down its page: the replay opened 20-1000 px down, its
   // title and hand chips under the app bar

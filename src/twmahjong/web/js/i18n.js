@@ -75,6 +75,7 @@ const TABLE = {
   "hint.wait": ["{tile}({n})", "{tile} ({n})"],
   "hint.many": ["{kinds} 種牌", "{kinds} kinds"],
   "hint.total": ["，共 {n} 張", ", {n} left"],
+  "hint.dead": ["，一張都不剩（空聽）", ", none left (a dead wait)"],
   "hint.label": ["打出可聽牌", "discarding it leaves you ready"],
   "title.turn": ["● 輪到你", "● Your move"],
   "prompt.claim": ["可以鳴牌：{calls}", "You may call: {calls}"],

@@ -345,6 +345,17 @@ export class TableView {
     this.q(".leave-stay").focus();
   }
 
+  /** The browser's Back (a phone's back gesture) at a table in play: ask, as 離開
+   * does, rather than drop the player in the lobby with their seat's clock running;
+   * Back with the question open closes it (the player stays). False: nothing to ask
+   * (the match is over, or no server listens), Back goes where it goes. */
+  backPressed() {
+    if (this.q(".leave-btn").hidden) return false;
+    if (this.q(".leave-dialog").hidden) this.askLeave();
+    else this.closeLeave();
+    return true;
+  }
+
   closeLeave() {
     this.q(".leave-dialog").hidden = true;
     this.q(".leave-btn").focus();
@@ -477,13 +488,15 @@ export class TableView {
   }
 
   /** "一萬(1) 四萬(3)，共 4 張" as nodes, each wait kept on one line (a sideways
-   * screen's prompt wraps); more than four kinds are counted, not listed. */
+   * screen's prompt wraps); more than four kinds are counted, not listed. A wait
+   * with none left is greyed, and waits with none left at all say 空聽 in words: a
+   * ready hand that can no longer win is no reason to keep it. */
   waitsNodes(ws) {
     const total = ws.reduce((a, w) => a + w.live, 0);
-    const nowrap = (text) => h("span", { class: "hint-wait" }, text);
+    const nowrap = (text, more = "") => h("span", { class: `hint-wait ${more}`.trim() }, text);
     const list = ws.length > 4 ? [nowrap(t("hint.many", { kinds: ws.length }))]
-      : ws.flatMap((w, i) => [i ? " " : "", nowrap(t("hint.wait", { tile: tileName(w.tile), n: w.live }))]);
-    return [...list, nowrap(t("hint.total", { n: total }))];
+      : ws.flatMap((w, i) => [i ? " " : "", nowrap(t("hint.wait", { tile: tileName(w.tile), n: w.live }), w.live ? "" : "dead")]);
+    return [...list, total ? nowrap(t("hint.total", { n: total })) : nowrap(t("hint.dead"), "none")];
   }
 
   /** A translated line with `{waits}` filled by `waitsNodes`. */
