@@ -3,7 +3,10 @@
 N tables of paced guests play over 2-3 ``twmj serve`` workers that share one
 PostgreSQL and a redis-server this run starts on a port of its own. Every M
 seconds a fault chosen by the seeded RNG strikes: kill -9 of a worker, SIGTERM of a
-worker (each restarted at once), or ``SHUTDOWN NOSAVE`` and a restart of Redis.
+worker (each restarted at once), ``SHUTDOWN NOSAVE`` and a restart of Redis, or the
+database going away for ``--db-down`` seconds (every connection cut, none accepted,
+as in a PostgreSQL restart; half of these also kill -9 a worker while it is away, so
+the others adopt its tables while their reads fail).
 After T minutes no new games start and no more faults come; the games in play
 finish (bounded), the workers stop, and the stored games are checked against what
 the players saw. Loopback only; it stops by itself.
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import sys
@@ -31,10 +35,11 @@ import threading
 import time
 from pathlib import Path
 
-from twmahjong.drill import Player, RedisServer, Worker, audit, bot_policy, fresh_postgres
+from twmahjong.drill import (DatabaseOutage, Player, RedisServer, Worker, audit, bot_policy,
+                             fresh_postgres)
 
 PG = "postgresql+asyncpg://twmj:twmj@127.0.0.1:5432/twmj_test"
-FAULTS = ("kill9", "sigterm", "redis")
+FAULTS = ("kill9", "sigterm", "redis", "db")
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -51,6 +56,7 @@ class Chaos:
         self.dir = Path(a.logs or tempfile.mkdtemp(prefix="twmj-chaos-"))
         self.dir.mkdir(parents=True, exist_ok=True)
         self.db = fresh_postgres(a.database, a.db_name)
+        self.outage = DatabaseOutage(self.db)
         self.redis = RedisServer(log=self.dir / "redis.log").start()
         env = {"bot_fill_wait": 4, "claim_window": 0.3, "turn_base": 20, "turn_bank": 10,
                "hand_pause": 0.5}
@@ -80,11 +86,27 @@ class Chaos:
         last one up."""
         kind = self.rng.choice(self.a.faults)
         up = [w for w in self.workers if w.alive and w not in self.starting]
-        if kind != "redis" and len(up) < 2:
+        if kind in ("kill9", "sigterm") and len(up) < 2:
             kind = "redis"
         if kind == "redis":
             self.redis.restart()
             what = "redis restart"
+        elif kind == "db":
+            strike = self.rng.random() < 0.5 and len(up) >= 2
+            self.outage.down()
+            self.log(f"database down for {self.a.db_down:g}s")
+            if strike:
+                time.sleep(self.a.db_down / 2)
+                w = self.rng.choice(up)
+                w.kill9()
+                self.log(f"kill9 worker :{w.port} while the database is down")
+                self.starting.add(w)
+                threading.Thread(target=self._restart, args=(w,), daemon=True).start()
+                time.sleep(self.a.db_down / 2)
+            else:
+                time.sleep(self.a.db_down)
+            self.outage.up()
+            what = "database back"
         else:
             w = self.rng.choice(up)
             (w.kill9 if kind == "kill9" else w.term)()
@@ -208,7 +230,8 @@ class Chaos:
         print(f"moves acknowledged  {acked} own discards seen by their players; "
               f"{found['stored_moves']} moves stored")
         print(f"faults injected     {len(self.faults)} (kill -9 {kinds['kill9']}, SIGTERM "
-              f"{kinds['sigterm']}, Redis restart {kinds['redis']})")
+              f"{kinds['sigterm']}, Redis restart {kinds['redis']}, database away "
+              f"{kinds['db']})")
         print(f"moves lost          {found['lost']}")
         print(f"matched twice       {sum(p.rematched for p in self.players)} players "
               f"({sum(p.requeued for p in self.players)} asked to queue again)")
@@ -227,6 +250,8 @@ class Chaos:
         for w in self.workers:
             w.kill9()
         self.redis.stop()
+        with contextlib.suppress(Exception):     # stopped during an outage: let it in
+            self.outage.up()
 
 
 def _kinds(text: str) -> list[str]:
@@ -247,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--faults", type=_kinds, default=list(FAULTS),
                     help="the kinds of fault to draw from, comma-separated (kill9,sigterm,redis)")
     ap.add_argument("--lease", type=float, default=3.0)
+    ap.add_argument("--db-down", type=float, default=4.0,
+                    help="seconds the database stays away at a 'db' fault")
     ap.add_argument("--pace-min", type=float, default=0.05)
     ap.add_argument("--pace-max", type=float, default=0.4)
     ap.add_argument("--finish", type=float, default=300.0,

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Player", "RedisServer", "Worker", "audit", "bot_policy", "fresh_postgres",
-           "simple_policy"]
+__all__ = ["DatabaseOutage", "Player", "RedisServer", "Worker", "audit", "bot_policy",
+           "fresh_postgres", "simple_policy"]
 
 HANG = 600.0        # a guard against hanging forever, never a budget
 
@@ -463,3 +463,35 @@ def fresh_postgres(url: str, name: str) -> str:
 
     asyncio.run(prepare())
     return url.rpartition("/")[0] + "/" + name
+
+
+class DatabaseOutage:
+    """The drill's PostgreSQL database goes away and comes back, as in a restart or a
+    failover, without touching the server's other databases (no root needed): ``down``
+    cuts every connection to it and refuses new ones (``ALLOW_CONNECTIONS false``, then
+    ``pg_terminate_backend``), ``up`` lets them in again. The role must own the database
+    (``fresh_postgres`` creates it so)."""
+
+    def __init__(self, url: str):
+        plain = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+        self.base, _, self.name = plain.rpartition("/")
+        # a connection to another database of the server (ours is the one going away)
+        self.admin = f"{self.base}/postgres"
+
+    async def _run(self, allow: bool) -> None:
+        import asyncpg
+        conn = await asyncpg.connect(self.admin)
+        try:
+            await conn.execute(f'ALTER DATABASE "{self.name}" ALLOW_CONNECTIONS '
+                               f'{"true" if allow else "false"}')
+            if not allow:
+                await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                   "WHERE datname = $1 AND pid <> pg_backend_pid()", self.name)
+        finally:
+            await conn.close()
+
+    def down(self) -> None:
+        asyncio.run(self._run(False))
+
+    def up(self) -> None:
+        asyncio.run(self._run(True))

@@ -62,9 +62,15 @@ def _loop() -> str:
 
 
 def run(settings) -> None:
+    import asyncio
+
     from .app import create_app, uvicorn_config
     from .logs import configure
+    from .store.db import wait_for_database
     configure(settings.log_format, settings.log_level)
+    # the database answers before uvicorn starts: a start-up failure inside it is a
+    # traceback and "Application startup failed", where an operator needs one line
+    asyncio.run(wait_for_database(settings.effective_database_url, settings.database_wait))
     app = create_app(settings)
     _Server(uvicorn_config(app, settings, loop=_loop()), settings).run()
 

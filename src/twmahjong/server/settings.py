@@ -49,6 +49,9 @@ class Settings(BaseModel):
     redis_url: str | None = None         # None: one process; else the cluster's Redis
     redis_prefix: str = Field("twmj", min_length=1, max_length=64)  # keys of one deployment
     cluster_lease: float = Field(10.0, ge=0.5)  # s a silent process keeps its tables
+    # s a starting server waits for a database that does not answer (restarting, failing
+    # over: a worker restarted meanwhile comes up once it is back) before it gives up
+    database_wait: float = Field(60.0, ge=0)
     secret_key: str | None = None        # None: generated once, kept in data_dir
     default_profile: str = "standard"
 

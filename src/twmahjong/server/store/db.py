@@ -8,8 +8,10 @@ brought up to date with Alembic at start-up, before the first request.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
 from pathlib import Path
-
 from typing import Any
 
 import sqlalchemy as sa
@@ -17,7 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from ..settings import SettingsError
 
-__all__ = ["create_engine", "is_sqlite", "migrate"]
+__all__ = ["create_engine", "is_sqlite", "migrate", "unreachable", "wait_for_database"]
+
+log = logging.getLogger("twmahjong.server.db")
 
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -31,7 +35,11 @@ def create_engine(url: str) -> AsyncEngine:
     if is_sqlite(url):
         path = sa.engine.make_url(url).database
         if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise SettingsError(f"cannot make the folder for the database {path}: "
+                                    f"{e.strerror}; fix --data-dir or --database") from None
         engine = create_async_engine(url, connect_args={"timeout": 30})
 
         @sa.event.listens_for(engine.sync_engine, "connect")
@@ -54,6 +62,64 @@ def create_engine(url: str) -> AsyncEngine:
         return create_async_engine(url, pool_size=10, max_overflow=10)
     raise SettingsError(f"unsupported database URL {url.split(':', 1)[0]!r}: "
                         "use sqlite+aiosqlite:///path or postgresql+asyncpg://…")
+
+
+def unreachable(e: BaseException) -> bool:
+    """The database could not be reached (restarting, failing over): worth a retry."""
+    from sqlalchemy.exc import DBAPIError, IntegrityError
+    if isinstance(e, OSError):
+        return True
+    return isinstance(e, DBAPIError) and (e.connection_invalidated or
+                                          not isinstance(e, IntegrityError) and
+                                          "connect" in str(e).lower())
+
+
+def shown_url(url: str) -> str:
+    """``url`` as a log or an error may show it: the password left out."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url.split("://", 1)[0] + "://…"
+
+
+def _reason(e: BaseException) -> str:
+    """The driver's own words, one line (not SQLAlchemy's wrapping and link)."""
+    inner = getattr(e, "orig", None) or e
+    text = str(inner).strip().splitlines()[0] if str(inner).strip() else type(inner).__name__
+    return text.rstrip(".")
+
+
+async def wait_for_database(url: str, wait: float) -> None:
+    """Before serving: the database answers. One that cannot be reached (a restart, a
+    failover; a worker restarted meanwhile) is waited for up to ``wait`` seconds, said
+    once in the log; then, or at once for an error that waiting will not mend (a
+    password, a missing database), a SettingsError in one line — never a start-up
+    traceback."""
+    engine = create_engine(url)
+    end = time.monotonic() + wait
+    said = False
+    try:
+        while True:
+            try:
+                async with engine.connect() as conn:
+                    await conn.execute(sa.text("SELECT 1"))
+                if said:
+                    log.warning("the database at %s answers again; starting", shown_url(url))
+                return
+            except Exception as e:
+                if not unreachable(e):
+                    raise SettingsError(f"cannot use the database at {shown_url(url)}: "
+                                        f"{_reason(e)}; fix --database") from None
+                if time.monotonic() >= end:
+                    raise SettingsError(f"cannot reach the database at {shown_url(url)}: "
+                                        f"{_reason(e)}; start it or fix --database") from None
+                if not said:
+                    log.warning("the database at %s does not answer (%s); waiting for it "
+                                "(up to %g s)", shown_url(url), _reason(e), wait)
+                    said = True
+                await asyncio.sleep(min(1.0, max(0.0, end - time.monotonic())))
+    finally:
+        await engine.dispose()
 
 
 def _alembic_config(connection) -> Any:

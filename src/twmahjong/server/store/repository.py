@@ -19,9 +19,10 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 import sqlalchemy as sa
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from .db import unreachable
 from .schema import accounts, game_actions, game_players, games, ledger, name_key
 
 __all__ = ["HOUSE", "Fenced", "NameTaken", "Refused", "Repository", "SqlRepository",
@@ -96,15 +97,6 @@ class Repository(Protocol):
     async def leaderboard(self, limit: int = 50) -> list[dict]: ...
 
 
-def _unreachable(e: BaseException) -> bool:
-    """The database could not be reached (restarting, failing over): worth a retry."""
-    if isinstance(e, OSError):
-        return True
-    return isinstance(e, DBAPIError) and (e.connection_invalidated or
-                                          not isinstance(e, IntegrityError) and
-                                          "connect" in str(e).lower())
-
-
 async def _patiently(fn):
     """Run ``fn()`` (a transaction) until the database answers: a table waits out a
     PostgreSQL restart instead of ending its game."""
@@ -113,7 +105,7 @@ async def _patiently(fn):
         try:
             return await fn()
         except Exception as e:
-            if not _unreachable(e):
+            if not unreachable(e):
                 raise
             if not warned:
                 log.warning("the database cannot be reached (%s); waiting for it", e)
@@ -376,7 +368,7 @@ class SqlRepository:
                 try:
                     await self._commit(batch)
                 except Exception as e:
-                    if _unreachable(e):         # the database is away: wait for it
+                    if unreachable(e):          # the database is away: wait for it
                         log.warning("storing %d game actions failed (%s); retrying",
                                     len(batch), e)
                         self._queue[:0] = batch
@@ -417,7 +409,7 @@ class SqlRepository:
                     await self._commit(rows)
                     break
                 except Exception as e:
-                    if _unreachable(e):
+                    if unreachable(e):
                         await asyncio.sleep(0.5)
                         continue
                     tries += 1
