@@ -222,3 +222,36 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
     assert sum(e1["result"]["net"]) + e1["result"].get("fee", 0) == 0
     assert_own_view_only(far)
     assert_own_view_only(near2)
+
+
+def test_the_database_away_is_not_taken_for_redis_away(cluster, caplog):
+    """A PostgreSQL restart under a live cluster: the heartbeat's scan cannot read the
+    games. That is said once and adoption waits; it used to count as a Redis failure (a
+    warning every beat, then every relayed seat seated again, with fresh snapshots, for
+    a Redis restart that never happened)."""
+    import logging
+
+    from sqlalchemy.exc import DBAPIError
+    p1 = cluster()
+    cl, repo = p1.server.cluster, p1.server.repo
+    real = repo.active_games
+    calls = {"failed": 0, "after": 0}
+
+    async def away():
+        if calls["failed"] < 3:
+            calls["failed"] += 1
+            raise DBAPIError("SELECT games", {}, OSError("connection refused"))
+        calls["after"] += 1
+        return await real()
+    redis_back = cl._redis_back
+    with caplog.at_level(logging.WARNING, logger="twmahjong.server.cluster.ownership"):
+        repo.active_games = away
+        end = time.monotonic() + HANG
+        while calls["after"] < 2:              # three failed beats, then two that read
+            assert time.monotonic() < end, "the heartbeat stopped scanning"
+            time.sleep(0.05)
+    said = [r.getMessage() for r in caplog.records]
+    assert sum("database does not answer" in m for m in said) == 1, said
+    assert sum("database answers again" in m for m in said) == 1, said
+    assert not any("Redis is back" in m or "heartbeat failed" in m for m in said), said
+    assert cl._redis_back == redis_back                  # no Redis restart was seen

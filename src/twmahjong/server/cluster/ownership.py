@@ -248,6 +248,7 @@ class Cluster:
         self._tasks: set[asyncio.Task] = set()
         self._redis_run: str | None = None      # Redis's run_id: a new one means a restart
         self._redis_failed = False
+        self._db_failed = False                  # the last scan could not read the games
         self._redis_back = -1e9                  # when Redis last came back (loop time)
         self.lease = settings.cluster_lease
         self._wake = asyncio.Event()
@@ -299,7 +300,7 @@ class Cluster:
                 for gid in await self.directory.renew():
                     await self._lost(gid)
                 await self.presence.sync()
-                await self.scan()
+                await self._scan_unless_database_away()
                 await self.follow()
                 if restarted:
                     log.warning("Redis is back (restarted or unreachable for a while); "
@@ -312,6 +313,27 @@ class Cluster:
                     log.warning("cluster heartbeat failed (%s); retrying", e)
                 self._redis_failed = True
                 await asyncio.sleep(0.5)
+
+    async def _scan_unless_database_away(self) -> None:
+        """Adopt what nobody runs; the database away (a restart) is not Redis away: it
+        is said once, adoption waits for it, and the beat goes on renewing leases and
+        following relayed games. Before, it counted as a Redis failure: a warning every
+        beat, and once the database answered every relayed seat was seated again for a
+        Redis restart that never happened."""
+        from sqlalchemy.exc import DBAPIError
+
+        from ..store.db import error_reason
+        try:
+            await self.scan()
+        except DBAPIError as e:
+            if not self._db_failed:
+                log.warning("cluster: the database does not answer (%s); games without an "
+                            "owner are adopted once it does", error_reason(e))
+            self._db_failed = True
+            return
+        if self._db_failed:
+            log.warning("cluster: the database answers again")
+        self._db_failed = False
 
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)

@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from ..settings import SettingsError
 
-__all__ = ["create_engine", "is_sqlite", "migrate", "unreachable", "wait_for_database"]
+__all__ = ["create_engine", "error_reason", "is_sqlite", "migrate", "shown_url", "unreachable",
+           "wait_for_database"]
 
 log = logging.getLogger("twmahjong.server.db")
 
@@ -82,7 +83,7 @@ def shown_url(url: str) -> str:
         return url.split("://", 1)[0] + "://…"
 
 
-def _reason(e: BaseException) -> str:
+def error_reason(e: BaseException) -> str:
     """The driver's own words, one line (not SQLAlchemy's wrapping and link)."""
     inner = getattr(e, "orig", None) or e
     text = str(inner).strip().splitlines()[0] if str(inner).strip() else type(inner).__name__
@@ -109,13 +110,13 @@ async def wait_for_database(url: str, wait: float) -> None:
             except Exception as e:
                 if not unreachable(e):
                     raise SettingsError(f"cannot use the database at {shown_url(url)}: "
-                                        f"{_reason(e)}; fix --database") from None
+                                        f"{error_reason(e)}; fix --database") from None
                 if time.monotonic() >= end:
                     raise SettingsError(f"cannot reach the database at {shown_url(url)}: "
-                                        f"{_reason(e)}; start it or fix --database") from None
+                                        f"{error_reason(e)}; start it or fix --database") from None
                 if not said:
                     log.warning("the database at %s does not answer (%s); waiting for it "
-                                "(up to %g s)", shown_url(url), _reason(e), wait)
+                                "(up to %g s)", shown_url(url), error_reason(e), wait)
                     said = True
                 await asyncio.sleep(min(1.0, max(0.0, end - time.monotonic())))
     finally:
