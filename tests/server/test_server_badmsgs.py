@@ -142,3 +142,51 @@ def test_the_account_limit_spans_all_of_its_connections(make_live):
     pongs = sum(m["type"] == "pong" for m in got)
     assert pongs == 10                    # the account's burst, shared by both links
     assert any(m["type"] == "error" and m["code"] == "rate_limited" for m in got)
+
+
+def test_the_database_away_is_unavailable_not_a_dead_connection(live, caplog):
+    """A PostgreSQL restart while players connect: a chaos run logged 644 tracebacks
+    ("connection handler failed") and each client lost its connection with no word.
+    Now the message is answered ``unavailable``, the connection stays and the same
+    message works once the database answers; HTTP says 503 the same way; the log has
+    one line, not a traceback."""
+    import logging
+
+    from sqlalchemy.exc import DBAPIError
+    repo = live.server.repo
+    away = DBAPIError("SELECT accounts", {}, OSError("connection refused"))
+
+    def fail_once(method):
+        real = getattr(repo, method)
+        left = [1]
+
+        async def once(*args, **kwargs):
+            if left[0]:
+                left[0] -= 1
+                raise away
+            return await real(*args, **kwargs)
+        setattr(repo, method, once)
+
+    token = live.guest()
+
+    async def go():
+        c = await Client.open(live)
+        fail_once("account")
+        await c.send({"type": "hello", "token": token})
+        told = await c.expect("error")
+        await c.send({"type": "hello", "token": token})      # the same connection
+        welcome = await c.expect("welcome")
+        await c.close()
+        return told, welcome
+    with caplog.at_level(logging.WARNING):
+        told, welcome = run(go())
+        fail_once("leaderboard")
+        r503 = live.http("GET", "/api/v1/leaderboard")
+        r200 = live.http("GET", "/api/v1/leaderboard")
+    assert told["code"] == "unavailable" and "try again" in told["message"]
+    assert welcome["account"]["name"]
+    assert r503.status_code == 503 and r503.json()["error"]["code"] == "unavailable"
+    assert r503.headers["retry-after"] == "2"
+    assert r200.status_code == 200
+    assert not any(r.exc_info for r in caplog.records), [r.getMessage() for r in caplog.records]
+    assert not any("connection handler failed" in r.getMessage() for r in caplog.records)

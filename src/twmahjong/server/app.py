@@ -9,6 +9,7 @@ is believed only from the proxies the settings name.
 from __future__ import annotations
 
 import asyncio
+import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 
 from ..errors import UserError
 from .core import Server
@@ -26,8 +28,11 @@ from .net.http_api import error_response, router
 from .net.ws import Connection
 from .settings import Settings
 from .social.api import router as social_router
+from .store.db import said_database_away, unreachable
 
 __all__ = ["WEB_DIR", "BodyLimit", "create_app", "uvicorn_config"]
+
+log = logging.getLogger("twmahjong.server.app")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -50,6 +55,18 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     @app.exception_handler(UserError)
     async def _user_error(request: Request, exc: UserError) -> JSONResponse:
         return error_response(exc)
+
+    @app.exception_handler(DBAPIError)
+    async def _database_away(request: Request, exc: Exception) -> JSONResponse:
+        """The database away (a restart, a failover) is a 503 the client can retry, not
+        a 500 with a traceback per request; any other database error stays a 500."""
+        if not unreachable(exc):
+            raise exc
+        said_database_away(log, exc)
+        return JSONResponse({"error": {"code": "unavailable", "message":
+                                       "the server cannot reach its storage just now; "
+                                       "try again in a moment"}}, status_code=503,
+                            headers={"Retry-After": "2"})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -315,6 +315,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "err_code_not_started": ("這桌還沒開始，請稍候再試",
                              "That table has not started yet; try again in a moment"),
     "err_code_already_queued": ("你已經在配對中", "You are already waiting for a table"),
+    "err_code_unavailable": ("伺服器暫時連不上資料庫，請稍候再試",
+                             "The server cannot reach its storage just now; try again in a moment"),
     "err_code_internal_error": ("伺服器處理失敗，牌局會繼續", "The server failed on that; the game goes on"),
     "err_code_table_closed": ("牌局無法繼續，已結束", "The table could not go on and has ended"),
     "err_code_not_authenticated": ("請先登入", "Please log in"),

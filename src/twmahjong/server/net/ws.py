@@ -17,6 +17,7 @@ import time
 
 import orjson
 
+from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...errors import UserError
@@ -25,6 +26,7 @@ from ..play import challenge
 from ..play.lobby import LobbyError
 from ..play.timers import TokenBucket
 from . import protocol as P
+from ..store.db import said_database_away, unreachable
 from .limits import LimitError
 
 __all__ = ["Connection"]
@@ -217,6 +219,15 @@ class Connection:
             self.error("auth", str(e))
         except UserError as e:
             self.error("bad_request", str(e))
+        except DBAPIError as e:
+            if not unreachable(e):
+                raise
+            # the database is away (a restart, a failover): the player hears so and may
+            # send it again; the connection stays, the log says it once in a while
+            # (a traceback per message filled a chaos run's logs with 644 of them)
+            said_database_away(log, e)
+            self.error("unavailable", "the server cannot reach its storage just now; "
+                                      "try again in a moment")
 
     async def _dispatch(self, msg) -> None:
         if isinstance(msg, P.Ping):

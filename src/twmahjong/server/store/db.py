@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from ..settings import SettingsError
 
-__all__ = ["create_engine", "error_reason", "is_sqlite", "migrate", "shown_url", "unreachable",
-           "wait_for_database"]
+__all__ = ["create_engine", "error_reason", "is_sqlite", "migrate", "said_database_away",
+           "shown_url", "unreachable", "wait_for_database"]
 
 log = logging.getLogger("twmahjong.server.db")
 
@@ -73,6 +73,20 @@ def unreachable(e: BaseException) -> bool:
     return isinstance(e, DBAPIError) and (e.connection_invalidated or
                                           not isinstance(e, IntegrityError) and
                                           "connect" in str(e).lower())
+
+
+_said_away = [0.0, 0]          # when the last "database away" line was logged; since then
+
+
+def said_database_away(logger: logging.Logger, e: BaseException, every: float = 10.0) -> None:
+    """One log line for a request or message the database could not answer, at most
+    every ``every`` seconds with the count since (an outage fails every one of them)."""
+    now = time.monotonic()
+    _said_away[1] += 1
+    if now - _said_away[0] >= every:
+        logger.warning("the database does not answer (%s); %d request(s) told 'unavailable'",
+                       error_reason(e), _said_away[1])
+        _said_away[0], _said_away[1] = now, 0
 
 
 def shown_url(url: str) -> str:

@@ -411,6 +411,7 @@ const TABLE = {
   "err.code.no_table": ["這場牌局已經結束或不存在", "That game is over or does not exist"],
   "err.code.not_started": ["這桌還沒開始，請稍候再試", "That table has not started yet; try again in a moment"],
   "err.code.already_queued": ["你已經在配對中", "You are already waiting for a table"],
+  "err.code.unavailable": ["伺服器暫時連不上資料庫，請稍候再試", "The server cannot reach its storage just now; try again in a moment"],
   "err.code.internal_error": ["伺服器處理失敗，牌局會繼續", "The server failed on that; the game goes on"],
   "err.code.table_closed": ["牌局無法繼續，已結束", "The table could not go on and has ended"],
   "err.code.not_authenticated": ["請先登入", "Please log in"],
