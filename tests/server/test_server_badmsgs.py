@@ -147,9 +147,9 @@ def test_the_account_limit_spans_all_of_its_connections(make_live):
 def test_the_database_away_is_unavailable_not_a_dead_connection(live, caplog):
     """A PostgreSQL restart while players connect: a chaos run logged 644 tracebacks
     ("connection handler failed") and each client lost its connection with no word.
-    Now the message is answered ``unavailable``, the connection stays and the same
-    message works once the database answers; HTTP says 503 the same way; the log has
-    one line, not a traceback."""
+    Now the hello is answered ``unavailable`` and the connection closed "try again
+    later" (1013), and the reconnection's hello works once the database answers; HTTP
+    says 503 the same way; the log has one line, not a traceback."""
     import logging
 
     from sqlalchemy.exc import DBAPIError
@@ -170,20 +170,28 @@ def test_the_database_away_is_unavailable_not_a_dead_connection(live, caplog):
     token = live.guest()
 
     async def go():
+        from websockets.exceptions import ConnectionClosed
         c = await Client.open(live)
         fail_once("account")
         await c.send({"type": "hello", "token": token})
         told = await c.expect("error")
-        await c.send({"type": "hello", "token": token})      # the same connection
-        welcome = await c.expect("welcome")
-        await c.close()
-        return told, welcome
+        try:                                  # half set up: closed "try again later"
+            await c.recv()
+            closed = None
+        except ConnectionClosed as e:
+            closed = e.rcvd.code if e.rcvd else None
+        again = await Client.open(live)       # what every client's reconnection does
+        await again.send({"type": "hello", "token": token})
+        welcome = await again.expect("welcome")
+        await again.close()
+        return told, closed, welcome
     with caplog.at_level(logging.WARNING):
-        told, welcome = run(go())
+        told, closed, welcome = run(go())
         fail_once("leaderboard")
         r503 = live.http("GET", "/api/v1/leaderboard")
         r200 = live.http("GET", "/api/v1/leaderboard")
     assert told["code"] == "unavailable" and "try again" in told["message"]
+    assert closed == 1013
     assert welcome["account"]["name"]
     assert r503.status_code == 503 and r503.json()["error"]["code"] == "unavailable"
     assert r503.headers["retry-after"] == "2"

@@ -204,6 +204,7 @@ class Connection:
         if not self._rate_ok():
             return
         st = self.server.settings
+        msg = None
         try:
             msg = P.parse_client(raw, st.max_frame_bytes, st.max_json_depth)
             await self._dispatch(msg)
@@ -222,12 +223,26 @@ class Connection:
         except DBAPIError as e:
             if not unreachable(e):
                 raise
-            # the database is away (a restart, a failover): the player hears so and may
-            # send it again; the connection stays, the log says it once in a while
-            # (a traceback per message filled a chaos run's logs with 644 of them)
+            # the database is away (a restart, a failover): the player hears so, and the
+            # log says it once in a while (a traceback per message filled a chaos run's
+            # logs with 644 of them). A hello or a join that failed leaves the connection
+            # half set up: it is closed "try again later" (1013), and every client's
+            # reconnection says hello again; after any other message it stays.
             said_database_away(log, e)
             self.error("unavailable", "the server cannot reach its storage just now; "
                                       "try again in a moment")
+            if isinstance(msg, (P.Hello, P.Join)):
+                await self._close_after_sending(1013)
+
+    async def _close_after_sending(self, code: int) -> None:
+        """Send what is queued (the error saying why), then close with ``code``."""
+        self.closed = True
+        self.outbox.put_nowait(None)               # the writer sends the rest, then ends
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                await self.writer
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=code)
 
     async def _dispatch(self, msg) -> None:
         if isinstance(msg, P.Ping):
