@@ -97,24 +97,25 @@ class Chaos:
             self.log(f"database down for {self.a.db_down:g}s")
             if strike:
                 time.sleep(self.a.db_down / 2)
-                w = self.rng.choice(up)
-                w.kill9()
+                w = self._strike(self.rng.choice(up), "kill9")
                 self.log(f"kill9 worker :{w.port} while the database is down")
-                self.starting.add(w)
-                threading.Thread(target=self._restart, args=(w,), daemon=True).start()
                 time.sleep(self.a.db_down / 2)
             else:
                 time.sleep(self.a.db_down)
             self.outage.up()
             what = "database back"
         else:
-            w = self.rng.choice(up)
-            (w.kill9 if kind == "kill9" else w.term)()
-            self.starting.add(w)
-            threading.Thread(target=self._restart, args=(w,), daemon=True).start()
+            w = self._strike(self.rng.choice(up), kind)
             what = f"{kind} worker :{w.port} (restarting)"
         self.faults.append((time.monotonic(), kind))
         self.log(f"fault {len(self.faults)}: {what}")
+
+    def _strike(self, w: Worker, kind: str) -> Worker:
+        """kill -9 or SIGTERM ``w``, and start it again in the background."""
+        (w.kill9 if kind == "kill9" else w.term)()
+        self.starting.add(w)
+        threading.Thread(target=self._restart, args=(w,), daemon=True).start()
+        return w
 
     def _restart(self, w: Worker) -> None:
         try:
@@ -270,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--bot", default="speedster", help="the bot that answers for each client")
     ap.add_argument("--faults", type=_kinds, default=list(FAULTS),
-                    help="the kinds of fault to draw from, comma-separated (kill9,sigterm,redis)")
+                    help="the kinds of fault to draw from, comma-separated (kill9,sigterm,redis,db)")
     ap.add_argument("--lease", type=float, default=3.0)
     ap.add_argument("--db-down", type=float, default=4.0,
                     help="seconds the database stays away at a 'db' fault")

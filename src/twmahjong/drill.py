@@ -288,15 +288,14 @@ class Player:
                     raise _GameOver
                 if m.get("code") in ("auth", "bad_message"):    # refused: a harness bug
                     raise RuntimeError(f"{self.name}: the server refused us: {m}")
-                if self.game_id is None and m.get("code") == "unavailable":
-                    # the database was away when we asked: ask again, as a player
-                    # pressing 一鍵匹配 again would (a hello told so is closed: reconnect)
-                    self.requeued += 1
-                    await asyncio.sleep(0.5)
-                    await ws.send(json.dumps({"type": "quick_match", "mode": mode}))
-                elif self.game_id is None and (m.get("code") == "requeue" or m.get(
+                # the queue lost us (a fault), or the database was away when we asked
+                # (a hello told so is closed: we reconnect): queue again, as a person
+                # pressing 一鍵匹配 again would, after a moment for the database
+                if self.game_id is None and (m.get("code") in ("requeue", "unavailable") or m.get(
                         "message", "").startswith("could not start the table")):
-                    self.requeued += 1          # the queue lost us (a fault): queue again
+                    self.requeued += 1
+                    if m.get("code") == "unavailable":
+                        await asyncio.sleep(0.5)
                     await ws.send(json.dumps({"type": "quick_match", "mode": mode}))
                 continue            # not_your_turn, stale, illegal_action, rate_limited...
             if t == "matched":

@@ -28,7 +28,7 @@ from .net.http_api import error_response, router
 from .net.ws import Connection
 from .settings import Settings
 from .social.api import router as social_router
-from .store.db import said_database_away, unreachable
+from .store.db import UNAVAILABLE, said_database_away, unreachable
 
 __all__ = ["WEB_DIR", "BodyLimit", "create_app", "uvicorn_config"]
 
@@ -63,10 +63,8 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         if not unreachable(exc):
             raise exc
         said_database_away(log, exc)
-        return JSONResponse({"error": {"code": "unavailable", "message":
-                                       "the server cannot reach its storage just now; "
-                                       "try again in a moment"}}, status_code=503,
-                            headers={"Retry-After": "2"})
+        return JSONResponse({"error": {"code": "unavailable", "message": UNAVAILABLE}},
+                            status_code=503, headers={"Retry-After": "2"})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

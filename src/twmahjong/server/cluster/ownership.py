@@ -447,9 +447,9 @@ class Cluster:
             return None
         self._adopting.add(game_id)
         try:
+            table = None
             try:
                 row = await self.server.repo.game(game_id)
-                table = None
                 if row is not None and row["status"] == "active":
                     table = await self.server.resume_game(row)
             except Exception:
@@ -458,7 +458,6 @@ class Cluster:
                 # behind it; the next beat's scan adopts the game again
                 log.exception("process %s could not adopt game %s; trying again",
                               self.process_id, game_id)
-                table = None
             if table is None:
                 await self.directory.release(game_id)
                 return None

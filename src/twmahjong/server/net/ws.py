@@ -25,8 +25,8 @@ from ..people.auth import AuthError, check_not_banned, public_account
 from ..play import challenge
 from ..play.lobby import LobbyError
 from ..play.timers import TokenBucket
+from ..store.db import UNAVAILABLE, said_database_away, unreachable
 from . import protocol as P
-from ..store.db import said_database_away, unreachable
 from .limits import LimitError
 
 __all__ = ["Connection"]
@@ -229,8 +229,7 @@ class Connection:
             # half set up: it is closed "try again later" (1013), and every client's
             # reconnection says hello again; after any other message it stays.
             said_database_away(log, e)
-            self.error("unavailable", "the server cannot reach its storage just now; "
-                                      "try again in a moment")
+            self.error("unavailable", UNAVAILABLE)
             if isinstance(msg, (P.Hello, P.Join)):
                 await self._close_after_sending(1013)
 

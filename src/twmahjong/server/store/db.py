@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from ..settings import SettingsError
 
-__all__ = ["create_engine", "error_reason", "is_sqlite", "migrate", "said_database_away",
-           "shown_url", "unreachable", "wait_for_database"]
+__all__ = ["UNAVAILABLE", "create_engine", "error_reason", "is_sqlite", "migrate",
+           "said_database_away", "shown_url", "unreachable", "wait_for_database"]
 
 log = logging.getLogger("twmahjong.server.db")
 
@@ -67,13 +68,15 @@ def create_engine(url: str) -> AsyncEngine:
 
 def unreachable(e: BaseException) -> bool:
     """The database could not be reached (restarting, failing over): worth a retry."""
-    from sqlalchemy.exc import DBAPIError, IntegrityError
     if isinstance(e, OSError):
         return True
     return isinstance(e, DBAPIError) and (e.connection_invalidated or
                                           not isinstance(e, IntegrityError) and
                                           "connect" in str(e).lower())
 
+
+# what a client is told when the database does not answer (HTTP 503 and WebSocket alike)
+UNAVAILABLE = "the server cannot reach its storage just now; try again in a moment"
 
 _said_away = [0.0, 0]          # when the last "database away" line was logged; since then
 
