@@ -203,6 +203,7 @@ def test_leave_confirms_and_the_lobby_brings_the_player_back(player, server_url,
     dialog.wait_for(state="visible")
     assert page.url.endswith("#/table")
     assert page.locator(".table-view .hand .hand-tile").count() > 0
+    p.shot("back-asks")
     page.go_back()                          # Back again closes the question: stay
     dialog.wait_for(state="hidden")
     assert page.url.endswith("#/table")
