@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["DatabaseOutage", "Player", "RedisServer", "Worker", "audit", "bot_policy",
-           "fresh_postgres", "simple_policy"]
+           "drop_postgres", "fresh_postgres", "simple_policy"]
 
 HANG = 600.0        # a guard against hanging forever, never a budget
 
@@ -468,6 +468,23 @@ def fresh_postgres(url: str, name: str) -> str:
 
     asyncio.run(prepare())
     return url.rpartition("/")[0] + "/" + name
+
+
+def drop_postgres(url: str) -> None:
+    """Drop the database of ``url`` (its connections cut first): a drill that made a
+    database of its own to start from nothing leaves none behind."""
+    import asyncpg
+    plain = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    base, _, name = plain.rpartition("/")
+
+    async def drop() -> None:
+        conn = await asyncpg.connect(f"{base}/postgres")
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await conn.close()
+
+    asyncio.run(drop())
 
 
 class DatabaseOutage:

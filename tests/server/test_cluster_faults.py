@@ -22,7 +22,7 @@ import httpx
 import pytest
 from server_helpers import HANG
 
-from twmahjong.drill import Player, RedisServer, Worker, audit, bot_policy, fresh_postgres
+from twmahjong.drill import Player, RedisServer, Worker, audit, bot_policy, drop_postgres, fresh_postgres
 
 PG = os.environ.get("TWMJ_TEST_POSTGRES")
 LEASE = 3.0
@@ -189,6 +189,9 @@ def test_two_workers_started_at_once_on_an_empty_database_both_come_up(drill):
     db = _db("migrate_" + secrets.token_hex(3))
     a, b = start(2, db)          # spawned together, then waited for
     assert a.alive and b.alive
+    a.kill9()
+    b.kill9()
+    drop_postgres(db)            # a database of its own each run: leave none behind
 
 
 def test_health_counts_the_queue_of_the_whole_cluster(drill):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.geometry import Region
 
 from twmahjong.hints import Wait, discard_hints, live_counts, ready_waits
 from twmahjong.profiles import load_profile
@@ -192,3 +193,47 @@ async def test_a_key_that_is_not_legal_now_says_so():
         await pilot.press("p")
         assert "You cannot pung now" in content(app, "#hint")
         assert "Your turn" in content(app, "#status")
+
+
+class EastFirstBot(ScriptBot):
+    """Throws a 東 while it holds one (passing every claim): the person's single wait
+    on 東 goes dead one river tile at a time."""
+
+    def act(self, obs):
+        for a in obs["legal"]:
+            if a["type"] == "discard" and a["tile"] == "1z":
+                return a
+        return super().act(obs)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("lang, dead", [("zh", "東(剩0)（空聽：一張都不剩）"),
+                                        ("en", "E (0 left) (a dead wait: none left)")])
+async def test_a_dead_wait_is_said_in_full_on_the_screen(size, lang, dead):
+    """The three other 東 go to the rivers while the person waits on 東 alone: at the
+    person's next turn the hint line says 空聽 in words, whole, on an 80×24 and a
+    120×40 terminal (the line wraps rather than cutting the words off)."""
+    wall = stacked_wall({0: READY_DEALER, 1: OTHER_A, 2: OTHER_B, 3: "258m369p258s12346z88p"}, 0)
+    s = PlaySession(load_profile("standard"), bot_names=["script"] * 3, seed=7, rounds=1,
+                    bots=[EastFirstBot(), EastFirstBot(), EastFirstBot()],
+                    walls=lambda n: wall if n == 0 else None)
+    app = app_for(s, lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert s.observation()["drawn"] == "9s"
+        await pilot.press("enter")                         # 九條 out: ready on 東 alone
+        for _ in range(200):                               # until the person's next turn
+            await pilot.pause()
+            legal = s.legal()
+            if any(a.type == "discard" for a in legal):
+                break
+            if legal:                                      # the first 東 is a win offered;
+                await pilot.press("x")                     # passed, 過水 offers no other
+        else:
+            raise AssertionError("the person's turn never came back")
+        rivers = s.observation()["discards"]
+        assert sum(r.count("1z") for r in rivers) == 3     # every other 東 is in sight
+        w = app.screen.query_one("#hint")               # as drawn, at the terminal's width
+        drawn = [strip.text for strip in w.render_lines(Region(0, 0, w.size.width, w.size.height))]
+        assert any(dead in line for line in drawn), drawn
