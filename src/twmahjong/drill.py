@@ -447,10 +447,15 @@ async def audit(db_url: str, players: list[Player]) -> dict:
     return out
 
 
+def _asyncpg_url(url: str) -> str:
+    """SQLAlchemy's ``postgresql+asyncpg://`` URL as asyncpg itself takes it."""
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
 def fresh_postgres(url: str, name: str) -> str:
     """An empty database ``name`` on the PostgreSQL of ``url`` (created if missing)."""
     import asyncpg
-    plain = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    plain = _asyncpg_url(url)
     base = plain.rpartition("/")[0]
 
     async def prepare() -> None:
@@ -474,7 +479,7 @@ def drop_postgres(url: str) -> None:
     """Drop the database of ``url`` (its connections cut first): a drill that made a
     database of its own to start from nothing leaves none behind."""
     import asyncpg
-    plain = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+    plain = _asyncpg_url(url)
     base, _, name = plain.rpartition("/")
 
     async def drop() -> None:
@@ -495,7 +500,7 @@ class DatabaseOutage:
     (``fresh_postgres`` creates it so)."""
 
     def __init__(self, url: str):
-        plain = url.replace("postgresql+asyncpg://", "postgresql://", 1)
+        plain = _asyncpg_url(url)
         self.base, _, self.name = plain.rpartition("/")
         # a connection to another database of the server (ours is the one going away)
         self.admin = f"{self.base}/postgres"

@@ -22,7 +22,8 @@ import httpx
 import pytest
 from server_helpers import HANG
 
-from twmahjong.drill import Player, RedisServer, Worker, audit, bot_policy, drop_postgres, fresh_postgres
+from twmahjong.drill import (Player, RedisServer, Worker, audit, bot_policy, drop_postgres,
+                             fresh_postgres)
 
 PG = os.environ.get("TWMJ_TEST_POSTGRES")
 LEASE = 3.0

@@ -81,11 +81,11 @@ def test_a_wait_with_no_copy_left_says_so_in_words():
 
 # -- on the screen --------------------------------------------------------------------------------
 
-def ready_session() -> PlaySession:
+def ready_session(bot=ScriptBot) -> PlaySession:
     """seed 7: the person deals; throwing the 門牌 九條 leaves 東 alone, ready (地聽 allowed)."""
     wall = stacked_wall({0: READY_DEALER, 1: OTHER_A, 2: OTHER_B, 3: "258m369p258s12346z88p"}, 0)
     return PlaySession(load_profile("standard"), bot_names=["script"] * 3, seed=7, rounds=1,
-                       bots=[ScriptBot(), ScriptBot(), ScriptBot()],
+                       bots=[bot(), bot(), bot()],
                        walls=lambda n: wall if n == 0 else None)
 
 
@@ -212,12 +212,9 @@ class EastFirstBot(ScriptBot):
                                         ("en", "E (0 left) (a dead wait: none left)")])
 async def test_a_dead_wait_is_said_in_full_on_the_screen(size, lang, dead):
     """The three other 東 go to the rivers while the person waits on 東 alone: at the
-    person's next turn the hint line says 空聽 in words, whole, on an 80×24 and a
-    120×40 terminal (the line wraps rather than cutting the words off)."""
-    wall = stacked_wall({0: READY_DEALER, 1: OTHER_A, 2: OTHER_B, 3: "258m369p258s12346z88p"}, 0)
-    s = PlaySession(load_profile("standard"), bot_names=["script"] * 3, seed=7, rounds=1,
-                    bots=[EastFirstBot(), EastFirstBot(), EastFirstBot()],
-                    walls=lambda n: wall if n == 0 else None)
+    person's next turn the hint line says 空聽 in words, whole and on one line, on an
+    80×24 and a 120×40 terminal."""
+    s = ready_session(EastFirstBot)
     app = app_for(s, lang)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -235,5 +232,5 @@ async def test_a_dead_wait_is_said_in_full_on_the_screen(size, lang, dead):
         rivers = s.observation()["discards"]
         assert sum(r.count("1z") for r in rivers) == 3     # every other 東 is in sight
         w = app.screen.query_one("#hint")               # as drawn, at the terminal's width
-        drawn = [strip.text for strip in w.render_lines(Region(0, 0, w.size.width, w.size.height))]
+        drawn = [line.text for line in w.render_lines(Region(0, 0, *w.size))]
         assert any(dead in line for line in drawn), drawn
