@@ -197,13 +197,16 @@ def is_decision(h: HandState, seat: int) -> bool:
     return h.phase != "claim" or len(h.claim_ctx or ()) == 2
 
 
-def decision_points(rec: Record, seat: int) -> tuple[Match, list[DecisionPoint]]:
+def decision_points(rec: Record, seat: int, hands: Iterable[int] | None = None
+                    ) -> tuple[Match, list[DecisionPoint]]:
     """Replay ``rec``; the finished match and a copy of the hand at each of ``seat``'s
-    decisions."""
+    decisions (in the hands numbered ``hands`` only, when given: a copy at every
+    decision of a long game is most of the replay's time)."""
     out: list[DecisionPoint] = []
+    keep = None if hands is None else set(hands)
 
     def watch(h: HandState, choices: dict[int, Action]) -> None:
-        if is_decision(h, seat):
+        if (keep is None or h.hand_no in keep) and is_decision(h, seat):
             out.append(DecisionPoint(clone(h), seat, choices.get(seat, A.PASS), len(h.events)))
 
     m = replay(rec, watch=watch)
@@ -223,8 +226,7 @@ def person_seat(doc: dict[str, Any]) -> int | None:
 # -- sampling worlds ---------------------------------------------------------------------------
 
 def _hand_events(h: HandState) -> list[dict[str, Any]]:
-    start = max((i for i, e in enumerate(h.events) if e.get("type") == "deal"), default=0)
-    return h.events[start:]
+    return h.events[h.events_start:]
 
 
 def passed_waits(h: HandState, seat: int) -> dict[int, set[int]]:
@@ -441,7 +443,7 @@ def plan_record(rec: Record, *, seat: int | None = None, bot: str = DEFAULT_BOT,
         raise AnalysisError("--worlds must be at least 1")
     _reference_bot(bot, 0)          # an unknown name fails here, before any work
     try:
-        m, points = decision_points(rec, seat)
+        m, points = decision_points(rec, seat, hands)
     except ReplayError as e:
         raise AnalysisError(f"the record does not replay: {e}") from None
     dealt = [(int(e["hand_no"]), int(e["dealer"])) for e in m.events if e.get("type") == "deal"]
@@ -450,7 +452,6 @@ def plan_record(rec: Record, *, seat: int | None = None, bot: str = DEFAULT_BOT,
         missing = sorted(keep - {no for no, _ in dealt})
         if missing:
             raise AnalysisError(f"the game has no hand {missing[0] + 1} (it has {len(dealt)})")
-        points = [p for p in points if p.state.hand_no in keep]
         dealt = [d for d in dealt if d[0] in keep]
     st = m.profile.stakes
     return Plan(seat, points, dealt, {"base": st.base, "per_tai": st.per_tai})

@@ -87,6 +87,9 @@ class HandState(ClaimResolution, WinConditions):
         self.seat_winds = [(s - east) % 4 for s in range(4)]
         self.seats = [SeatState() for _ in range(4)]
         self.events: list[Event] = [] if events is None else events
+        # where this hand's own story starts in ``events`` (a match passes its list,
+        # which holds every hand before this one)
+        self.events_start = len(self.events)
         self.phase = "deal"
         self.turn_seat = dealer
         self.drawn: int | None = None
