@@ -92,6 +92,9 @@ class View:
         partial one) takes a neutral default. An in-process observation with the
         engine's ``actions`` is read from those, not from its ``legal`` JSON."""
         acts: Sequence[Action] | None = getattr(obs, "actions", None)
+        kinds = getattr(obs, "kinds", None)     # an in-process observation: no text to read
+        if kinds is not None:
+            return cls._from_kinds(kinds(), acts, obs)
         seat = int(obs.get("seat", 0))
         counts = [0] * KINDS
         for k in parse_tiles(obs.get("hand") or ""):
@@ -119,6 +122,24 @@ class View:
         )
         drawn_out = obs.get("drawn_out")
         v.drawn_out = [list(d) for d in drawn_out] if drawn_out else [[False] * len(d) for d in discards]
+        v._count_visible()
+        return v
+
+    @classmethod
+    def _from_kinds(cls, k: Mapping[str, Any], acts: Sequence[Action] | None,
+                    obs: Mapping[str, Any]) -> View:
+        """The view ``from_observation`` reads from the observation's text, built
+        from the same facts as numbers (``engine.observe.seat_kinds``)."""
+        ld = k["last_discard"]
+        v = cls(
+            seat=k["seat"], counts=k["counts"], drawn=k["drawn"],
+            melds=[[Meld(*m) for m in ms] for ms in k["melds"]], discards=k["discards"],
+            flowers=k["flowers"], declared=k["declared"], concealed_count=k["concealed_count"],
+            wall_remaining=k["wall_remaining"], dealer=k["dealer"],
+            dealer_streak=k["dealer_streak"], seat_winds=k["seat_winds"],
+            round_wind=k["round_wind"], last_discard=tuple(ld) if ld else None,
+            legal=legal_of_actions(acts) if acts is not None else parse_legal(obs.get("legal") or []),
+            drawn_out=k["drawn_out"])
         v._count_visible()
         return v
 

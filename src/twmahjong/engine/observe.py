@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 
     from .state import Event, TableState
 
-__all__ = ["HIDDEN", "MeldView", "Observation", "SeatTile", "event_view", "observation"]
+__all__ = ["HIDDEN", "MeldKinds", "MeldView", "Observation", "SeatTile", "event_view", "observation",
+           "seat_kinds"]
 
 # A meld as a seat sees it: ``tiles`` None for another seat's 暗槓; ``from`` (the
 # discarder) and ``claimed`` (the tile taken) for a claimed meld.
@@ -107,6 +108,44 @@ def observation(h: TableState, seat: int) -> Observation:
     return obs
 
 
+# A meld as ``seat_kinds`` gives it: (type, kinds sorted, from seat, claimed kind);
+# another seat's 暗槓 is ("concealed_kong", (), None, None), face down as in the text.
+MeldKinds = tuple[str, tuple[int, ...], int | None, int | None]
+
+
+def _meld_kinds(m: TableMeld, viewer: int, owner: int) -> MeldKinds:
+    if m.type == "concealed_kong" and viewer != owner:
+        return ("concealed_kong", (), None, None)
+    claimed = m.claimed if m.from_seat is not None else None
+    return (m.type, tuple(sorted(m.kinds)), m.from_seat, claimed)
+
+
+def seat_kinds(h: TableState, seat: int) -> dict[str, Any]:
+    """What ``observation`` tells ``seat``, as tile kinds (ints) instead of text:
+    for an in-process reader (``bots.view.View``) that would only parse the text
+    back — a third of a playout's time in a game review went to writing tiles out
+    and reading them in again. It hides what ``observation`` hides (the wall,
+    another seat's concealed tiles, drawn tile and 暗槓), and says nothing of the
+    legal moves; ``tests/engine/test_observe_kinds.py`` holds it to ``observation``."""
+    seats = h.seats
+    drawn = h.drawn if (h.phase == "turn" and h.turn_seat == seat) else None
+    last: tuple[int, int] | None = None
+    if h.claim_ctx is not None and h.phase == "claim":
+        d, k = h.claim_ctx
+        last = (d, k)
+    return {
+        "seat": seat, "counts": list(seats[seat].counts), "drawn": drawn,
+        "melds": [[_meld_kinds(m, seat, s) for m in seats[s].melds] for s in range(4)],
+        "discards": [list(st.discards) for st in seats],
+        "flowers": [list(st.flowers) for st in seats],
+        "drawn_out": [st.drawn_out[:] for st in seats],
+        "concealed_count": [sum(st.counts) for st in seats],
+        "declared": [st.declared is not None for st in seats],
+        "wall_remaining": h.drawable(), "dealer": h.dealer, "dealer_streak": h.dealer_streak,
+        "seat_winds": list(h.seat_winds), "round_wind": h.round_wind, "last_discard": last,
+    }
+
+
 def event_view(ev: Event, seat: int) -> Event:
     """One event as ``seat`` may see it."""
     t = ev["type"]
@@ -149,6 +188,10 @@ class _LazyObservation(dict[str, Any]):
         self._h = h
         self._seat = seat
         self.actions = actions
+
+    def kinds(self) -> dict[str, Any]:
+        """``seat_kinds`` of the table this observation reads (see there)."""
+        return seat_kinds(self._h, self._seat)
 
     def _legal(self) -> None:
         if not dict.__contains__(self, "legal"):
