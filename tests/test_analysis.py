@@ -192,6 +192,20 @@ def test_a_review_is_the_same_for_the_same_seed_and_lists_every_hand():
         assert h["total_loss"] == pytest.approx(sum(apart.values()), abs=0.02)
 
 
+def test_the_reference_is_the_top_level():
+    """The issue: "for each of the person's decisions, the top level's choice" — the
+    highest level of the ladder (L6 since it was added above L5), not the level the
+    review was written beside."""
+    import re
+
+    from twmahjong.analysis import DEFAULT_BOT
+    from twmahjong.bots.registry import NAMES
+    levels = [n for n in NAMES if re.fullmatch(r"L\d+", n)]
+    assert DEFAULT_BOT == max(levels, key=lambda n: int(n[1:])) == "L6"
+    rec = _record(2, ["L2"] * 4)
+    assert analyze_record(rec, seat=0, worlds=1, hands=[0]).to_json()["bot"] == "L6"
+
+
 def test_an_unknown_seat_or_bot_is_a_user_error():
     rec = _record(2, ["L2"] * 4)
     with pytest.raises(AnalysisError, match="seat"):
