@@ -54,7 +54,7 @@ __all__ = ["ANALYSIS_FORMAT", "DEFAULT_BOT", "DEFAULT_WORLDS", "ROLLOUT_BOT", "A
            "Plan", "decision_points", "person_seat", "plan_record", "review_points"]
 
 ANALYSIS_FORMAT = "twmahjong-analysis"
-DEFAULT_BOT = "L6"              # the reference AI whose choice each move is shown beside: the top level
+DEFAULT_BOT = "L6"              # the reference AI each move is shown beside: the top level
 ROLLOUT_BOT = "efficiency"      # plays the other seats in the playouts (fast, deterministic)
 SEAT_PLAYOUT_BOT = "efficiency"  # plays on for the reviewed seat after the compared move
 DEFAULT_WORLDS = 48             # sampled worlds per decision

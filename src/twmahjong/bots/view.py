@@ -138,7 +138,8 @@ class View:
             wall_remaining=k["wall_remaining"], dealer=k["dealer"],
             dealer_streak=k["dealer_streak"], seat_winds=k["seat_winds"],
             round_wind=k["round_wind"], last_discard=tuple(ld) if ld else None,
-            legal=legal_of_actions(acts) if acts is not None else parse_legal(obs.get("legal") or []),
+            legal=(legal_of_actions(acts) if acts is not None
+                   else parse_legal(obs.get("legal") or [])),
             drawn_out=k["drawn_out"])
         v._count_visible()
         return v

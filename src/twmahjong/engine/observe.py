@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
     from .state import Event, TableState
 
-__all__ = ["HIDDEN", "MeldKinds", "MeldView", "Observation", "SeatTile", "event_view", "observation",
-           "seat_kinds"]
+__all__ = ["HIDDEN", "MeldKinds", "MeldView", "Observation", "SeatTile", "event_view",
+           "observation", "seat_kinds"]
 
 # A meld as a seat sees it: ``tiles`` None for another seat's 暗槓; ``from`` (the
 # discarder) and ``claimed`` (the tile taken) for a claimed meld.
