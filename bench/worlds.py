@@ -33,8 +33,9 @@ where the reader gives L6's tile at least a 4% chance of dealing in and its
 safest candidate is 2 points safer: that one is the alternative, whatever the fit
 says); ``deal=`` ``uniform`` (``analysis.sample_world``: the hidden tiles dealt
 again at random, declared seats waiting on nothing they let go, as the game
-review deals them) or ``developed`` (``deal_developed``: the opponents' hands as
-far along as the table shows). The bot finds the hand it is asked about through
+review first dealt them) or ``developed`` (``analysis.deal_developed``, the
+review's worlds since bench/review_worlds.py measured them closer to the truth:
+the opponents' hands as far along as the table shows). The bot finds the hand it is asked about through
 the arena's ``HandState.observation`` (a bench's shortcut; the worlds read only
 what the seat can see, ``tests/engine/test_rollout.py`` and
 ``tests/bots/test_bench_worlds.py``), so it plays only in the arena, never at a
@@ -53,13 +54,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from twmahjong.analysis import _play_out, _reference_bot, passed_waits, sample_world
+from twmahjong.analysis import (_play_out, _reference_bot, deal_developed, passed_waits,
+                                sample_world)
 from twmahjong.bots.advantage import score
 from twmahjong.bots.arena import _Seats, _tai_flow, play_deal
 from twmahjong.bots.master import Explorer, MasterBot, safer_discard
-from twmahjong.engine.rollout import clone, complete_hand, determinize
+from twmahjong.engine.rollout import clone, determinize
 from twmahjong.engine.table import HandState
-from twmahjong.engine.winning import waits as winning_waits
 from twmahjong.profiles import load_profile
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -67,7 +68,6 @@ from paired import _ci  # noqa: E402  (bench/paired.py: the arena's 95% interval
 # bench/strength.py: --shard I/K, results files
 from strength import play_missing, records, shard  # noqa: E402
 
-TRIES = 8            # ready hands drawn for an opponent, one kept by the reader's chances
 RISKY_AT = Explorer.risky_at    # at=risky: the choice's chance of dealing in at least ...
 RISKY_GAP = Explorer.risky_gap  # ... and the reader's safest candidate this much safer
 _CURRENT: list[HandState | None] = [None]   # the hand the arena last asked a seat about
@@ -85,78 +85,6 @@ def watch() -> None:
         return real(self, seat)
     observation._watched = True        # type: ignore[attr-defined]
     HandState.observation = observation  # type: ignore[method-assign]
-
-
-def developed_hand(free: list[int], size: int, target: int, rng: random.Random,
-                   weigh: Callable[[list[int]], float] | None = None) -> list[int] | None:
-    """``size`` (3m+1) tiles from ``free`` about ``target`` from ready: a complete hand
-    less one tile (ready), then 1.5 × ``target`` tiles swapped for random free ones
-    (a swap moves a hand about two thirds of a step). A ready hand is drawn out of
-    ``TRIES`` with chances in proportion to ``weigh(its waits)`` (the reader's
-    chance of those tiles being the seat's winning tiles). None when the free tiles
-    cannot make one."""
-    if target == 0 and weigh is not None:
-        hands, weights = [], []
-        for _ in range(TRIES):
-            hand = developed_hand(free, size, 0, rng)
-            if hand is None:
-                break
-            counts = [0] * 34
-            for k in hand:
-                counts[k] += 1
-            hands.append(hand)
-            weights.append(weigh(winning_waits(counts)))
-        if not hands:
-            return None
-        if sum(weights) <= 0:
-            return hands[0]
-        return rng.choices(hands, weights)[0]
-    hand = complete_hand(free, (size - 1) // 3, rng, tries=50)
-    if hand is None:
-        return None
-    hand.pop(rng.randrange(len(hand)))
-    f = list(free)
-    for k in hand:
-        f[k] -= 1
-    for _ in range(math.ceil(1.5 * target)):
-        rest = [k for k in range(34) for _ in range(f[k])]
-        if not rest:
-            break
-        i = rng.randrange(len(hand))
-        f[hand[i]] += 1
-        hand[i] = rng.choice(rest)
-        f[hand[i]] -= 1
-    return hand
-
-
-def nonready_target(discards: int) -> int:
-    """Shanten of an opponent's hand not read as ready, by its discards so far (in
-    L5's self-play about 2.9 at the second discard, 1.8 at the fifth, 1.3 at the
-    eighth among the hands not ready: ``worlds.py hands``)."""
-    return max(1, round(3.2 - 0.25 * discards))
-
-
-def deal_developed(h: HandState, seat: int, rng: random.Random, ready: dict[int, float],
-                   wins: Callable[[int, int], float] | None = None) -> HandState:
-    """A world from ``seat``'s view whose opponents hold hands as far along as the
-    table shows: each undeclared one ready with the reader's chance (``ready``),
-    on waits drawn by the reader's chances (``wins(opponent, kind)``), otherwise
-    about as far from ready as such hands are at its number of discards.
-    Uniform worlds deal random hands, two shanten slower than the truth by the
-    eighth discard (``worlds.py hands``), which makes every hand a race the seat
-    wins. The hidden tiles are the seat's unseen pool, dealt by ``determinize``;
-    only which opponent holds what, and so what stands in the wall, differ."""
-
-    def deal(s: int, free: list[int], size: int) -> list[int] | None:
-        st = h.seats[s]
-        if size % 3 != 1:
-            return None
-        ready_now = st.declared is not None or rng.random() < ready.get(s, 0.0)
-        target = 0 if ready_now else nonready_target(len(st.discards))
-        weigh = None if wins is None else (
-            lambda ws: sum(wins(s, k) for k in ws) / len(ws) if ws else 0.0)
-        return developed_hand(free, size, target, rng, weigh)
-    return determinize(h, seat, rng, deal)
 
 
 class SearchL6(MasterBot):

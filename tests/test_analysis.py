@@ -15,8 +15,9 @@ import sys
 
 import pytest
 
-from twmahjong.analysis import (AnalysisError, analyze_record, decision_points, review_points,
-                                sample_world, passed_waits)
+from twmahjong.analysis import (AnalysisError, analyze_record, deal_developed, decision_points,
+                                review_points, sample_world, passed_waits)
+from twmahjong.engine import HandState
 from twmahjong.engine.rollout import determinize
 from twmahjong.profiles import load_profile
 from twmahjong.selfplay import make_bots, play_match
@@ -152,9 +153,14 @@ def test_a_declared_seat_waits_on_no_tile_it_let_go():
     facts = passed_waits(h, thrower)
     assert facts and all(facts.values())
     rng = random.Random(1)
+    from twmahjong.bots.reader import read_table
+    from twmahjong.bots.view import View
+    from twmahjong.engine.observe import LazyObservation
+    read = read_table(View.from_observation(LazyObservation(h, thrower)))
     for _ in range(10):
-        w = sample_world(h, thrower, rng, facts)
-        assert all(not (w.seats[d].waits & kinds) for d, kinds in facts.items())
+        for r in (None, read):                   # uniform and developed worlds
+            w = sample_world(h, thrower, rng, facts, r)
+            assert all(not (w.seats[d].waits & kinds) for d, kinds in facts.items())
 
 
 def test_a_decision_carries_its_own_hands_events_and_a_chosen_hand_alone_is_copied():
@@ -172,6 +178,108 @@ def test_a_decision_carries_its_own_hands_events_and_a_chosen_hand_alone_is_copi
     _, only = decision_points(rec, 1, hands=[2])
     assert only and [(p.event, p.played) for p in only] == \
         [(p.event, p.played) for p in points if p.state.hand_no == 2]
+
+
+# -- developed worlds: the opponents' hands as far along as the table shows ---------------------
+
+def _positions(hands=8, every=5):
+    """Hands part-played by L2 bots, stopped at some decisions of the seat to act."""
+    from twmahjong.bots import make_bot
+    from twmahjong.engine.observe import lazy_observation
+    for seed in range(hands):
+        h = HandState(load_profile("standard"), dealer=seed % 4, seed=700 + seed)
+        bots = [make_bot("L2", seed * 4 + s) for s in range(4)]
+        n = 0
+        while not h.over:
+            pend = list(h.pending())
+            if h.phase == "turn" and n % every == 0 and n > 12:
+                yield h, pend[0]
+            n += 1
+            for s in pend:
+                h.act(s, bots[s].act(lazy_observation(h, s)))
+
+
+def test_a_developed_world_keeps_what_the_seat_sees_and_deals_ready_hands_as_asked():
+    import random
+
+    from twmahjong.engine.rollout import unseen_pool
+    rng = random.Random(4)
+    asked_ready = asked_not = ready_when_asked = ready_when_not = 0
+    for h, seat in _positions():
+        for chance in (1.0, 0.0):
+            w = deal_developed(h, seat, rng, {s: chance for s in range(4) if s != seat})
+            assert w.observation(seat) == h.observation(seat)
+            assert sorted(unseen_pool(w, seat)) == sorted(unseen_pool(h, seat))
+            for s in range(4):
+                assert sum(w.seats[s].counts) == sum(h.seats[s].counts)
+                if s == seat or sum(w.seats[s].counts) % 3 != 1 or h.seats[s].declared:
+                    continue
+                ready = bool(w.seats[s].wait_kinds(w.rules.lilgu))
+                if chance:
+                    asked_ready += 1
+                    ready_when_asked += ready
+                else:
+                    asked_not += 1
+                    ready_when_not += ready
+    assert asked_ready > 100
+    assert ready_when_asked / asked_ready > 0.95       # the reader says ready: a ready hand
+    assert ready_when_not / asked_not < 0.25           # it says not: mostly a hand further off
+
+
+def test_a_developed_world_depends_only_on_what_the_seat_knows():
+    """A hidden tile swapped between an opponent's hand and the wall: the seat cannot
+    tell, so the same random stream gives the very same world."""
+    import random
+
+    from tests.engine.test_rollout import hidden_swapped
+    swapped = 0
+    for h, seat in _positions(hands=4):
+        alt = hidden_swapped(h, seat)
+        if alt is None:
+            continue
+        ready = {s: 0.5 for s in range(4) if s != seat}
+        a = deal_developed(h, seat, random.Random(9), ready)
+        b = deal_developed(alt, seat, random.Random(9), ready)
+        assert [st.counts for st in a.seats] == [st.counts for st in b.seats]
+        assert a.wall.kinds == b.wall.kinds
+        swapped += 1
+    assert swapped > 10
+
+
+def test_the_review_deals_developed_worlds_unless_asked_for_uniform_ones():
+    rec = _record(2, ["L2", "efficiency", "L3", "L2"])
+    dev = analyze_record(rec, seat=1, bot="L2", worlds=2, seed=7).to_json()
+    uni = analyze_record(rec, seat=1, bot="L2", worlds=2, seed=7, deal="uniform").to_json()
+    assert dev["deal"] == "developed" and uni["deal"] == "uniform"
+    # the same decisions and moves, priced in other worlds
+    def moves(review):
+        return [(d["event"], d["played"], d["bot"]) for h in review["hands"]
+                for d in h["decisions"]]
+
+    def priced(review):
+        return [d["options"] for h in review["hands"] for d in h["decisions"]]
+    assert moves(dev) == moves(uni) and priced(dev) != priced(uni)
+    with pytest.raises(AnalysisError, match="deal must be developed or uniform"):
+        analyze_record(rec, seat=1, bot="L2", worlds=2, deal="random")
+
+
+def test_a_developed_world_reads_the_table_as_the_seat_does():
+    """The reader says ready: the developed world deals ready hands to those it reads
+    so; a seat read as far off gets a hand about as far off — from the seat's view."""
+    from twmahjong.analysis import nonready_target
+    from twmahjong.bots.reader import read_table
+    from twmahjong.bots.view import View
+    from twmahjong.engine.observe import LazyObservation
+    checked = 0
+    for h, seat in _positions(hands=6):
+        read = read_table(View.from_observation(LazyObservation(h, seat)))
+        w = sample_world(h, seat, random.Random(5), {}, read)
+        assert w.observation(seat) == h.observation(seat)
+        for s in range(4):
+            if s != seat and sum(w.seats[s].counts) % 3 == 1 and read.ready(s) >= 0.999:
+                assert w.seats[s].wait_kinds(w.rules.lilgu)
+        checked += 1
+    assert checked > 10 and nonready_target(0) == 3 and nonready_target(20) == 1
 
 
 # -- the review's shape, its determinism ------------------------------------------------------------
@@ -264,6 +372,7 @@ def test_analyze_prints_json_and_a_table(record_file):
     (["@record", "--seat", "0", "--bot", "nobody"], "unknown bot 'nobody'"),
     (["@record", "--seat", "0", "--hand", "9"], "no hand 9"),
     (["@broken", "--seat", "0"], "does not replay"),
+    (["@record", "--seat", "0", "--deal", "random"], "--deal must be developed or uniform"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, says, tmp_path, record_file):
     files = {"@notjson": "{not json", "@notrecord": json.dumps({"hello": 1})}

@@ -39,6 +39,10 @@ def analyze_command(
     worlds: int | None = typer.Option(
         None, "--worlds", min=1, max=10000, metavar="N",
         help="Sampled worlds per decision: more is slower and surer."),
+    deal: str = typer.Option(
+        "developed", "--deal", metavar="HOW",
+        help="How a world deals the hidden tiles: developed (the others' hands as far "
+             "along as the table shows) or uniform (at random)."),
     seed: int = typer.Option(0, "--seed", metavar="S",
                              help="Seed of the sampling: the same seed, the same review."),
     hand: list[int] | None = typer.Option(None, "--hand", metavar="N",
@@ -48,7 +52,10 @@ def analyze_command(
                                                 "(default: one 台's worth at the record's stakes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
 ) -> None:
-    from ..analysis import DEFAULT_BOT, DEFAULT_WORLDS, AnalysisError, analyze_record, plan_record
+    from ..analysis import (DEALS, DEFAULT_BOT, DEFAULT_WORLDS, AnalysisError, analyze_record,
+                            plan_record)
+    if deal not in DEALS:
+        raise AnalysisError(f"--deal must be {' or '.join(DEALS)}, not {deal!r}")
     try:
         text = record.read_text(encoding="utf-8")
     except OSError as e:
@@ -62,7 +69,7 @@ def analyze_command(
     hands = None if not hand else [n - 1 for n in hand]
     bot_name, n_worlds = bot or DEFAULT_BOT, worlds or DEFAULT_WORLDS
     plan = plan_record(doc, seat=seat, bot=bot_name, worlds=n_worlds, hands=hands)
-    kwargs: dict[str, Any] = {"bot": bot_name, "worlds": n_worlds, "seed": seed,
+    kwargs: dict[str, Any] = {"bot": bot_name, "worlds": n_worlds, "seed": seed, "deal": deal,
                               "threshold": threshold, "plan": plan}
     if as_json:
         review = analyze_record(doc, **kwargs)
@@ -102,7 +109,8 @@ def _loss(d: DecisionReview) -> str:
 
 def _print(c: Console, r: Review) -> None:
     st = r.stakes
-    c.print(f"seat {r.seat} reviewed by [bold]{r.bot}[/bold]: {r.worlds} worlds a decision, seed "
+    c.print(f"seat {r.seat} reviewed by [bold]{r.bot}[/bold]: {r.worlds} {r.deal} worlds a "
+            f"decision, seed "
             f"{r.seed}; points at the record's stakes (底 {st['base']}, {st['per_tai']} a 台); "
             f"✗ a mistake: it gives away ≥ {r.threshold:g} points, and twice its spread; "
             f"= the AI's own move")

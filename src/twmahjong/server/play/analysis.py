@@ -71,7 +71,8 @@ def review_stored_hand(meta: dict, rows: list[dict], hand_no: int, seat: int, *,
     ``meta`` and ``rows`` are what ``server.replay.replay_hand`` takes; the answer
     is ``HandReview.to_json()`` with the review's settings beside it. ``progress``
     hears (decisions done, decisions in all), first with none done."""
-    from ...analysis import ROLLOUT_BOT, DecisionPoint, is_decision, review_points
+    from ...analysis import (DEFAULT_DEAL, ROLLOUT_BOT, DecisionPoint, is_decision,
+                             review_points)
     from ...engine.actions import Action
     from ...engine.rollout import clone
     from .engine_game import EngineGame
@@ -111,7 +112,8 @@ def review_stored_hand(meta: dict, rows: list[dict], hand_no: int, seat: int, *,
                           hands=[(hand_no - 1, dealer)], progress=progress)
     review = hands[0].to_json() if hands else {"decisions": [], "costliest": []}
     review["hand_no"] = hand_no
-    return {"seat": seat, "bot": bot, "rollout_bot": ROLLOUT_BOT, "worlds": worlds, "seed": seed,
+    return {"seat": seat, "bot": bot, "rollout_bot": ROLLOUT_BOT, "worlds": worlds,
+            "deal": DEFAULT_DEAL, "seed": seed,
             "stakes": {"base": stakes.base, "per_tai": stakes.per_tai}, "threshold": threshold,
             **review}
 
