@@ -61,8 +61,14 @@ def _true_hands(h: HandState, rng: random.Random, n: int) -> list[HandState]:
     return out
 
 
+Estimator = tuple[str, bool, list[Any]]     # (name, developed worlds?, playout bots)
+
+
 def evaluate(h: HandState, seat: int, worlds: int, truths: int, rng: random.Random,
-             ref: Any, playout: list[Any]) -> dict[str, Any] | None:
+             ref: Any, estimators: list[Estimator], truth_bots: list[Any]
+             ) -> dict[str, Any] | None:
+    """One decision: the review's compared moves, each estimator's price of every move
+    against L5's, and the truth's."""
     legal = h.pending()[seat]
     obs = LazyObservation(h, seat, actions=legal)
     choice = ref.act(cast(Any, obs))
@@ -73,25 +79,37 @@ def evaluate(h: HandState, seat: int, worlds: int, truths: int, rng: random.Rand
     facts = passed_waits(h, seat)
     v = View.from_observation(cast(Any, LazyObservation(h, seat, actions=legal)))
     read = TableRead(v)
-    uni, dev = (play_worlds([sample_world(h, seat, rng, facts, r) for _ in range(worlds)], seat,
-                            opts, playout) for r in (None, read))
-    truth = play_worlds(_true_hands(h, rng, truths), seat, opts, playout)
+    est = {name: play_worlds([sample_world(h, seat, rng, facts, read if developed else None)
+                              for _ in range(worlds)], seat, opts, bots)
+           for name, developed, bots in estimators}
+    truth = play_worlds(_true_hands(h, rng, truths), seat, opts, truth_bots)
     rows = []
     for j in range(1, len(opts)):
-        mu = sum(uni[j]) / worlds - sum(uni[0]) / worlds
-        md = sum(dev[j]) / worlds - sum(dev[0]) / worlds
-        t = sum(truth[j]) / truths - sum(truth[0]) / truths
+        row = {name: (sum(x[j]) - sum(x[0])) / worlds for name, x in est.items()}
+        row["truth"] = (sum(truth[j]) - sum(truth[0])) / truths
         k0, kj = opts[0].tile, opts[j].tile
-        risk = (read.deal_in(kj) - read.deal_in(k0)) if k0 is not None and kj is not None else 0.0
-        rows.append({"uniform": mu, "developed": md, "truth": t, "risk": risk})
+        row["risk"] = (read.deal_in(kj) - read.deal_in(k0)) \
+            if k0 is not None and kj is not None else 0.0
+        rows.append(row)
     return {"wall": h.drawable(), "ready": read.ready_sum(), "rows": rows}
+
+
+def _bots(name: str, seed: int) -> list[Any]:
+    return [_reference_bot(name, seed + s) for s in range(4)]
 
 
 def collect(a: argparse.Namespace) -> None:
     prof = load_profile("standard")
     rng = random.Random(f"review-worlds/{a.seed}")
     ref = _reference_bot("L5", a.seed)
-    playout = _playout_bots(0, a.seed)          # efficiency at every seat
+    efficiency = _playout_bots(0, a.seed)          # efficiency at every seat, as the review
+    if a.playouts:
+        # the review's worlds (developed), played out by efficiency or by another bot
+        estimators: list[Estimator] = [("efficiency", True, efficiency),
+                                       (a.playouts, True, _bots(a.playouts, a.seed))]
+    else:
+        estimators = [("uniform", False, efficiency), ("developed", True, efficiency)]
+    truth_bots = _bots(a.truth_bots, a.seed + 100) if a.truth_bots else efficiency
     out: list[dict[str, Any]] = []
     t0 = time.monotonic()
     for i in range(a.hands):
@@ -102,7 +120,7 @@ def collect(a: argparse.Namespace) -> None:
             if h.phase == "turn":
                 s = h.turn_seat
                 if s in pend and is_decision(h, s) and rng.random() < a.every:
-                    d = evaluate(h, s, a.worlds, a.truths, rng, ref, playout)
+                    d = evaluate(h, s, a.worlds, a.truths, rng, ref, estimators, truth_bots)
                     if d is not None:
                         out.append(d)
             for s, acts in list(pend.items()):
@@ -110,8 +128,9 @@ def collect(a: argparse.Namespace) -> None:
         if (i + 1) % 10 == 0:
             print(f"{i + 1} hands, {len(out)} decisions, {time.monotonic() - t0:.0f} s",
                   file=sys.stderr)
-    Path(a.out).write_text(json.dumps({"seed": a.seed, "worlds": a.worlds, "hands": a.hands,
-                                       "decisions": out}))
+    Path(a.out).write_text(json.dumps({
+        "seed": a.seed, "worlds": a.worlds, "hands": a.hands, "truth_bots": a.truth_bots,
+        "estimators": [e[0] for e in estimators], "decisions": out}))
     report([a.out])
 
 
@@ -123,7 +142,10 @@ def _ci(xs: list[float]) -> tuple[float, float]:
 
 
 def report(paths: list[str]) -> None:
-    decs = [d for p in paths for d in json.loads(Path(p).read_text())["decisions"]]
+    docs = [json.loads(Path(p).read_text()) for p in paths]
+    ua, ub = docs[0].get("estimators", ["uniform", "developed"])
+    decs = [d for doc in docs for d in doc["decisions"]]
+
     def safer(d: dict[str, Any]) -> dict[str, Any]:
         return {**d, "rows": [r for r in d["rows"] if r["risk"] <= -0.03]}
 
@@ -133,22 +155,21 @@ def report(paths: list[str]) -> None:
               "an opponent ready in expectation (reader >= 0.5)":
                   [d for d in decs if d["ready"] >= 0.5]}
     print(f"{len(decs)} decisions, {sum(len(d['rows']) for d in decs)} compared moves")
-    print("| decisions | n | uniform: bias, RMSE | developed: bias, RMSE | "
-          "MSE uniform - developed (95%) |")
+    print(f"| decisions | n | {ua}: bias, RMSE | {ub}: bias, RMSE | MSE {ua} - {ub} (95%) |")
     print("|---|---|---|---|---|")
     for name, ds in groups.items():
         if len(ds) < 2:
             continue
         rows = [r for d in ds for r in d["rows"]]
-        bias_u = sum(r["uniform"] - r["truth"] for r in rows) / len(rows)
-        bias_d = sum(r["developed"] - r["truth"] for r in rows) / len(rows)
-        rmse_u = math.sqrt(sum((r["uniform"] - r["truth"]) ** 2 for r in rows) / len(rows))
-        rmse_d = math.sqrt(sum((r["developed"] - r["truth"]) ** 2 for r in rows) / len(rows))
-        per = [sum((r["uniform"] - r["truth"]) ** 2 - (r["developed"] - r["truth"]) ** 2
+        cells = []
+        for e in (ua, ub):
+            bias = sum(r[e] - r["truth"] for r in rows) / len(rows)
+            rmse = math.sqrt(sum((r[e] - r["truth"]) ** 2 for r in rows) / len(rows))
+            cells.append(f"{bias:+.1f}, {rmse:.1f}")
+        per = [sum((r[ua] - r["truth"]) ** 2 - (r[ub] - r["truth"]) ** 2
                    for r in d["rows"]) / len(d["rows"]) for d in ds]
         m, ci = _ci(per)
-        print(f"| {name} | {len(ds)} | {bias_u:+.1f}, {rmse_u:.1f} | {bias_d:+.1f}, {rmse_d:.1f} "
-              f"| {m:+.0f} ± {ci:.0f} |")
+        print(f"| {name} | {len(ds)} | {cells[0]} | {cells[1]} | {m:+.0f} ± {ci:.0f} |")
 
 
 def main() -> None:
@@ -158,6 +179,12 @@ def main() -> None:
     p.add_argument("--worlds", type=int, default=16)
     p.add_argument("--truths", type=int, default=16,
                    help="true worlds (the wall shuffled) averaged for the truth")
+    p.add_argument("--playouts", metavar="BOT",
+                   help="compare playout bots instead: efficiency against BOT, both in "
+                        "developed worlds")
+    p.add_argument("--truth-bots", metavar="BOT",
+                   help="who plays the true worlds out (default: efficiency, as the review's "
+                        "playouts); L5 is the table's own players")
     p.add_argument("--every", type=float, default=0.25, help="chance a turn decision is priced")
     p.add_argument("--out", default="review_worlds.json")
     p.add_argument("--report", nargs="+", metavar="FILE", help="only report these runs")

@@ -37,12 +37,13 @@ def test_a_true_world_keeps_every_hand_and_draws_the_wall_again():
     assert len(orders) == 4                 # the draws to come differ from world to world
 
 
-def test_a_priced_decision_compares_the_same_moves_in_every_kind_of_world():
+def test_a_priced_decision_is_priced_by_every_estimator_and_the_truth():
     rw = load_bench("review_worlds")
     h = _mid_hand()
-    d = rw.evaluate(h, h.turn_seat, 2, 2, random.Random(3), _reference_bot("L5", 0),
-                    _playout_bots(0, 0))
+    fast = _playout_bots(0, 0)
+    same = [("uniform", False, fast), ("developed", True, fast), ("again", True, fast)]
+    d = rw.evaluate(h, h.turn_seat, 3, 2, random.Random(3), _reference_bot("L5", 0), same, fast)
     assert d is not None and d["rows"]
     for r in d["rows"]:
-        assert set(r) == {"uniform", "developed", "truth", "risk"}
+        assert set(r) == {"uniform", "developed", "again", "truth", "risk"}
         assert all(isinstance(v, float) for v in r.values())
