@@ -22,6 +22,9 @@ interval of the MSE difference is over decisions.
     .venv/bin/python bench/review_worlds.py --hands 150 --seed 1 --worlds 16 --truths 16 \\
         --out /tmp/rw1.json
     .venv/bin/python bench/review_worlds.py --report /tmp/rw1.json /tmp/rw2.json
+    # playouts by efficiency or L4, the truth played out by the table's own players
+    .venv/bin/python bench/review_worlds.py --hands 110 --seed 3 --worlds 8 --truths 8 \\
+        --playouts L4 --truth-bots L5 --out /tmp/rwp3.json
 """
 
 from __future__ import annotations
