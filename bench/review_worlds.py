@@ -40,6 +40,7 @@ from typing import Any, cast
 
 from twmahjong.analysis import (_playout_bots, _reference_bot, is_decision, options_at,
                                 passed_waits, play_worlds, sample_world)
+from twmahjong.bots.arena import _mean_ci
 from twmahjong.bots.reader import TableRead
 from twmahjong.bots.view import View
 from twmahjong.engine.observe import LazyObservation
@@ -80,8 +81,7 @@ def evaluate(h: HandState, seat: int, worlds: int, truths: int, rng: random.Rand
     if len(opts) < 2:
         return None
     facts = passed_waits(h, seat)
-    v = View.from_observation(cast(Any, LazyObservation(h, seat, actions=legal)))
-    read = TableRead(v)
+    read = TableRead(View.from_observation(cast(Any, obs)))
     est = {name: play_worlds([sample_world(h, seat, rng, facts, read if developed else None)
                               for _ in range(worlds)], seat, opts, bots)
            for name, developed, bots in estimators}
@@ -137,13 +137,6 @@ def collect(a: argparse.Namespace) -> None:
     report([a.out])
 
 
-def _ci(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-    return m, 1.96 * sd / math.sqrt(n)
-
-
 def report(paths: list[str]) -> None:
     docs = [json.loads(Path(p).read_text()) for p in paths]
     ua, ub = docs[0].get("estimators", ["uniform", "developed"])
@@ -171,8 +164,8 @@ def report(paths: list[str]) -> None:
             cells.append(f"{bias:+.1f}, {rmse:.1f}")
         per = [sum((r[ua] - r["truth"]) ** 2 - (r[ub] - r["truth"]) ** 2
                    for r in d["rows"]) / len(d["rows"]) for d in ds]
-        m, ci = _ci(per)
-        print(f"| {name} | {len(ds)} | {cells[0]} | {cells[1]} | {m:+.0f} ± {ci:.0f} |")
+        m, _lo, hi = _mean_ci(per)
+        print(f"| {name} | {len(ds)} | {cells[0]} | {cells[1]} | {m:+.0f} ± {hi - m:.0f} |")
 
 
 def main() -> None:

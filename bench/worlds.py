@@ -35,10 +35,10 @@ says); ``deal=`` ``uniform`` (``analysis.sample_world``: the hidden tiles dealt
 again at random, declared seats waiting on nothing they let go, as the game
 review first dealt them) or ``developed`` (``analysis.deal_developed``, the
 review's worlds since bench/review_worlds.py measured them closer to the truth:
-the opponents' hands as far along as the table shows). The bot finds the hand it is asked about through
-the arena's ``HandState.observation`` (a bench's shortcut; the worlds read only
-what the seat can see, ``tests/engine/test_rollout.py`` and
-``tests/bots/test_bench_worlds.py``), so it plays only in the arena, never at a
+the opponents' hands as far along as the table shows). The bot finds the hand it
+is asked about through the arena's ``HandState.observation`` (a bench's shortcut;
+the worlds read only what the seat can see, ``tests/engine/test_rollout.py`` and
+``tests/test_analysis.py``), so it plays only in the arena, never at a
 server table.
 """
 

@@ -511,8 +511,7 @@ def review_points(points: Iterable[DecisionPoint], *, bot: str = DEFAULT_BOT,
     """Review decision points (in game order), hand by hand; ``hands`` (hand_no,
     dealer) are listed even when the seat had no decision in them. ``deal`` is how
     the worlds are dealt (``DEALS``; see ``sample_world``)."""
-    if deal not in DEALS:
-        raise AnalysisError(f"deal must be {' or '.join(DEALS)}, not {deal!r}")
+    _check_deal(deal)
     pts = list(points)
     by_no = {no: HandReview(no, dealer) for no, dealer in hands}
     for p in pts:
@@ -532,6 +531,11 @@ def review_points(points: Iterable[DecisionPoint], *, bot: str = DEFAULT_BOT,
     return [by_no[no] for no in sorted(by_no)]
 
 
+def _check_deal(deal: str) -> None:
+    if deal not in DEALS:
+        raise AnalysisError(f"--deal must be {' or '.join(DEALS)}, not {deal!r}")
+
+
 @dataclass
 class Plan:
     """A record checked and replayed: the seat, its decisions, the hands, the stakes."""
@@ -542,7 +546,8 @@ class Plan:
 
 
 def plan_record(rec: Record, *, seat: int | None = None, bot: str = DEFAULT_BOT,
-                worlds: int = DEFAULT_WORLDS, hands: Sequence[int] | None = None) -> Plan:
+                worlds: int = DEFAULT_WORLDS, hands: Sequence[int] | None = None,
+                deal: str = DEFAULT_DEAL) -> Plan:
     """Check the request and replay the record (quick); ``analyze_record`` does the rest."""
     doc = rec
     if isinstance(rec, dict) and isinstance(rec.get("record"), dict):
@@ -558,6 +563,7 @@ def plan_record(rec: Record, *, seat: int | None = None, bot: str = DEFAULT_BOT,
         raise AnalysisError(f"seat must be 0, 1, 2 or 3, not {seat}")
     if worlds < 1:
         raise AnalysisError("--worlds must be at least 1")
+    _check_deal(deal)
     _reference_bot(bot, 0)          # an unknown name fails here, before any work
     try:
         m, points = decision_points(rec, seat, hands)
@@ -585,7 +591,7 @@ def analyze_record(rec: Record, *, seat: int | None = None, bot: str = DEFAULT_B
     default one 台's worth at the record's stakes. ``hands`` keeps only those hands
     (0-based ``hand_no``); ``plan`` is ``plan_record``'s answer, if already made."""
     if plan is None:
-        plan = plan_record(rec, seat=seat, bot=bot, worlds=worlds, hands=hands)
+        plan = plan_record(rec, seat=seat, bot=bot, worlds=worlds, hands=hands, deal=deal)
     limit = float(plan.stakes["per_tai"]) if threshold is None else threshold
     reviews = review_points(plan.points, bot=bot, worlds=worlds, seed=seed, threshold=limit,
                             hands=plan.hands, deal=deal, progress=progress)

@@ -54,6 +54,12 @@ def parse_legal(legal: Iterable[ActionJSON]) -> list[LegalMove]:
     return out
 
 
+def _legal(obs: Mapping[str, Any], acts: Sequence[Action] | None) -> list[LegalMove]:
+    """The legal moves: the engine's own actions when the observation has them, else
+    its ``legal`` JSON."""
+    return legal_of_actions(acts) if acts is not None else parse_legal(obs.get("legal") or [])
+
+
 def _melds(raw: Iterable[Mapping[str, Any]] | None) -> list[Meld]:
     out = []
     for m in raw or ():
@@ -118,7 +124,7 @@ class View:
             dealer=int(obs.get("dealer", 0)), dealer_streak=int(obs.get("dealer_streak", 0)),
             seat_winds=winds, round_wind=WIND_LETTERS.index(obs.get("round_wind") or "E"),
             last_discard=(int(ld["seat"]), parse_tile(ld["tile"])) if ld else None,
-            legal=legal_of_actions(acts) if acts is not None else parse_legal(obs.get("legal") or []),
+            legal=_legal(obs, acts),
         )
         drawn_out = obs.get("drawn_out")
         v.drawn_out = [list(d) for d in drawn_out] if drawn_out else [[False] * len(d) for d in discards]
@@ -138,8 +144,7 @@ class View:
             wall_remaining=k["wall_remaining"], dealer=k["dealer"],
             dealer_streak=k["dealer_streak"], seat_winds=k["seat_winds"],
             round_wind=k["round_wind"], last_discard=tuple(ld) if ld else None,
-            legal=(legal_of_actions(acts) if acts is not None
-                   else parse_legal(obs.get("legal") or [])),
+            legal=_legal(obs, acts),
             drawn_out=k["drawn_out"])
         v._count_visible()
         return v

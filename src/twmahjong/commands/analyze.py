@@ -52,10 +52,7 @@ def analyze_command(
                                                 "(default: one 台's worth at the record's stakes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
 ) -> None:
-    from ..analysis import (DEALS, DEFAULT_BOT, DEFAULT_WORLDS, AnalysisError, analyze_record,
-                            plan_record)
-    if deal not in DEALS:
-        raise AnalysisError(f"--deal must be {' or '.join(DEALS)}, not {deal!r}")
+    from ..analysis import DEFAULT_BOT, DEFAULT_WORLDS, AnalysisError, analyze_record, plan_record
     try:
         text = record.read_text(encoding="utf-8")
     except OSError as e:
@@ -68,7 +65,7 @@ def analyze_command(
         raise AnalysisError(f"{record} is not JSON: {e.msg} at line {e.lineno}") from None
     hands = None if not hand else [n - 1 for n in hand]
     bot_name, n_worlds = bot or DEFAULT_BOT, worlds or DEFAULT_WORLDS
-    plan = plan_record(doc, seat=seat, bot=bot_name, worlds=n_worlds, hands=hands)
+    plan = plan_record(doc, seat=seat, bot=bot_name, worlds=n_worlds, hands=hands, deal=deal)
     kwargs: dict[str, Any] = {"bot": bot_name, "worlds": n_worlds, "seed": seed, "deal": deal,
                               "threshold": threshold, "plan": plan}
     if as_json:

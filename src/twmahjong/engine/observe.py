@@ -61,8 +61,26 @@ WIND = "ESWN"
 HIDDEN = "?"
 
 
+def _face_down(m: TableMeld, viewer: int, owner: int) -> bool:
+    """Another seat's 暗槓 lies face down: its tiles are not told."""
+    return m.type == "concealed_kong" and viewer != owner
+
+
+def _own_drawn(h: TableState, seat: int) -> int | None:
+    """The tile ``seat`` just drew, if it is the seat's turn (no one else's draw is told)."""
+    return h.drawn if (h.phase == "turn" and h.turn_seat == seat) else None
+
+
+def _claimable(h: TableState) -> tuple[int, int] | None:
+    """(discarder, kind) of the discard that may be claimed now, in a claim window."""
+    if h.claim_ctx is not None and h.phase == "claim":
+        d, k = h.claim_ctx
+        return d, k
+    return None
+
+
 def _meld_view(m: TableMeld, viewer: int, owner: int) -> MeldView:
-    if m.type == "concealed_kong" and viewer != owner:
+    if _face_down(m, viewer, owner):
         return {"type": "concealed_kong", "tiles": None}   # 暗槓 lies face down
     out: MeldView = {"type": m.type, "tiles": format_tiles(m.kinds)}
     if m.from_seat is not None:
@@ -77,16 +95,16 @@ def observation(h: TableState, seat: int) -> Observation:
     """The observation of docs/architecture.md for ``seat``."""
     st = h.seats[seat]
     counts = st.counts
-    drawn = h.drawn if (h.phase == "turn" and h.turn_seat == seat) else None
+    drawn = _own_drawn(h, seat)
     kinds = []
     for k in range(34):
         n = counts[k] - (1 if k == drawn else 0)
         if n:
             kinds.extend([k] * n)
+    claimable = _claimable(h)
     last: SeatTile | None = None
-    if h.claim_ctx is not None and h.phase == "claim":
-        d, k = h.claim_ctx
-        last = {"seat": d, "tile": tile_str(k)}
+    if claimable is not None:
+        last = {"seat": claimable[0], "tile": tile_str(claimable[1])}
     obs: Observation = {
         "seat": seat, "dealer": h.dealer, "dealer_streak": h.dealer_streak,
         "round_wind": WIND[h.round_wind], "seat_winds": [WIND[w] for w in h.seat_winds],
@@ -114,7 +132,7 @@ MeldKinds = tuple[str, tuple[int, ...], int | None, int | None]
 
 
 def _meld_kinds(m: TableMeld, viewer: int, owner: int) -> MeldKinds:
-    if m.type == "concealed_kong" and viewer != owner:
+    if _face_down(m, viewer, owner):
         return ("concealed_kong", (), None, None)
     claimed = m.claimed if m.from_seat is not None else None
     return (m.type, tuple(sorted(m.kinds)), m.from_seat, claimed)
@@ -128,13 +146,8 @@ def seat_kinds(h: TableState, seat: int) -> dict[str, Any]:
     another seat's concealed tiles, drawn tile and 暗槓), and says nothing of the
     legal moves; ``tests/engine/test_observe_kinds.py`` holds it to ``observation``."""
     seats = h.seats
-    drawn = h.drawn if (h.phase == "turn" and h.turn_seat == seat) else None
-    last: tuple[int, int] | None = None
-    if h.claim_ctx is not None and h.phase == "claim":
-        d, k = h.claim_ctx
-        last = (d, k)
     return {
-        "seat": seat, "counts": list(seats[seat].counts), "drawn": drawn,
+        "seat": seat, "counts": list(seats[seat].counts), "drawn": _own_drawn(h, seat),
         "melds": [[_meld_kinds(m, seat, s) for m in seats[s].melds] for s in range(4)],
         "discards": [list(st.discards) for st in seats],
         "flowers": [list(st.flowers) for st in seats],
@@ -142,7 +155,8 @@ def seat_kinds(h: TableState, seat: int) -> dict[str, Any]:
         "concealed_count": [sum(st.counts) for st in seats],
         "declared": [st.declared is not None for st in seats],
         "wall_remaining": h.drawable(), "dealer": h.dealer, "dealer_streak": h.dealer_streak,
-        "seat_winds": list(h.seat_winds), "round_wind": h.round_wind, "last_discard": last,
+        "seat_winds": list(h.seat_winds), "round_wind": h.round_wind,
+        "last_discard": _claimable(h),
     }
 
 
