@@ -14,6 +14,10 @@ improvement of the reading can bring there:
 - ``OL6:waits`` as ``top``, and first, when L6's discard makes the hand ready, takes
   the candidate whose winning tiles have the most copies outside the others' hands
   (the other half of a perfect reading: which waits are alive);
+- ``OL6:feed``, ``OL6:claims`` and ``OL6:bait`` are about claims, not deal-ins:
+  L6 that never lets the next seat chow (``feed``) or anyone claim (``claims``) a
+  discard an other of its candidates keeps from them, or that gives someone a claim
+  where its tile gives none (``bait``), the claimer deciding as an L5 would;
 - ``RL6:θ`` is no oracle: the same switch made on the reader's chances instead of
   the truth, when the reader finds the other candidate safer by more than θ
   (``RL6:θ:PATH`` with another fit of the reader).
@@ -125,6 +129,75 @@ class OracleMaster(MasterBot):
         return max(ready, key=lambda k: (live(k), k == d))
 
 
+def fed(h: engine.HandState, seat: int, action, who: Callable[[int], bool],
+        judge: Callable[[int], Any]) -> bool:
+    """Would ``seat`` throwing ``action`` be claimed (吃 碰 槓, not a win) by a seat
+    ``who`` accepts, that seat deciding as ``judge(seat)`` (an L5) would?"""
+    c = clone(h)
+    c.act(seat, action)
+    for s, acts in c.pending().items():
+        if s == seat or not who(s) or any(a.type == "win" for a in acts):
+            continue
+        if not any(a.type in ("chi", "pon", "kong") for a in acts):
+            continue
+        a = judge(s).act(c.observation(s))
+        t = a["type"] if isinstance(a, dict) else a.type
+        if t in ("chi", "pon", "kong"):
+            return True
+    return False
+
+
+class FeedOracle(MasterBot):
+    """L6 that never feeds a claim it could avoid: with the true hands, when its
+    discard would be claimed by L5 deciding at the claimer's seat — the next seat's
+    吃 only (``feed``) or any seat's 吃 碰 槓 (``claims``) — it throws instead the
+    first other of its own candidates, at no worse shanten, nobody would claim. Not
+    about deal-ins (wins are left alone): the bound of what denying the others their
+    claims (不餵牌) is worth. ``bait`` is the reverse: when nobody would claim L6's
+    discard, the first other candidate, at no worse shanten, some seat would."""
+
+    def __init__(self, seed: int, scope: str):
+        super().__init__(seed, name=f"OL6:{scope}", exact=True)
+        self.scope = scope
+        self._judges: dict[int, Any] = {}
+
+    def _judge(self, s: int):
+        from twmahjong.bots.arena import make_seat_bot
+        if s not in self._judges:
+            self._judges[s] = make_seat_bot("L5", 7 + s, exact=True)
+        return self._judges[s]
+
+    def _correct_discard(self, v, ranked, table, d):
+        d = super()._correct_discard(v, ranked, table, d)
+        h = _TRUTH.get("hand")
+        if h is None:
+            return d
+        seat = v.seat
+        nxt = (seat + 1) % 4
+
+        def who(s: int) -> bool:
+            return self.scope != "feed" or s == nxt
+        info = {x.kind: x for x in table}
+        try:
+            if self.scope == "bait":
+                if fed(h, seat, v.find("discard", d), who, self._judge):
+                    return d
+                for k in candidates(self, v, ranked):
+                    if k != d and info[k].shanten <= info[d].shanten \
+                            and fed(h, seat, v.find("discard", k), who, self._judge):
+                        return k
+                return d
+            if not fed(h, seat, v.find("discard", d), who, self._judge):
+                return d
+            for k in candidates(self, v, ranked):
+                if k != d and info[k].shanten <= info[d].shanten \
+                        and not fed(h, seat, v.find("discard", k), who, self._judge):
+                    return k
+            return d
+        finally:
+            _TRUTH["hand"] = h
+
+
 class ReaderSwitch(MasterBot):
     """The oracle's rule with the reader's eyes: after L6's discard, the candidate
     (of L6's own, at no worse shanten) the reader finds least likely to deal in,
@@ -157,8 +230,11 @@ def make_player(spec: str, seed: int):
         return ReaderSwitch(seed, t, paired._reader(path) if path else None)
     if spec.startswith("OL6:"):
         scope = spec.split(":", 1)[1]
+        if scope in ("feed", "claims", "bait"):
+            return FeedOracle(seed, scope)
         if scope not in ("top", "any", "waits"):
-            raise SystemExit(f"OL6 scope must be top, any or waits, got {scope!r}")
+            raise SystemExit("OL6 scope must be top, any, waits, feed, claims or bait, "
+                             f"got {scope!r}")
         return OracleMaster(seed, scope)
     return _plain(spec, seed)
 

@@ -786,6 +786,45 @@ def test_the_oracle_bench_knows_which_discard_deals_in_before_it_is_thrown():
     assert said_in >= 3 and said_safe > 100
 
 
+def test_the_claims_oracle_knows_who_will_claim_a_discard_before_it_is_thrown():
+    """``oracle.fed`` (the 不餵牌 bound) asks, on a copy, whether a discard will be
+    chowed, pung'd or kong'd; its answer must be what the table's own bots then do.
+    Judged by copies of the seats' bots as they stand, four L5 are exactly predicted;
+    a seat offered a win on the tile is left out (wins are the deal-in oracle's)."""
+    import copy
+    oracle = load_bench("oracle")
+    prof = load_profile("standard")
+    said_claimed = said_not = 0
+    for seed in range(1, 30):
+        h = HandState(prof, dealer=seed % 4, seed=seed)
+        bots = [make_seat_bot("L5", seed * 4 + s, exact=True) for s in range(4)]
+        while not h.over:
+            for s in list(h.pending()):
+                a = bots[s].act(h.observation(s))
+                if (a.type if hasattr(a, "type") else a["type"]) != "discard":
+                    h.act(s, a)
+                    continue
+                before = h.observation(s)
+                predicted = oracle.fed(h, s, a, lambda t: True,
+                                       lambda t: copy.deepcopy(bots[t]))
+                assert h.observation(s) == before                 # asked on a copy
+                h.act(s, a)
+                window = {t: acts for t, acts in h.pending().items() if t != s}
+                answers = {t: bots[t].act(h.observation(t)) for t in window}
+                claimed = any((x.type if hasattr(x, "type") else x["type"])
+                              in ("chi", "pon", "kong")
+                              for t, x in answers.items()
+                              if not any(o.type == "win" for o in window[t]))
+                assert claimed == predicted, (seed, s, a)
+                said_claimed += predicted
+                said_not += not predicted
+                for t, x in answers.items():
+                    if not h.over and t in h.pending():
+                        h.act(t, x)
+                break
+    assert said_claimed >= 20 and said_not > 300
+
+
 def test_the_oracle_bench_prices_a_deal_in_avoided_by_the_hands_end():
     """``avoided`` sets the 台 a seat would have paid for a deal-in beside its 台 at the
     hand's end, once a hand. A would-be winner who self-draws later takes its 台 from
@@ -830,8 +869,8 @@ def test_the_oracle_probe_keeps_each_hands_end_not_the_hand():
 
 
 def test_the_oracle_bench_names_its_players_and_refuses_others():
-    """``OL6:top|any|waits`` and ``RL6:θ`` are built as asked; a wrong scope or a θ that
-    is not a number is one line, never a traceback."""
+    """``OL6:top|any|waits|feed|claims|bait`` and ``RL6:θ`` are built as asked; a wrong
+    scope or a θ that is not a number is one line, never a traceback."""
     oracle = load_bench("oracle")
     assert oracle.make_player("OL6:any", 1).scope == "any"
     assert oracle.make_player("RL6:0.06", 1).theta == 0.06
@@ -839,7 +878,8 @@ def test_the_oracle_bench_names_its_players_and_refuses_others():
     with pytest.raises(SystemExit, match="no reader fit at .*typo.json"):
         oracle.make_player("RL6:0.06:/nowhere/typo.json", 1)
     assert isinstance(oracle.make_player("L5", 1), PolicyBot)
-    with pytest.raises(SystemExit, match="OL6 scope must be top, any or waits, got 'all'"):
+    assert oracle.make_player("OL6:bait", 1).scope == "bait"
+    with pytest.raises(SystemExit, match="must be top, any, waits, feed, claims or bait, got 'all'"):
         oracle.make_player("OL6:all", 1)
     with pytest.raises(SystemExit, match="RL6 needs a number"):
         oracle.make_player("RL6:high", 1)
