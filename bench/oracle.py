@@ -18,6 +18,8 @@ improvement of the reading can bring there:
   L6 that never lets the next seat chow (``feed``) or anyone claim (``claims``) a
   discard an other of its candidates keeps from them, or that gives someone a claim
   where its tile gives none (``bait``), the claimer deciding as an L5 would;
+- ``OL6:ready:θ`` is ``RL6:θ`` told which opponents are ready (their waits still
+  read by the reader): which half of the reading the oracle's gain is in;
 - ``RL6:θ`` is no oracle: the same switch made on the reader's chances instead of
   the truth, when the reader finds the other candidate safer by more than θ
   (``RL6:θ:PATH`` with another fit of the reader).
@@ -217,6 +219,36 @@ class ReaderSwitch(MasterBot):
         return safest if read.deal_in(d) - read.deal_in(safest) > self.theta else d
 
 
+class KnowsReady(ReaderSwitch):
+    """``RL6:θ`` told the truth about one half of the reading: which opponents are
+    ready (聽牌) now, from their true hands; their winning tiles are still the
+    reader's chances. Set beside ``RL6:θ`` (reader for both halves) and ``OL6:top``
+    (truth for both), it says which half of the reading the oracle's gain is in."""
+
+    def __init__(self, seed: int, theta: float):
+        super().__init__(seed, theta)
+        self.name = f"OL6:ready:{theta}"
+
+    def _correct_discard(self, v, ranked, table, d):
+        d = MasterBot._correct_discard(self, v, ranked, table, d)
+        h = _TRUTH.get("hand")
+        if h is None:
+            return d
+        from twmahjong.hand import waits
+        read = self._reading(v)
+        ready = [s for s in v.opponents() if waits(h.seats[s].counts)]
+
+        def risk(k: int) -> float:
+            safe = 1.0
+            for s in ready:
+                safe *= 1.0 - read.wins(s, k)
+            return 1.0 - safe
+        info = {x.kind: x for x in table}
+        same = [k for k in candidates(self, v, ranked) if info[k].shanten <= info[d].shanten]
+        safest = min(same, key=risk)
+        return safest if risk(d) - risk(safest) > self.theta else d
+
+
 _plain = paired.make_player
 
 
@@ -228,6 +260,11 @@ def make_player(spec: str, seed: int):
         except ValueError:
             raise SystemExit(f"RL6 needs a number (a chance), got {spec!r}") from None
         return ReaderSwitch(seed, t, paired._reader(path) if path else None)
+    if spec.startswith("OL6:ready:"):
+        try:
+            return KnowsReady(seed, float(spec.split(":", 2)[2]))
+        except ValueError:
+            raise SystemExit(f"OL6:ready needs a number (a chance), got {spec!r}") from None
     if spec.startswith("OL6:"):
         scope = spec.split(":", 1)[1]
         if scope in ("feed", "claims", "bait"):

@@ -825,6 +825,20 @@ def test_the_claims_oracle_knows_who_will_claim_a_discard_before_it_is_thrown():
     assert said_claimed >= 20 and said_not > 300
 
 
+def test_the_readiness_oracle_switches_only_on_a_risk_gap(monkeypatch):
+    """``OL6:ready:θ`` (the reader told who is ready) leaves L6's tile unless another
+    candidate is safer by more than θ: at θ = 1 no gap is that wide, so it plays L6's
+    hands exactly; at θ = 0 it switches, and the hands differ."""
+    import twmahjong.engine as eng
+    oracle = load_bench("oracle")
+    paired = load_bench("paired")
+    monkeypatch.setattr(paired, "make_player", oracle.make_player)
+    monkeypatch.setattr(eng, "HandState", oracle.PeekingHand)
+    res = paired.play(["L6", "OL6:ready:1.0", "OL6:ready:0.0"], ["L5"] * 3, 0, 11)
+    assert res["OL6:ready:1.0"] == res["L6"]
+    assert res["OL6:ready:0.0"] != res["L6"]
+
+
 def test_the_oracle_bench_prices_a_deal_in_avoided_by_the_hands_end():
     """``avoided`` sets the 台 a seat would have paid for a deal-in beside its 台 at the
     hand's end, once a hand. A would-be winner who self-draws later takes its 台 from
@@ -879,6 +893,9 @@ def test_the_oracle_bench_names_its_players_and_refuses_others():
         oracle.make_player("RL6:0.06:/nowhere/typo.json", 1)
     assert isinstance(oracle.make_player("L5", 1), PolicyBot)
     assert oracle.make_player("OL6:bait", 1).scope == "bait"
+    assert oracle.make_player("OL6:ready:0.05", 1).theta == 0.05
+    with pytest.raises(SystemExit, match="OL6:ready needs a number"):
+        oracle.make_player("OL6:ready:x", 1)
     with pytest.raises(SystemExit, match="must be top, any, waits, feed, claims or bait, got 'all'"):
         oracle.make_player("OL6:all", 1)
     with pytest.raises(SystemExit, match="RL6 needs a number"):
