@@ -255,3 +255,79 @@ def test_the_database_away_is_not_taken_for_redis_away(cluster, caplog):
     assert sum("database answers again" in m for m in said) == 1, said
     assert not any("Redis is back" in m or "heartbeat failed" in m for m in said), said
     assert cl._redis_back == redis_back                  # no Redis restart was seen
+
+
+def test_a_relayed_seat_its_owner_never_seated_hears_the_game_end(cluster):
+    """Chaos, 2026-12-05: the owner was killed as the last hand ended; two players
+    reconnected through another worker, whose attach the dead owner never answered;
+    the adopter finished the game (nothing left to play) and gave it up. The relaying
+    worker then asked an owner that no longer existed, every 2 s, for 115 s, and the
+    players heard nothing until they reconnected. Here the owner drops the relayed
+    attach (as a dying one does) and the game ends (an operator closes it): the seat
+    must hear the game's end from the relaying worker, as it was stored."""
+    admin = "admin-token-for-tests-0123456789"
+    p1 = cluster(bot_fill_wait=0.3, admin_token=admin, disconnect_grace=30.0)
+    p2 = cluster(bot_fill_wait=0.3, admin_token=admin, disconnect_grace=30.0)
+
+    async def go():
+        a = await Client.open(p1, p1.guest(), "a")
+        await a.send({"type": "quick_match", "mode": "casual", "stake": "low"})
+        await a.expect("matched")
+        await a.expect("snapshot")
+        gid = a.game_id
+        (owner,) = owner_of([p1, p2], gid)
+        relaying = p2 if owner is p1 else p1
+        ocl = owner.server.cluster
+        real = ocl._for_owner
+
+        def deaf(op, m):                        # the attach dies with the owner
+            if not (op == "attach" and m.get("game") == gid):
+                real(op, m)
+        ocl._for_owner = deaf
+        b = await Client.open(relaying)
+        b.seat = a.seat
+        await b.send({"type": "hello", "token": a.token, "ticket": a.ticket})
+        await b.expect("welcome")
+        rcl = relaying.server.cluster
+        end = time.monotonic() + HANG
+        while not rcl._remote.get(gid) or not rcl._remote[gid].unacked:
+            assert time.monotonic() < end, "the relaying worker never asked the owner"
+            await asyncio.sleep(0.02)
+        r = await asyncio.to_thread(owner.http, "POST", f"/admin/v1/close/{gid}",
+                                    headers={"Authorization": f"Bearer {admin}"},
+                                    json={"reason": "closed by the test"})
+        assert r.status_code == 200, r.text
+        got = await b.expect("game_end")
+        await a.close()
+        await b.close()
+        return gid, got, rcl._remote.get(gid)
+    gid, got, proxy = run(go())
+
+    async def row(repo):
+        return await repo.game(gid)
+    stored_row = run(stored(p1.settings.database_url, row))
+    assert stored_row["status"] == "aborted"
+    assert got["game_id"] == gid and got["aborted"] is True
+    assert got["scores"] == stored_row["result"]["scores"]
+    assert proxy is None or (proxy.finished and not proxy.unacked)   # asks no more
+
+
+def test_a_stored_games_end_is_the_one_its_table_sent():
+    """What a never-seated relayed seat hears: a finished game's end reveals the match
+    seed (to check with `twmj verify`) with the stored ranks and rating; an aborted
+    game's keeps the seed secret, ranks its scores, and says it was aborted."""
+    import json
+
+    from twmahjong.server.cluster.ownership import stored_end
+    done = json.loads(stored_end({
+        "id": "g_1", "status": "finished", "options": {"seed": 12345},
+        "result": {"scores": [300, -100, -100, -100], "ranks": [1, 2, 3, 4],
+                   "rating": {"before": [1500.0] * 4, "after": [1510.0, 1497.0, 1497.0, 1496.0]}}}))
+    assert done["type"] == "game_end" and done["game_id"] == "g_1"
+    assert done["seed"] == "12345" and done["ranks"] == [1, 2, 3, 4]
+    assert done["rating"]["after"][0] == 1510.0 and done["aborted"] is False
+    cut = json.loads(stored_end({
+        "id": "g_2", "status": "aborted", "options": {"seed": 99},
+        "result": {"scores": [-20, 40, 0, -20], "aborted": "closed by an operator"}}))
+    assert cut["aborted"] is True and cut["seed"] is None
+    assert cut["ranks"] == [3, 1, 2, 4]           # a tie goes to the lower seat

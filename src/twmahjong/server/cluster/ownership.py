@@ -40,10 +40,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..net import protocol as P
+from ..play.table import ranks_of
 from .redis_queue import RedisMatchQueue
 from .redis_seams import RedisBus, RedisDirectory, RedisLink, RedisPresence, RedisRooms
 
-__all__ = ["TOPICS", "Cluster", "Relay", "RemoteTable"]
+__all__ = ["TOPICS", "Cluster", "Relay", "RemoteTable", "stored_end"]
 
 log = logging.getLogger("twmahjong.server.cluster.ownership")
 
@@ -204,6 +205,18 @@ class RemoteTable:
             self.unacked.pop(cid, None)         # the owner seated it
         if '"type":"game_end"' in text:
             self._finished = True
+
+    def over(self, text: str) -> None:
+        """The game ended while the owner had not seated these connections: a process
+        killed as the last hand ended, whose adopter found nothing left to play,
+        finished the game and gave it up. Nobody owns it now, so nobody will ever seat
+        them; they hear the end (``text``, the stored game's ``game_end``) from here."""
+        for cid in list(self.unacked):
+            del self.unacked[cid]
+            item = self.attached.get(cid)
+            if item is not None:
+                item[1].push(text)
+        self._finished = True
 
     def reattach(self, older_than: float) -> int:
         """Send again every attach the owner has not answered for ``older_than`` s."""
@@ -371,11 +384,28 @@ class Cluster:
         owners = await self.directory.owners([p.id for p in proxies])
         for proxy, owner in zip(proxies, owners):
             if owner is None:
+                if proxy.unacked:
+                    await self._end_if_over(proxy)
                 self._wake.set()
             elif owner != proxy.owner:
                 log.info("game %s: following it to %s", proxy.id, owner)
                 proxy.moved(owner, self.directory.get(proxy.id)
                             if owner == self.process_id else None)
+
+    async def _end_if_over(self, proxy: RemoteTable) -> None:
+        """A relayed game nobody owns, with seats still waiting for a snapshot: if it
+        is stored as over, they are told so (its stored end) rather than left waiting
+        for an owner that no longer exists. A database that does not answer is asked
+        again at the next beat, never taken for a Redis failure."""
+        from sqlalchemy.exc import DBAPIError
+        try:
+            row = await self.server.repo.game(proxy.id)
+        except (DBAPIError, OSError):
+            return
+        if row is not None and row["status"] != "active":
+            log.info("game %s is over: telling its relayed seats the owner never seated",
+                     proxy.id)
+            proxy.over(stored_end(row))
 
     def let_go(self, table: Any) -> None:
         """A stored write of ``table`` was refused: another process owns its game."""
@@ -623,3 +653,18 @@ class Cluster:
                 log.warning("dropping a malformed relayed action")
                 return
             table.submit(seat, msg, relay)
+
+
+def stored_end(row: dict) -> str:
+    """A stored game's ``game_end``, as its table sent it when it ended: the result's
+    scores, ranks, rating and challenge; the match seed once it was played out (an
+    aborted game's stays secret, as the aborting table keeps it)."""
+    result = row.get("result") or {}
+    scores = list(result.get("scores") or [0, 0, 0, 0])
+    aborted = row["status"] == "aborted"
+    seed = (row.get("options") or {}).get("seed")
+    return P.out(P.GameEnd(game_id=row["id"], scores=scores,
+                           ranks=result.get("ranks") or ranks_of(scores),
+                           rating=result.get("rating"), challenge=result.get("challenge"),
+                           seed=None if aborted or seed is None else str(seed),
+                           aborted=aborted))

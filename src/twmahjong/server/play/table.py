@@ -386,7 +386,7 @@ class Table(Seating):
             log.exception("table %s: storing the abort failed", self.id)
         scores = list(self.game.scores())
         self._broadcast(P.out(P.Error(code="table_closed", message=reason)))
-        end = P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=_ranks(scores),
+        end = P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks_of(scores),
                               aborted=True))
         self._broadcast(end)
         self.social.desk.ended(end)
@@ -623,7 +623,7 @@ class Table(Seating):
 
     async def _finish(self) -> None:
         scores = list(self.game.scores())
-        ranks = _ranks(scores)
+        ranks = ranks_of(scores)
         extra = await self.sv.on_finished(self, scores, ranks)
         self.finished = True
         end = P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks,
@@ -637,7 +637,8 @@ class _Closed(BaseException):
     (a BaseException: the per-message recovery must not catch it)."""
 
 
-def _ranks(scores: list[int]) -> list[int]:
+def ranks_of(scores: list[int]) -> list[int]:
+    """Places 1-4 by score; a tie goes to the lower seat (the order the table ranks by)."""
     order = sorted(range(4), key=lambda i: (-scores[i], i))
     return [order.index(i) + 1 for i in range(4)]
 
