@@ -94,8 +94,9 @@ def candidates(bot: MasterBot, v, ranked) -> list[int]:
     return [k for k in kinds if k in pool]
 
 
-class OracleMaster(MasterBot):
-    """L6, with the true hands for one question: does this discard deal in now?"""
+class _Peeking(MasterBot):
+    """L6 whose discard, once chosen, ``_with_truth`` may change, seeing the true hand
+    (on hands that show themselves: ``PeekingHand``; elsewhere it plays as L6)."""
 
     def __init__(self, seed: int, scope: str):
         super().__init__(seed, name=f"OL6:{scope}", exact=True)
@@ -104,8 +105,16 @@ class OracleMaster(MasterBot):
     def _correct_discard(self, v, ranked, table, d):
         d = super()._correct_discard(v, ranked, table, d)
         h = _TRUTH.get("hand")
-        if h is None:
-            return d
+        return d if h is None else self._with_truth(v, ranked, table, d, h)
+
+    def _with_truth(self, v, ranked, table, d, h):
+        raise NotImplementedError
+
+
+class OracleMaster(_Peeking):
+    """L6, with the true hands for one question: does this discard deal in now?"""
+
+    def _with_truth(self, v, ranked, table, d, h):
         seat = v.seat
         kinds = [k for k, _ in ranked] if self.scope == "any" else candidates(self, v, ranked)
         if self.scope == "waits":
@@ -149,7 +158,7 @@ def fed(h: engine.HandState, seat: int, action, who: Callable[[int], bool],
     return False
 
 
-class FeedOracle(MasterBot):
+class FeedOracle(_Peeking):
     """L6 that never feeds a claim it could avoid: with the true hands, when its
     discard would be claimed by L5 deciding at the claimer's seat — the next seat's
     吃 only (``feed``) or any seat's 吃 碰 槓 (``claims``) — it throws instead the
@@ -159,8 +168,7 @@ class FeedOracle(MasterBot):
     discard, the first other candidate, at no worse shanten, some seat would."""
 
     def __init__(self, seed: int, scope: str):
-        super().__init__(seed, name=f"OL6:{scope}", exact=True)
-        self.scope = scope
+        super().__init__(seed, scope)
         self._judges: dict[int, Any] = {}
 
     def _judge(self, s: int):
@@ -169,11 +177,7 @@ class FeedOracle(MasterBot):
             self._judges[s] = make_seat_bot("L5", 7 + s, exact=True)
         return self._judges[s]
 
-    def _correct_discard(self, v, ranked, table, d):
-        d = super()._correct_discard(v, ranked, table, d)
-        h = _TRUTH.get("hand")
-        if h is None:
-            return d
+    def _with_truth(self, v, ranked, table, d, h):
         seat = v.seat
         nxt = (seat + 1) % 4
 
