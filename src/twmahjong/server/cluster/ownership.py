@@ -252,6 +252,7 @@ class Cluster:
         self._conns: dict[str, tuple[Any, RemoteTable]] = {}  # relay side: id -> conn, table
         self._remote: dict[str, RemoteTable] = {}
         self._adopting: set[str] = set()
+        self._ending: set[str] = set()          # relayed games being read: over or not?
         # games seen without an owner, since when: a game is adopted once it stayed so
         # for more than a heartbeat (its owner re-takes its lease at its next beat after
         # a Redis restart), or at once when its owner gave it up (table_moved, no owner)
@@ -384,8 +385,11 @@ class Cluster:
         owners = await self.directory.owners([p.id for p in proxies])
         for proxy, owner in zip(proxies, owners):
             if owner is None:
-                if proxy.unacked:
-                    await self._end_if_over(proxy)
+                if proxy.unacked and proxy.id not in self._ending:
+                    # a task, not awaited: a slow database must not hold up the beat
+                    # that renews this process's leases
+                    self._ending.add(proxy.id)
+                    self._spawn(self._end_if_over(proxy))
                 self._wake.set()
             elif owner != proxy.owner:
                 log.info("game %s: following it to %s", proxy.id, owner)
@@ -402,6 +406,8 @@ class Cluster:
             row = await self.server.repo.game(proxy.id)
         except (DBAPIError, OSError):
             return
+        finally:
+            self._ending.discard(proxy.id)
         if row is not None and row["status"] != "active":
             log.info("game %s is over: telling its relayed seats the owner never seated",
                      proxy.id)
