@@ -8,7 +8,10 @@ Every wait is for something on screen (hang guards only, never a time budget).
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from .conftest import EVENT_WAIT_MS, game_server
@@ -160,7 +163,16 @@ def test_auto_play_can_be_switched_on_and_cancelled(player, calm_url, size, lang
     _no_horizontal_scroll(page)
     page.click(".auto-cancel")
     banner.wait_for(state="hidden")
-    # the next decision waits for the player, with their own clock running
+    # the next decision waits for the player, with their own clock running. The bot may
+    # have played the hand to its end meanwhile (once in a loaded full run): then the
+    # decision is the next hand's, which this server deals only on 下一局
+    page.wait_for_selector(".hand.my-turn, .calls .call, .result-panel .next-hand",
+                           timeout=EVENT_WAIT_MS)
+    nxt = page.locator(".result-panel .next-hand")
+    if nxt.is_visible():
+        # unless the bot had already said ready: then the deal takes the panel away
+        with contextlib.suppress(PlaywrightError):
+            nxt.click(timeout=5000)
     page.wait_for_selector(".hand.my-turn, .calls .call", timeout=EVENT_WAIT_MS)
     ticking = page.locator(".badge.pos-self .badge-timer.ticking")
     ticking.wait_for()
