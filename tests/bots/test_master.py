@@ -740,6 +740,12 @@ def test_the_ceiling_adds_up_what_the_fit_predicts_for_its_own_changes():
     assert all(none[k] == 0 for k in none if not k.endswith("decisions"))
 
 
+def _four_l5(seed: int):
+    """A standard hand dealt from ``seed`` and four exact L5 to play it."""
+    h = HandState(load_profile("standard"), dealer=seed % 4, seed=seed)
+    return h, [make_seat_bot("L5", seed * 4 + s, exact=True) for s in range(4)]
+
+
 def test_the_oracle_bench_knows_which_discard_deals_in_before_it_is_thrown():
     """bench/oracle.py bounds what reading the table can be worth by an L6 that looks
     at the true hands; its one question, ``deals_in``, must be the table's answer.
@@ -747,11 +753,9 @@ def test_the_oracle_bench_knows_which_discard_deals_in_before_it_is_thrown():
     ends the hand with its thrower paying, and one it says is safe never does; asking
     (on a copy) must not change the hand being played."""
     oracle = load_bench("oracle")
-    prof = load_profile("standard")
     said_in = said_safe = 0
     for seed in range(1, 40):
-        h = HandState(prof, dealer=seed % 4, seed=seed)
-        bots = [make_seat_bot("L5", seed * 4 + s, exact=True) for s in range(4)]
+        h, bots = _four_l5(seed)
         while not h.over:
             pending = h.pending()
             moves = {s: bots[s].act(h.observation(s)) for s in list(pending)}
@@ -793,11 +797,9 @@ def test_the_claims_oracle_knows_who_will_claim_a_discard_before_it_is_thrown():
     a seat offered a win on the tile is left out (wins are the deal-in oracle's)."""
     import copy
     oracle = load_bench("oracle")
-    prof = load_profile("standard")
     said_claimed = said_not = 0
     for seed in range(1, 30):
-        h = HandState(prof, dealer=seed % 4, seed=seed)
-        bots = [make_seat_bot("L5", seed * 4 + s, exact=True) for s in range(4)]
+        h, bots = _four_l5(seed)
         while not h.over:
             for s in list(h.pending()):
                 a = bots[s].act(h.observation(s))
@@ -896,7 +898,8 @@ def test_the_oracle_bench_names_its_players_and_refuses_others():
     assert oracle.make_player("OL6:ready:0.05", 1).theta == 0.05
     with pytest.raises(SystemExit, match="OL6:ready needs a number"):
         oracle.make_player("OL6:ready:x", 1)
-    with pytest.raises(SystemExit, match="must be top, any, waits, feed, claims or bait, got 'all'"):
+    with pytest.raises(SystemExit,
+                       match="must be top, any, waits, feed, claims or bait, got 'all'"):
         oracle.make_player("OL6:all", 1)
     with pytest.raises(SystemExit, match="RL6 needs a number"):
         oracle.make_player("RL6:high", 1)
