@@ -183,21 +183,16 @@ class FeedOracle(_Peeking):
 
         def who(s: int) -> bool:
             return self.scope != "feed" or s == nxt
+        want = self.scope == "bait"             # a claim sought, or one avoided
+
+        def as_wanted(k: int) -> bool:
+            return fed(h, seat, v.find("discard", k), who, self._judge) == want
         info = {x.kind: x for x in table}
         try:
-            if self.scope == "bait":
-                if fed(h, seat, v.find("discard", d), who, self._judge):
-                    return d
-                for k in candidates(self, v, ranked):
-                    if k != d and info[k].shanten <= info[d].shanten \
-                            and fed(h, seat, v.find("discard", k), who, self._judge):
-                        return k
-                return d
-            if not fed(h, seat, v.find("discard", d), who, self._judge):
+            if as_wanted(d):
                 return d
             for k in candidates(self, v, ranked):
-                if k != d and info[k].shanten <= info[d].shanten \
-                        and not fed(h, seat, v.find("discard", k), who, self._judge):
+                if k != d and info[k].shanten <= info[d].shanten and as_wanted(k):
                     return k
             return d
         finally:
@@ -216,11 +211,17 @@ class ReaderSwitch(MasterBot):
 
     def _correct_discard(self, v, ranked, table, d):
         d = super()._correct_discard(v, ranked, table, d)
-        read = self._reading(v)
+        risk = self._risk(v)
+        if risk is None:
+            return d
         info = {x.kind: x for x in table}
         same = [k for k in candidates(self, v, ranked) if info[k].shanten <= info[d].shanten]
-        safest = min(same, key=lambda k: read.deal_in(k))
-        return safest if read.deal_in(d) - read.deal_in(safest) > self.theta else d
+        safest = min(same, key=risk)
+        return safest if risk(d) - risk(safest) > self.theta else d
+
+    def _risk(self, v) -> Callable[[int], float] | None:
+        """The chance that throwing a kind deals in: the reader's."""
+        return self._reading(v).deal_in
 
 
 class KnowsReady(ReaderSwitch):
@@ -233,11 +234,12 @@ class KnowsReady(ReaderSwitch):
         super().__init__(seed, theta)
         self.name = f"OL6:ready:{theta}"
 
-    def _correct_discard(self, v, ranked, table, d):
-        d = MasterBot._correct_discard(self, v, ranked, table, d)
+    def _risk(self, v) -> Callable[[int], float] | None:
+        """The reader's winning-tile chances for the seats truly ready (none known, on
+        hands that do not show themselves: then it plays as L6)."""
         h = _TRUTH.get("hand")
         if h is None:
-            return d
+            return None
         from twmahjong.hand import waits
         read = self._reading(v)
         ready = [s for s in v.opponents() if waits(h.seats[s].counts)]
@@ -247,10 +249,7 @@ class KnowsReady(ReaderSwitch):
             for s in ready:
                 safe *= 1.0 - read.wins(s, k)
             return 1.0 - safe
-        info = {x.kind: x for x in table}
-        same = [k for k in candidates(self, v, ranked) if info[k].shanten <= info[d].shanten]
-        safest = min(same, key=risk)
-        return safest if risk(d) - risk(safest) > self.theta else d
+        return risk
 
 
 _plain = paired.make_player

@@ -60,7 +60,7 @@ from .engine.rollout import clone, complete_hand, determinize
 from .engine.table import HandState
 from .engine.winning import waits as winning_waits
 from .errors import UserError
-from .tiles import format_tiles, parse_tile, tile_str
+from .tiles import counts34, format_tiles, parse_tile, tile_str
 
 __all__ = ["ANALYSIS_FORMAT", "DEALS", "DEFAULT_BOT", "DEFAULT_DEAL", "DEFAULT_WORLDS",
            "ROLLOUT_BOT", "AnalysisError", "DecisionPoint", "DecisionReview", "HandReview",
@@ -283,11 +283,8 @@ def developed_hand(free: list[int], size: int, target: int, rng: random.Random,
             hand = developed_hand(free, size, 0, rng)
             if hand is None:
                 break
-            counts = [0] * 34
-            for k in hand:
-                counts[k] += 1
             hands.append(hand)
-            weights.append(weigh(winning_waits(counts)))
+            weights.append(weigh(winning_waits(counts34(hand))))
         if not hands:
             return None
         if sum(weights) <= 0:
