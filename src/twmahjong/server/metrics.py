@@ -9,6 +9,7 @@ so nothing on the game path keeps a gauge up to date.
     twmj_action_broadcast_seconds   a player's action received -> every seat told
     twmj_db_commit_seconds          one group commit of game moves (moves wait for it)
     twmj_send_queue_messages{stat}  unsent messages over connections (sum, max)
+    twmj_liveness_mends_total       tables mended by the liveness check (always 0)
 """
 
 from __future__ import annotations
@@ -64,6 +65,14 @@ class Metrics:
                                "max_connections cap", registry=r)
         self.slow_dropped = Counter("twmj_slow_clients_dropped", "Connections dropped "
                                     "because they did not read their messages", registry=r)
+        self.liveness_mends = Counter(
+            "twmj_liveness_mends", "Tables found with a pending decision nothing would "
+            "answer, and mended by handing it to the seat's bot (play/liveness.py); "
+            "0 on a healthy server", registry=r)
+        self.tables_ended = Counter(
+            "twmj_tables_ended", "Unfinished tables ended early, by why (forfeited: "
+            "the last person left by 認輸; abandoned: nobody came back)", ["why"],
+            registry=r)
         r.register(_Live(server))
 
     def committed(self, seconds: float, rows: int) -> None:

@@ -35,6 +35,7 @@ import logging
 import random
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ from ...errors import UserError
 from ..net import protocol as P
 from ..store.repository import Fenced
 from .game import PASS_ONLY, TableGame, commitment, safe_default
+from .liveness import keep_alive
 from .seats import Outbox, SeatState, Seating, is_turn
 
 __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
@@ -92,6 +94,8 @@ class Table(Seating):
         self.window: int | None = None     # the open secret window's number
         self.window_seq = 0
         self.window_end = 0.0
+        self.window_timer: int | None = None   # the window whose timer item is on its way
+        self.bot_calls: Counter[tuple[int, int]] = Counter()  # (seat, token): bot items due
         self.stash: dict[int, dict] = {}   # early answers that would close a window too soon
         self.conn_epoch = 0                # bumps on every attach/detach (pause timer)
         self.owner_epoch: int | None = None  # the fencing token every stored write carries
@@ -219,6 +223,7 @@ class Table(Seating):
                                           commitment=commitment(seed))))
         self._sync_pending()
         self._send_updates()
+        keep_alive(self)
 
     async def _play(self) -> None:
         self._sync_pending()
@@ -321,10 +326,17 @@ class Table(Seating):
                     if applied and len(item) > 4 and self.sv.metrics is not None:
                         self.sv.metrics.action_latency.observe(time.perf_counter() - item[4])
             elif kind == "bot":
+                s = self.seats[item[1]]
+                if s.bot_scheduled == item[2]:
+                    s.bot_scheduled = None   # answered or not, this call is spent
+                if (left := self.bot_calls.pop((item[1], item[2]), 0) - 1) > 0:
+                    self.bot_calls[(item[1], item[2])] = left
                 await self._bot_turn(item[1], item[2])
             elif kind == "grace":
                 self._grace_over(item[1], item[2])
             elif kind == "window":
+                if self.window_timer == item[1]:
+                    self.window_timer = None
                 await self._window_over(item[1])
             elif kind == "idle":
                 self._idle_check(item[1])
@@ -348,6 +360,7 @@ class Table(Seating):
                                            message="that action could not be handled; "
                                                    "the table goes on")))
             await self._recover()
+        keep_alive(self)                 # every decision has someone to answer it
 
     async def _recover(self) -> None:
         """Rebuild the game from its stored rows, so a half-applied change cannot
@@ -417,6 +430,7 @@ class Table(Seating):
                 self.window = self.window_seq
                 wait = self.sv.settings.claim_window
                 self.window_end = now + wait
+                self.window_timer = self.window
                 loop.call_later(wait, self.inbox.put_nowait, ("window", self.window))
         else:
             self.window = None
@@ -437,10 +451,17 @@ class Table(Seating):
                     s.bot_scheduled = s.decision_turn
                     delay = (max(0.0, self.window_end - now) if self.window is not None
                              else self.sv.settings.bot_delay)
-                    loop.call_later(delay, self.inbox.put_nowait, ("bot", i, s.decision_turn))
+                    self._ask_bot(i, s.decision_turn, delay)
             elif s.decision_turn is not None:
                 s.decision_turn = None
                 s.stop_clock(now)
+
+    def _ask_bot(self, seat: int, token: int, delay: float) -> None:
+        """The seat's bot answers decision ``token`` in ``delay`` s (a ``bot`` item);
+        ``bot_calls`` counts the calls on their way, for the liveness check."""
+        self.bot_calls[(seat, token)] += 1
+        asyncio.get_running_loop().call_later(delay, self.inbox.put_nowait,
+                                              ("bot", seat, token))
 
     async def _window_over(self, number: int) -> None:
         """The window's minimum has passed: apply answers held back, pass for the
