@@ -55,7 +55,8 @@ def breaches(table: Any) -> list[str]:
         if table.window is None:
             out.append("a window open with no number")
         elif table.window_timer != table.window and (
-                table.stash or any(legal == PASS_ONLY for legal in pending.values())):
+                table.stash or table.held
+                or any(legal == PASS_ONLY for legal in pending.values())):
             out.append("a window's passes with no timer to make them")
     for i, legal in pending.items():
         if window and legal == PASS_ONLY:
@@ -64,6 +65,8 @@ def breaches(table: Any) -> list[str]:
         if table._human_plays(s):
             if not s.clock.running and not (window and i in table.stash):
                 out.append(f"seat {i}: a person's decision with no clock running")
+        elif window and i in table.held:
+            continue                   # decided; applied when the window's timer comes
         elif s.decision_turn is None or not table.bot_calls.get((i, s.decision_turn)):
             out.append(f"seat {i}: a bot's decision with no bot asked")
     return out
@@ -76,6 +79,7 @@ def state_of(table: Any) -> dict:
                         for i, legal in table.game.pending().items()},
             "window": table.window, "window_timer": table.window_timer,
             "in_window": table.game.in_window(), "stash": sorted(table.stash),
+            "held": sorted(table.held),
             "paused": table.paused,
             "seats": [{"auto": s.auto, "bot": s.bot, "conns": len(s.conns),
                        "clock": s.clock.running, "decision_turn": s.decision_turn,
@@ -130,6 +134,8 @@ def _mend(table: Any) -> None:
                 continue
             s.auto = True              # played by its bot; the player takes it back
             table._presence(i)
+        elif window and i in table.held:
+            continue
         if s.decision_turn is None:
             s.decision_turn = table.turn
         if not table.bot_calls.get((i, s.decision_turn)):

@@ -122,6 +122,7 @@ class Seating:
     paused: bool
     finished: bool
     window: int | None
+    presence_held: set[int]
     conn_epoch: int
     ready_wait: set[int]
     next_deal_at: float | None
@@ -191,15 +192,42 @@ class Seating:
             self.window = None           # reopened, whole, when somebody is back
             log.info("table %s paused: nobody connected", self.id)
 
-    def _presence(self, seat: int) -> None:
+    def _presence(self, seat: int, secret: bool = False) -> None:
+        """Tell every seat that ``seat`` is (dis)connected or on 托管. ``secret``: the
+        change came from a decision in a secret window (its clock ran out, or a
+        player on 托管 answered a claim) and would tell the others that the seat
+        held an option; the seat itself is told now, the others at the seat's own
+        next turn or when the hand ends (``_presence_due``)."""
         s = self.seats[seat]
-        self._broadcast(P.message("presence", seat=seat, connected=bool(s.conns), auto=s.auto))
+        text = P.message("presence", seat=seat, connected=bool(s.conns), auto=s.auto)
+        if secret:
+            self.presence_held.add(seat)
+            for c in s.conns:
+                c.push(text)
+            return
+        self.presence_held.discard(seat)
+        self._broadcast(text)
 
-    def table_info(self) -> dict:
+    def _presence_due(self, seat: int | None = None) -> None:
+        """Tell the others what was held from them: ``seat``'s news at its own turn
+        (everyone sees whose turn it is), or everyone's (None) when the hand ends."""
+        for i in sorted(self.presence_held) if seat is None else [seat]:
+            if i in self.presence_held:
+                self._presence(i)
+
+    def _shown_auto(self, seat: int, viewer: int | None) -> bool:
+        """``seat``'s 托管 as ``viewer`` may see it: news held from the others is not
+        given away by a snapshot either."""
+        s = self.seats[seat]
+        return s.auto if seat not in self.presence_held or seat == viewer else not s.auto
+
+    def table_info(self, viewer: int | None = None) -> dict:
         seed = self.meta["options"].get("seed")
+        seats = [{**s.public(), "auto": self._shown_auto(i, viewer)}
+                 for i, s in enumerate(self.seats)]
         return {"game_id": self.id, **{k: self.meta[k] for k in ("mode", "profile", "stake",
                                                                 "rounds")},
-                "seats": [s.public() for s in self.seats], "scores": list(self.game.scores()),
+                "seats": seats, "scores": list(self.game.scores()),
                 "finished": self.finished, "state": self.state,
                 "speed": self.meta["options"].get("speed", "standard"),
                 "tier": self.meta["options"].get("tier"),      # 挑戰賽: the tier played
@@ -226,7 +254,7 @@ class Seating:
                     "commitment": commitment(self.hand_seed or 0), "deal": self._deal_info(seat)}
         now = self.sv.clock()
         timer = s.clock.view(now) if self._deciding(seat) else None
-        return P.message("snapshot", table=self.table_info(), hand=hand, observation=obs,
+        return P.message("snapshot", table=self.table_info(seat), hand=hand, observation=obs,
                          turn=s.decision_turn if s.decision_turn is not None else self.turn,
                          timer=timer, clocks=self.clocks(seat, now))
 

@@ -11,10 +11,13 @@ group commits shared by all tables), so a crash can lose only a move nobody saw,
 and ``Table.replay`` rebuilds a table after a restart by replaying them.
 
 Secret windows (claims after a discard, 搶槓 after a 加槓, 天聽 at the deal) open
-for every seat on every discard and last ``claim_window`` seconds at least; seats
-that can only pass are passed for when the window closes and bots answer at that
-moment too, so neither what a seat receives nor when depends on another seat's
-hidden tiles (docs/protocol.md, "Claim windows").
+for every seat on every discard and last ``claim_window`` seconds at least. Bots
+decide half way through the window and their answers are held, like a person's
+early answer; when the minimum has passed, every answer due then — held ones and
+the passes of seats that could only pass — is applied in one step, one stored
+batch and one update, so the window's end does the same work whatever the seats
+held and neither what a seat receives nor when depends on another seat's hidden
+tiles (docs/protocol.md, "Claim windows").
 
 No message can stop a table: an unexpected error while handling one is logged
 with the table's id, the sender gets an ``error``, and the table rebuilds itself
@@ -96,7 +99,11 @@ class Table(Seating):
         self.window_end = 0.0
         self.window_timer: int | None = None   # the window whose timer item is on its way
         self.bot_calls: Counter[tuple[int, int]] = Counter()  # (seat, token): bot items due
-        self.stash: dict[int, dict] = {}   # early answers that would close a window too soon
+        self.stash: dict[int, dict] = {}   # persons' answers held until a window's minimum
+        self.held: dict[int, dict] = {}    # bots' answers, likewise (void if a person is back)
+        self.window_passed: int | None = None  # the window whose minimum has passed
+        self.presence_held: set[int] = set()   # 託管 news kept from the others until
+                                               # the window it was caused in resolves
         self.conn_epoch = 0                # bumps on every attach/detach (pause timer)
         self.owner_epoch: int | None = None  # the fencing token every stored write carries
         self.fenced = False                # a write was refused: this process lost the game
@@ -374,6 +381,7 @@ class Table(Seating):
         self.hand_open = False
         self.window = None
         self.stash.clear()
+        self.held.clear()
         self.replay(rows)
         for s in self.seats:
             s.decision_turn = None
@@ -418,8 +426,9 @@ class Table(Seating):
         """Start clocks for seats that just became due, and wake bots for theirs.
 
         In a secret window only seats with a real choice get a clock; bots (and
-        seats on 托管) answer when the window's minimum length has passed, the
-        same moment at which the seats that can only pass are passed for."""
+        seats on 托管) decide half way through it and their answers are held until
+        its minimum has passed, when they are applied with the passes of the seats
+        that could only pass (``_window_over``)."""
         now = self.sv.clock()
         live = self.hand_open and not self.game.hand_over()
         self.pending = self.game.pending() if live else {}
@@ -435,10 +444,13 @@ class Table(Seating):
         else:
             self.window = None
             self.stash.clear()
+            self.held.clear()
         for i, s in enumerate(self.seats):
             if i in self.pending:
                 if s.decision_turn is None:
                     s.decision_turn = self.turn
+                if i in self.presence_held and is_turn(self.pending[i]):
+                    self._presence_due(i)    # its own turn: 托管 news held in a window
                 if not self._deciding(i) or self.paused:
                     continue
                 if self._human_plays(s):
@@ -449,7 +461,11 @@ class Table(Seating):
                             self.social.turn_started(i, s.decision_turn)
                 elif s.bot_scheduled != s.decision_turn:
                     s.bot_scheduled = s.decision_turn
-                    delay = (max(0.0, self.window_end - now) if self.window is not None
+                    # in a window: half way, when no message of this table is in flight
+                    # (deciding as the window opens would delay its own updates' sending)
+                    delay = (max(0.0, self.window_end - now) / 2
+                             if self.window is not None and self.window != self.window_passed
+                             else 0.0 if self.window is not None
                              else self.sv.settings.bot_delay)
                     self._ask_bot(i, s.decision_turn, delay)
             elif s.decision_turn is not None:
@@ -463,35 +479,57 @@ class Table(Seating):
         asyncio.get_running_loop().call_later(delay, self.inbox.put_nowait,
                                               ("bot", seat, token))
 
+    def _holding(self) -> bool:
+        """A window is open and its minimum has not passed: answers are held."""
+        return self.window is not None and self.window != self.window_passed
+
     async def _window_over(self, number: int) -> None:
-        """The window's minimum has passed: apply answers held back, pass for the
-        seats that could only pass. Bots with a choice answer by their own item."""
+        """The window's minimum has passed: every answer due now — the held ones
+        (persons' and bots') and the passes of the seats that could only pass — is
+        applied in one step, whatever the seats held (``_answer_window``)."""
         if number != self.window or self.paused:
             return
-        for seat in sorted(self.stash):
-            action = self.stash.pop(seat)
-            if self.window == number and seat in self.pending:
-                await self._apply(seat, action)
-        if self.window == number:
-            await self._pass_for([seat for seat in sorted(self.pending)
-                                  if self.pending.get(seat) == PASS_ONLY])
+        self.window_passed = number
+        answers = {}
+        for seat in sorted(self.pending):
+            if seat in self.stash:
+                answers[seat] = self.stash[seat]
+            elif seat in self.held and not self._human_plays(self.seats[seat]):
+                answers[seat] = self.held[seat]
+            elif self.pending[seat] == PASS_ONLY:
+                answers[seat] = PASS_ONLY[0]
+        self.stash.clear()
+        self.held.clear()
+        await self._answer_window(answers)
 
     async def _pass_for(self, seats: list[int]) -> None:
-        """Pass for the seats that could only pass, all at once: their rows go in
-        one batch and every seat is told once. One by one, a window cost up to three
-        commit round trips before the next draw (issue 12's profile), and the passes
-        change nothing anyone sees until the window resolves."""
+        """Pass for the seats that could only pass (one stored batch, one update)."""
+        await self._answer_window({seat: PASS_ONLY[0] for seat in seats})
+
+    async def _answer_window(self, answers: dict[int, dict]) -> None:
+        """Apply a window's answers in seat order, all at once: their rows go in one
+        batch and every seat is told once. One by one, each answer cost a commit
+        round trip before the next draw, and a bot's answer (a seat that held an
+        option) made the window end later than the passes alone (the attack on
+        claim-window timing, docs/security.md); the answers change nothing anyone
+        sees until the window resolves. A seat the window no longer asks (it
+        resolved) is skipped; an answer no longer offered falls back to the safe
+        move."""
         rows = []
         now = self.sv.clock()
-        for seat in seats:
-            if not self.game.in_window() or self.game.pending().get(seat) != PASS_ONLY:
+        for seat in sorted(answers):
+            legal = self.game.pending().get(seat) if self.game.in_window() else None
+            if legal is None:
                 continue                 # the window resolved: the rest are not asked
-            self.game.act(seat, PASS_ONLY[0])
+            action = answers[seat]
+            if action not in legal:
+                action = safe_default(legal)
+            self.game.act(seat, action)
             s = self.seats[seat]
             s.stop_clock(now)
             s.decision_turn = None
             self.turn += 1
-            rows.append(self._row("action", seat, {"action": PASS_ONLY[0]}))
+            rows.append(self._row("action", seat, {"action": action}))
         if not rows:
             return
         if self.sv.metrics is not None:
@@ -518,10 +556,9 @@ class Table(Seating):
             return False
         if s.auto:                       # the player is back: take the seat from the bot
             s.auto = False
-            self._presence(seat)
-        if (self.window is not None and set(self.pending) == {seat}
-                and self.sv.clock() < self.window_end):
-            self.stash[seat] = action    # closing the window now would tell its length
+            self._presence(seat, secret=self.window is not None)
+        if self._holding():
+            self.stash[seat] = action    # applied with the window's other answers
             return False
         await self._apply(seat, action)
         return True
@@ -533,6 +570,15 @@ class Table(Seating):
         if self.paused:
             s.bot_scheduled = None       # asked again when the table goes on
             return
+        action = self._bot_decides(seat)
+        if self._holding():
+            self.held[seat] = action     # applied with the window's other answers
+            return
+        await self._apply(seat, action)
+
+    def _bot_decides(self, seat: int) -> dict:
+        """The bot's (or 托管's) answer to the seat's pending decision."""
+        s = self.seats[seat]
         legal = self.pending[seat]
         obs = self.game.observation(seat)
         action = None
@@ -550,7 +596,7 @@ class Table(Seating):
             log.exception("bot at table %s seat %d failed", self.id, seat)
         if action is None or action not in legal:
             action = safe_default(legal, obs.get("drawn"))
-        await self._apply(seat, action)
+        return action
 
     async def _expire(self) -> None:
         """Time ran out for every seat whose deadline passed: safe move, then 托管."""
@@ -559,9 +605,15 @@ class Table(Seating):
             if (i in self.pending and self._human_plays(s) and s.clock.running
                     and s.clock.deadline() <= now):
                 s.auto = True
-                self._presence(i)
+                # in a window, the others would learn the seat held an option
+                self._presence(i, secret=not s.public_decision)
                 obs = self.game.observation(i)
-                await self._apply(i, safe_default(self.pending[i], obs.get("drawn")))
+                action = safe_default(self.pending[i], obs.get("drawn"))
+                if self._holding():
+                    s.stop_clock(now)
+                    self.stash[i] = action    # applied with the window's other answers
+                else:
+                    await self._apply(i, action)
                 return
 
     async def _apply(self, seat: int, action: dict) -> None:
@@ -638,6 +690,7 @@ class Table(Seating):
                               seed=str(seed), commitment=commitment(seed),
                               next_in=None if last else self._next_in(),
                               waiting=None if last else sorted(self.ready_wait)))
+        self._presence_due()             # 托管 news held in a window: the hand is over
         self._broadcast(end)
         self._send_updates()
         self.social.hand_ended(outcome["result"], end)
