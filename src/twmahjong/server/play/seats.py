@@ -128,6 +128,7 @@ class Seating:
 
     def _attach(self, seat: int, conn: Outbox) -> None:
         s = self.seats[seat]
+        before = len(s.conns)
         if conn not in s.conns:         # seated again (a resync): one more snapshot only
             s.conns.append(conn)
         s.epoch += 1
@@ -147,11 +148,27 @@ class Seating:
         conn.push(self.snapshot(seat))
         if seat in self.pending and s.clock.running and s.public_decision:
             self.social.turn_started(seat, s.decision_turn)   # a bot's line they can hear
+        self._connections_changed(seat, before)
+
+    def _connections_changed(self, seat: int, before: int) -> None:
+        """One account's seat open in more than one place (a second tab, another
+        device): every connection of the seat is told how many there are whenever that
+        number changes — down to 1 too, so a client can take its warning away. Any of
+        them may play; the table takes the first answer of each decision."""
+        s = self.seats[seat]
+        k = len(s.conns)
+        if k == before or max(k, before) < 2:
+            return
+        text = P.out(P.Notice(kind="second_connection",
+                              data={"game_id": self.id, "seat": seat, "connections": k}))
+        for c in s.conns:
+            c.push(text)
 
     def _detach(self, seat: int, conn: Outbox) -> None:
         s = self.seats[seat]
         if conn in s.conns:
             s.conns.remove(conn)
+            self._connections_changed(seat, len(s.conns) + 1)
         if not s.conns and seat in self.ready_wait:
             self._ready(seat)            # gone: the next deal does not wait for them
         self.conn_epoch += 1
