@@ -30,9 +30,13 @@ from ..net import protocol as P
 from .game import commitment, match_commitment
 from .timers import TurnClock
 
-__all__ = ["Outbox", "SeatState", "Seating", "is_turn"]
+__all__ = ["FORFEITED", "Outbox", "SeatState", "Seating", "is_turn"]
 
 log = logging.getLogger("twmahjong.server.play.table")     # the table's own log
+
+
+FORFEITED = ("you gave up this seat (認輸); a bot plays it to the end of the game "
+             "and it cannot be taken back")
 
 
 class Outbox(Protocol):
@@ -58,10 +62,13 @@ class SeatState:
     shown_bank: float = 0.0         # the bank as the other seats see it (turn time only)
     epoch: int = 0                  # bumps on every (re)attach; stale grace timers see it
     long_wait: int = 0              # bumps when a turn's base is counted; a stale count sees it
+    forfeited: bool = False         # 認輸: the account gave the seat up; its bot plays it
 
     def public(self) -> dict:
         out = {"name": self.name, "bot": self.bot is not None,
                "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+        if self.forfeited:
+            out["forfeited"] = True      # the player gave it up (認輸): a bot plays it
         if self.bot is not None:
             from .opponents import persona
             if (who := persona(self.bot)) is not None:
@@ -128,6 +135,9 @@ class Seating:
 
     def _attach(self, seat: int, conn: Outbox) -> None:
         s = self.seats[seat]
+        if s.forfeited:                  # given up (認輸): nobody sits there again
+            conn.push(P.out(P.Error(code="forfeited", message=FORFEITED)))
+            return
         before = len(s.conns)
         if conn not in s.conns:         # seated again (a resync): one more snapshot only
             s.conns.append(conn)
