@@ -213,3 +213,32 @@ def test_a_monkey_at_a_table_of_people_and_bots_never_stalls_it(make_live):
             raise AssertionError(f"monkey seed {seed}: {e!r}") from e
         assert out["ends"] >= 1, f"monkey seed {seed}"
         live.stop()
+
+
+def test_a_second_tab_on_the_seat_is_said_in_both_and_cleared_when_it_closes(make_live):
+    live = make_live(turn_base=60.0)
+
+    async def go():
+        (a,) = await quick_match(live, 1)
+        b = await Client.open(live, a.token)
+        await b.send({"type": "join", "ticket": a.ticket})
+        await b.expect("snapshot")
+        to_b = await b.expect("notice", kind="second_connection")
+        to_a = await a.expect("notice", kind="second_connection")
+        c = await Client.open(live, a.token)
+        await c.send({"type": "join", "ticket": a.ticket})
+        three = await a.expect("notice", kind="second_connection")
+        await c.close()
+        await b.close()
+        two = await a.expect("notice", kind="second_connection")
+        one = await a.expect("notice", kind="second_connection")
+        await a.close()
+        return a, to_a, to_b, three, two, one
+
+    a, to_a, to_b, three, two, one = run(go())
+    want = {"game_id": a.game_id, "seat": a.seat, "connections": 2}
+    assert to_a["data"] == to_b["data"] == want
+    assert three["data"]["connections"] == 3
+    assert (two["data"]["connections"], one["data"]["connections"]) == (2, 1)
+    # one connection alone never hears of it
+    assert not [m for m in a.seen[:a.seen.index(to_a)] if m["type"] == "notice"]

@@ -156,6 +156,26 @@ class Server:
         table.start()
         return table
 
+    async def forfeit(self, game_id: str, account_id: int) -> str:
+        """認輸 (``POST /api/v1/games/{id}/forfeit``): ``"ended"``, ``"bot_plays"``,
+        ``"no_game"`` (no seat of this account at an unfinished game) or
+        ``"game_over"``. The table decides, in its own actor, wherever it runs."""
+        row = await self.repo.game(game_id)
+        seat = next((i for i, s in enumerate(row["seats"])
+                     if s.get("account_id") == account_id), None) if row else None
+        if row is None or seat is None:
+            return "no_game"
+        if row["status"] != "active":
+            return "game_over"
+        if row["seats"][seat].get("forfeited"):
+            return "bot_plays"
+        table = await self.find_table(game_id)
+        if table is None:
+            row = await self.repo.game(game_id)
+            # an active game no process runs this moment (being made, or adopted)
+            return "game_over" if row is None or row["status"] != "active" else "busy"
+        return str(await table.forfeit(seat, account_id))
+
     async def find_table(self, game_id: str) -> Any:
         """The table a ticket's game is played at: here, or (cluster) a RemoteTable."""
         if self.cluster is not None:
@@ -173,7 +193,8 @@ class Server:
         st = self.settings
         speed = TABLE_SPEEDS.get((meta.get("options") or {}).get("speed", "standard"), 1.0)
         states = [SeatState(account_id=s.get("account_id"), name=s["name"], bot=s.get("bot"),
-                            clock=TurnClock(st.turn_base * speed, st.turn_bank * speed))
+                            clock=TurnClock(st.turn_base * speed, st.turn_bank * speed),
+                            forfeited=bool(s.get("forfeited")))
                   for s in seats]
         meta = {k: meta[k] for k in ("mode", "profile", "stake", "rounds")} | {
             "options": meta.get("options") or {}}
@@ -242,7 +263,11 @@ class Server:
         ratings: dict[int, float] = {}
         tier_won = None
         humans = [(i, s) for i, s in enumerate(table.seats) if s.account_id is not None]
-        if table.meta["mode"] == "ranked" and humans:
+        # ended early (Table._end_early): given up, those who gave up rank last and the
+        # rating counts it; abandoned by everyone, no rating moves; no tier is beaten
+        ended = getattr(table, "ended_by", None) or {}
+        if (table.meta["mode"] == "ranked" and humans
+                and ended.get("ended") != "abandoned"):
             before = []
             for s in table.seats:
                 acc = await self.repo.account(s.account_id) if s.account_id else None
@@ -254,12 +279,14 @@ class Server:
         if table.meta["mode"] == "challenge" and humans:
             tier = int(table.meta["options"].get("tier", 1))
             i, s = humans[0]
-            beaten = scores[i] > max(sc for j, sc in enumerate(scores) if j != i)  # alone on top
+            beaten = (not ended and   # alone on top of a game played out
+                      scores[i] > max(sc for j, sc in enumerate(scores) if j != i))
             if beaten:
                 tier_won = (s.account_id, tier)
             extra["challenge"] = {"tier": tier, "beaten": beaten}
         await self.repo.flush()
-        await self.repo.finish_game(table.id, {"scores": scores, "ranks": ranks, **extra},
+        await self.repo.finish_game(table.id, {"scores": scores, "ranks": ranks, **extra,
+                                               **ended},
                                     ratings=ratings, challenge_tier=tier_won,
                                     epoch=getattr(table, "owner_epoch", None))
         self._closed(table)

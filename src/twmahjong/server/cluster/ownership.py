@@ -98,7 +98,8 @@ class RemoteTable:
     def __init__(self, cluster: Cluster, game_id: str, seats: list[dict], owner: str | None):
         self.cluster = cluster
         self.id = game_id
-        self.seats = [SimpleNamespace(account_id=s.get("account_id"), name=s.get("name"))
+        self.seats = [SimpleNamespace(account_id=s.get("account_id"), name=s.get("name"),
+                                      forfeited=bool(s.get("forfeited")))
                       for s in seats]
         self.owner = owner
         self.local: Any = None           # the table itself, once this process adopted it
@@ -137,6 +138,16 @@ class RemoteTable:
         else:
             self._send({"op": "action", "seat": seat, "conn": self.cluster.conn_key(conn),
                         "msg": msg.model_dump(mode="json", exclude_none=True)})
+
+    async def forfeit(self, seat: int, account_id: int) -> str:
+        """認輸, decided by the table's owner (its answer comes back on our inbox)."""
+        if self.local is not None:
+            return str(await self.local.forfeit(seat, account_id))
+        outcome = await self.cluster.ask_owner(self, {"op": "forfeit", "seat": seat,
+                                                      "account": account_id})
+        if outcome in ("bot_plays", "ended"):
+            self.seats[seat].forfeited = True
+        return outcome
 
     def watch(self, conn: Any, account_id: int) -> None:
         """觀戰 from this process: the owner sends the watcher's frames back here."""
@@ -251,6 +262,7 @@ class Cluster:
         self._relays: dict[tuple[str, str], Relay] = {}     # owner side: (via, conn id)
         self._conns: dict[str, tuple[Any, RemoteTable]] = {}  # relay side: id -> conn, table
         self._remote: dict[str, RemoteTable] = {}
+        self._asks: dict[str, asyncio.Future] = {}   # 認輸 asked of another owner: req -> answer
         self._adopting: set[str] = set()
         self._ending: set[str] = set()          # relayed games being read: over or not?
         # games seen without an owner, since when: a game is adopted once it stayed so
@@ -551,6 +563,46 @@ class Cluster:
         proxy = self._remote[game_id] = RemoteTable(self, game_id, row["seats"], owner)
         return proxy
 
+    # -- asking the owner (認輸) ------------------------------------------------------------
+    async def ask_owner(self, proxy: RemoteTable, msg: dict) -> str:
+        """Send ``msg`` to the owner of ``proxy``'s game and wait for its answer
+        (``"busy"`` when no owner answers within a lease: the caller may try again)."""
+        if proxy.owner is None:
+            return "busy"
+        req = secrets.token_hex(8)
+        answer: asyncio.Future = asyncio.get_running_loop().create_future()
+        self._asks[req] = answer
+        try:
+            self.link.publish(self.link.inbox(proxy.owner),
+                              {**msg, "game": proxy.id, "via": self.process_id, "conn": req,
+                               "req": req}, on_nobody=lambda: self._answered(
+                                   {"req": req, "outcome": "busy"}))
+            return str(await asyncio.wait_for(answer, self.lease))
+        except TimeoutError:
+            return "busy"
+        finally:
+            self._asks.pop(req, None)
+
+    def _answered(self, m: dict) -> None:
+        answer = self._asks.get(str(m.get("req")))
+        if answer is not None and not answer.done():
+            answer.set_result(str(m.get("outcome")))
+
+    def _for_forfeit(self, m: dict) -> None:
+        """On the owner: a 認輸 asked through another process; answer it there."""
+        table = self.directory.get(m["game"])
+
+        async def decide() -> None:
+            outcome = "busy"
+            try:
+                if table is not None and hasattr(table, "forfeit"):
+                    outcome = await table.forfeit(int(m["seat"]), int(m["account"]))
+            except Exception:
+                log.exception("game %s: a relayed forfeit failed", m["game"])
+            self.link.publish(self.link.inbox(m["via"]), {"op": "answer", "req": m["req"],
+                                                          "outcome": outcome})
+        self._spawn(decide())
+
     # -- relaying ----------------------------------------------------------------------------
     @staticmethod
     def conn_key(conn: Any) -> str:
@@ -599,6 +651,10 @@ class Cluster:
                 item[1].reseat(m["conn"])
         elif op in ("watch", "unwatch"):
             self._for_watch(op, m)
+        elif op == "forfeit":
+            self._for_forfeit(m)
+        elif op == "answer":
+            self._answered(m)
 
     async def _after_adoption(self, op: str, m: dict) -> None:
         while m["game"] in self._adopting:
@@ -673,4 +729,4 @@ def stored_end(row: dict) -> str:
                            ranks=result.get("ranks") or ranks_of(scores),
                            rating=result.get("rating"), challenge=result.get("challenge"),
                            seed=None if aborted or seed is None else str(seed),
-                           aborted=aborted))
+                           aborted=aborted, ended=result.get("ended")))

@@ -437,8 +437,33 @@ async def my_games(request: Request, acc: Account) -> dict:
                        "seat": r["seat"], "players": _players(r["seats"]),
                        "created_at": r["created_at"], "finished_at": r["finished_at"],
                        "result": r["result"],
+                       **({"forfeited": True} if _forfeited(r) else {}),
                        **({"ticket": server.tokens.ticket(r["id"], r["seat"], acc["id"])}
-                          if r["status"] != "finished" else {})} for r in rows]}
+                          if r["status"] != "finished" and not _forfeited(r) else {})}
+                      for r in rows]}
+
+
+def _forfeited(r: dict) -> bool:
+    """The account gave this game's seat up (認輸), whether others played on or not."""
+    return bool(r["seats"][r["seat"]].get("forfeited")
+                or r["seat"] in ((r["result"] or {}).get("forfeited") or []))
+
+
+_FORFEIT_ERRORS = {
+    "no_game": (404, "you hold no seat at an unfinished game with this id"),
+    "game_over": (409, "this game is already over"),
+    "busy": (503, "this game is being taken on by a server right now; try again in a moment"),
+}
+
+
+@router.post("/games/{game_id}/forfeit")
+async def forfeit(game_id: str, request: Request, acc: Account) -> dict:
+    """認輸: give up a seat at an unfinished game (docs/protocol.md says what follows)."""
+    outcome = await server_of(request).forfeit(game_id, acc["id"])
+    if outcome in _FORFEIT_ERRORS:
+        status, message = _FORFEIT_ERRORS[outcome]
+        raise ApiError(status, outcome if status != 503 else "unavailable", message)
+    return {"game_id": game_id, "outcome": outcome}
 
 
 @router.get("/games/{game_id}")

@@ -104,8 +104,9 @@ class Limits:
                 >= self.max_active_tables:
             raise LimitError("too_many_tables",
                              f"you already sit at {self.max_active_tables} unfinished tables "
-                             "or rooms; finish one first (GET /api/v1/games lists them, "
-                             "each with its ticket)", status=409)
+                             "or rooms: go back to one and play it out, or give one up "
+                             "(認輸: POST /api/v1/games/{game_id}/forfeit); GET /api/v1/games "
+                             "lists them, each with its ticket", status=409)
         if spend and not self.create.take(account_id):
             raise LimitError("rate_limited", "you are starting tables too fast; wait a moment")
 
@@ -149,8 +150,9 @@ def table_state(table: Any) -> str:
 
 async def active_seats(server: Any, account_id: int) -> int:
     """Unfinished tables and unstarted rooms this process seats ``account_id`` at (a
-    table whose actor is gone holds nobody's place)."""
+    table whose actor is gone holds nobody's place, nor a seat given up: 認輸)."""
     n = sum(1 for t in server.tables.all()
             if table_state(t) not in ("ended", "stopped")
-            and any(s.account_id == account_id for s in t.seats))
+            and any(s.account_id == account_id and not getattr(s, "forfeited", False)
+                    for s in t.seats))
     return n + await server.rooms.waiting_seats(account_id)

@@ -285,6 +285,7 @@ class GameEnd(_Out):
     challenge: dict[str, Any] | None = None
     seed: str | None = None      # the match seed, revealed: check it with `twmj verify`
     aborted: bool = False        # ended early by an error it could not recover from
+    ended: str | None = None     # ended early by its players: "forfeited" or "abandoned"
 
 
 class Error(_Out):

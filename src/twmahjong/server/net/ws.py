@@ -24,6 +24,7 @@ from ...errors import UserError
 from ..people.auth import AuthError, check_not_banned, public_account
 from ..play import challenge
 from ..play.lobby import LobbyError
+from ..play.seats import FORFEITED
 from ..play.timers import TokenBucket
 from ..store.db import UNAVAILABLE, said_database_away, unreachable
 from . import protocol as P
@@ -366,6 +367,8 @@ class Connection:
             raise LobbyError("no_table", "that game is over or does not exist")
         if table.seats[ticket.seat].account_id != ticket.account_id:
             raise AuthError("this ticket does not match the seat")
+        if getattr(table.seats[ticket.seat], "forfeited", False):
+            raise LobbyError("forfeited", FORFEITED)
         if self.table is not None:
             self.table.detach(self.seat, self)
         if self.watching is not None:       # sitting down ends watching

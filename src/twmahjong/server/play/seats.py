@@ -30,9 +30,13 @@ from ..net import protocol as P
 from .game import commitment, match_commitment
 from .timers import TurnClock
 
-__all__ = ["Outbox", "SeatState", "Seating", "is_turn"]
+__all__ = ["FORFEITED", "Outbox", "SeatState", "Seating", "is_turn"]
 
 log = logging.getLogger("twmahjong.server.play.table")     # the table's own log
+
+
+FORFEITED = ("you gave up this seat (認輸); a bot plays it to the end of the game "
+             "and it cannot be taken back")
 
 
 class Outbox(Protocol):
@@ -58,10 +62,13 @@ class SeatState:
     shown_bank: float = 0.0         # the bank as the other seats see it (turn time only)
     epoch: int = 0                  # bumps on every (re)attach; stale grace timers see it
     long_wait: int = 0              # bumps when a turn's base is counted; a stale count sees it
+    forfeited: bool = False         # 認輸: the account gave the seat up; its bot plays it
 
     def public(self) -> dict:
         out = {"name": self.name, "bot": self.bot is not None,
                "connected": bool(self.conns) or self.bot is not None, "auto": self.auto}
+        if self.forfeited:
+            out["forfeited"] = True      # the player gave it up (認輸): a bot plays it
         if self.bot is not None:
             from .opponents import persona
             if (who := persona(self.bot)) is not None:
@@ -129,6 +136,10 @@ class Seating:
 
     def _attach(self, seat: int, conn: Outbox) -> None:
         s = self.seats[seat]
+        if s.forfeited:                  # given up (認輸): nobody sits there again
+            conn.push(P.out(P.Error(code="forfeited", message=FORFEITED)))
+            return
+        before = len(s.conns)
         if conn not in s.conns:         # seated again (a resync): one more snapshot only
             s.conns.append(conn)
         s.epoch += 1
@@ -148,11 +159,27 @@ class Seating:
         conn.push(self.snapshot(seat))
         if seat in self.pending and s.clock.running and s.public_decision:
             self.social.turn_started(seat, s.decision_turn)   # a bot's line they can hear
+        self._connections_changed(seat, before)
+
+    def _connections_changed(self, seat: int, before: int) -> None:
+        """One account's seat open in more than one place (a second tab, another
+        device): every connection of the seat is told how many there are whenever that
+        number changes — down to 1 too, so a client can take its warning away. Any of
+        them may play; the table takes the first answer of each decision."""
+        s = self.seats[seat]
+        k = len(s.conns)
+        if k == before or max(k, before) < 2:
+            return
+        text = P.out(P.Notice(kind="second_connection",
+                              data={"game_id": self.id, "seat": seat, "connections": k}))
+        for c in s.conns:
+            c.push(text)
 
     def _detach(self, seat: int, conn: Outbox) -> None:
         s = self.seats[seat]
         if conn in s.conns:
             s.conns.remove(conn)
+            self._connections_changed(seat, len(s.conns) + 1)
         if not s.conns and seat in self.ready_wait:
             self._ready(seat)            # gone: the next deal does not wait for them
         self.conn_epoch += 1

@@ -48,7 +48,7 @@ from ..net import protocol as P
 from ..store.repository import Fenced
 from .game import PASS_ONLY, TableGame, commitment, safe_default
 from .liveness import keep_alive
-from .seats import Outbox, SeatState, Seating, is_turn
+from .seats import FORFEITED, Outbox, SeatState, Seating, is_turn
 
 __all__ = ["Outbox", "SeatState", "Table", "TableServices"]
 
@@ -109,6 +109,7 @@ class Table(Seating):
         self.fenced = False                # a write was refused: this process lost the game
         self.ready_wait: set[int] = set()  # between hands: seats whose 下一局 is awaited
         self.next_deal_at: float | None = None
+        self.ended_by: dict | None = None  # an early end: {"ended": why, "forfeited": seats}
         from ..social.hooks import TableSocial
         self.social = TableSocial(self)    # talk, bots' lines, watchers (server/social/talk.py)
 
@@ -143,6 +144,19 @@ class Table(Seating):
 
     def unwatch(self, conn: Outbox) -> None:
         self.inbox.put_nowait(("unwatch", conn))
+
+    async def forfeit(self, seat: int, account_id: int) -> str:
+        """認輸: the account at ``seat`` gives the table up. ``"ended"`` when nobody
+        else is a person here (the game ends now, as ``_end_early`` says); ``"bot_plays"``
+        when other people play on (the seat's bot plays it to the end); ``"no_game"`` or
+        ``"game_over"`` when there is nothing to give up."""
+        if self.finished:
+            return "game_over"
+        if self.task is None or self.task.done():
+            return "game_over"
+        answer: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait(("forfeit", seat, account_id, answer))
+        return str(await answer)
 
     def close(self, reason: str) -> None:
         """An operator ends the table (``twmj admin close``): through the inbox like
@@ -200,6 +214,11 @@ class Table(Seating):
             raise
         except Fenced:
             self._let_go()
+        except _Ended as ended:
+            try:
+                await self._end_early(ended.why, ended.answer)
+            except Fenced:
+                self._let_go()
         except _Closed as closed:
             log.warning("table %s closed by an operator: %s", self.id, closed)
             await self._abort(f"closed by the operator: {closed}")
@@ -320,6 +339,8 @@ class Table(Seating):
                 self._attach(item[1], item[2])
             elif kind == "detach":
                 self._detach(item[1], item[2])
+            elif kind == "action" and self.seats[item[1]].forfeited:
+                item[3].push(P.out(P.Error(code="forfeited", message=FORFEITED)))
             elif kind == "action":
                 msg = item[2]
                 if isinstance(msg, P.Ready):
@@ -351,13 +372,15 @@ class Table(Seating):
                 await self._expire()
             elif kind == "close":
                 raise _Closed(item[1])
+            elif kind == "forfeit":
+                await self._forfeit(item[1], item[2], item[3])
             elif kind == "watch":
                 self.social.watch(item[1], item[2])
             elif kind == "unwatch":
                 self.social.unwatch(item[1])
             elif kind == "long_wait":
                 self.social.long_wait(item[1], item[2], item[3])
-        except (asyncio.CancelledError, Fenced, _Closed):
+        except (asyncio.CancelledError, Fenced, _Closed, _Ended):
             raise
         except Exception:
             log.exception("table %s: %s from seat %s failed; rebuilding the table",
@@ -411,6 +434,69 @@ class Table(Seating):
                               aborted=True))
         self._broadcast(end)
         self.social.desk.ended(end)
+
+    # -- ending early: 認輸 and abandoned tables ----------------------------------------------
+    async def _forfeit(self, seat: int, account_id: int, answer: asyncio.Future) -> None:
+        s = self.seats[seat]
+        if s.account_id != account_id:
+            outcome = "no_game"
+        elif s.forfeited:
+            outcome = "bot_plays"
+        elif not any(o.account_id is not None and not o.forfeited
+                     for i, o in enumerate(self.seats) if i != seat):
+            s.forfeited = True           # nobody is left to play on with: the game ends,
+            raise _Ended("forfeited", answer)   # and the seat's connections hear game_end
+        else:
+            await self._give_to_bot(seat)
+            outcome = "bot_plays"
+        if not answer.done():
+            answer.set_result(outcome)
+
+    async def _give_to_bot(self, seat: int) -> None:
+        """The seat is the bot's for good: stored so (a restart keeps it), its
+        connections told and let go, everyone shown a bot there. The account stays on
+        the seat for the books (its coins move with the hands as played, as under
+        托管) but holds it no more: no ticket sits it down, the table cap skips it."""
+        s = self.seats[seat]
+        s.stop_clock(self.sv.clock())
+        s.forfeited = True
+        s.bot = self.sv.settings.autoplay_bot
+        s.auto = False
+        s.bot_scheduled = None
+        await self.sv.repo.forfeit_seat(self.id, seat, s.bot, epoch=self.owner_epoch)
+        told = P.out(P.Error(code="forfeited", message=FORFEITED))
+        for c in s.conns:
+            c.push(told)
+        s.conns.clear()
+        self.ready_wait.discard(seat)
+        self._broadcast(P.message("presence", seat=seat, connected=True, auto=False,
+                                  bot=True, forfeited=True))
+        if self.hand_open:
+            self._sync_pending()
+        self._arm_pause()
+
+    async def _end_early(self, why: str, answer: asyncio.Future | None = None) -> None:
+        """The game ends now by the players' leaving (``forfeited``: the last person
+        gave it up; ``abandoned``: nobody came back in time). The hands already
+        settled stand; the hand in play is void (no coins move for it); the game is
+        stored as finished, its result saying why (``ended``) and who gave up
+        (``forfeited``, seats), who rank last. Everyone still here is told."""
+        scores = list(self.game.scores())
+        gone = [i for i, s in enumerate(self.seats) if s.forfeited]
+        ranks = ranks_of(scores, last=gone)
+        self.ended_by = {"ended": why, "forfeited": gone}
+        extra = await self.sv.on_finished(self, scores, ranks)
+        self.finished = True
+        if self.sv.metrics is not None:
+            self.sv.metrics.tables_ended.labels(why).inc()
+        log.info("table %s ended early (%s)", self.id, why)
+        end = P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks,
+                              rating=extra.get("rating"), challenge=extra.get("challenge"),
+                              ended=why))
+        self._broadcast(end)
+        self.social.desk.ended(end)
+        if answer is not None and not answer.done():
+            answer.set_result("ended")
 
     # -- decisions --------------------------------------------------------------------------
     @staticmethod
@@ -706,14 +792,27 @@ class Table(Seating):
         self._broadcast(end)
         self.social.desk.ended(end)
 
+class _Ended(BaseException):
+    """Unwinds the actor when the game ends early (``Table._end_early``)."""
+
+    def __init__(self, why: str, answer: asyncio.Future | None = None):
+        super().__init__(why)
+        self.why, self.answer = why, answer
+
+
 class _Closed(BaseException):
     """Unwinds the actor from wherever it waits when an operator closes the table
     (a BaseException: the per-message recovery must not catch it)."""
 
 
-def ranks_of(scores: list[int]) -> list[int]:
-    """Places 1-4 by score; a tie goes to the lower seat (the order the table ranks by)."""
-    order = sorted(range(4), key=lambda i: (-scores[i], i))
+def ranks_of(scores: list[int], last: list[int] | tuple[int, ...] = ()) -> list[int]:
+    """Places 1-4 by score; a tie goes to the lower seat (the order the table ranks by).
+    Seats in ``last`` (given up: 認輸) come after every other, by score among them.
+
+        >>> ranks_of([100, -50, 0, -50], last=[0])
+        [4, 2, 1, 3]
+    """
+    order = sorted(range(4), key=lambda i: (i in last, -scores[i], i))
     return [order.index(i) + 1 for i in range(4)]
 
 

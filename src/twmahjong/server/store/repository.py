@@ -89,6 +89,8 @@ class Repository(Protocol):
                           ratings: dict[int, float] | None = None,
                           challenge_tier: tuple[int, int] | None = None,
                           status: str = "finished", epoch: int | None = None) -> bool: ...
+    async def forfeit_seat(self, game_id: str, seat: int, bot: str, *,
+                           epoch: int | None = None) -> None: ...
     async def game(self, game_id: str) -> dict | None: ...
     async def game_actions(self, game_id: str) -> list[dict]: ...
     async def games_of_seat(self, game_id: str, seat: int) -> int | None: ...
@@ -558,6 +560,18 @@ class SqlRepository:
                     accounts.c.id == account_id, accounts.c.challenge_tier < tier)
                     .values(challenge_tier=tier))
         return True
+
+    async def forfeit_seat(self, game_id: str, seat: int, bot: str, *,
+                           epoch: int | None = None) -> None:
+        """認輸 with others playing on: the seat is stored as its bot's (``bot``) and
+        ``forfeited``; the account stays on it for the books (``game_players``)."""
+        await self.flush()
+        async with self._write, self.engine.begin() as conn:
+            await self._check_epoch(conn, game_id, epoch)
+            seats = await conn.scalar(sa.select(games.c.seats).where(games.c.id == game_id))
+            seats = [dict(s) for s in seats or []]
+            seats[seat] = {**seats[seat], "bot": bot, "forfeited": True}
+            await conn.execute(games.update().where(games.c.id == game_id).values(seats=seats))
 
     async def game(self, game_id: str) -> dict | None:
         async with self.engine.connect() as conn:
