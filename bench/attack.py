@@ -386,7 +386,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pythonpath", help="attack the twmahjong found here (an older checkout)")
     ap.add_argument("--only", help="comma-separated phases: fuzz,leaks,nested,tables,http,"
-                                   "kills,body (default: all)")
+                                   "kills,body,windows (default: all)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if not 0 <= a.frames <= MAX_FRAMES or not 0 <= a.kills <= 50:
@@ -401,7 +401,9 @@ def main() -> None:
                                       asyncio.run(tables_per_account(srv))}),
                   ("http", lambda: http_attacks(srv)),
                   ("kills", lambda: asyncio.run(kills(srv, a.kills))),
-                  ("body", lambda: body_limit(srv))]
+                  ("body", lambda: body_limit(srv)),
+                  ("windows", lambda: __import__("attack_windows").windows_attack(
+                      srv, Path(tmp) / "data"))]     # bench/attack_windows.py
         if a.only:
             wanted = set(a.only.split(","))
             phases = [(n, f) for n, f in phases if n in wanted]

@@ -191,6 +191,66 @@ def test_a_host_may_forbid_watching(make_live):
     run(go())
 
 
+def test_a_forbidden_watcher_is_not_shown_watching(make_live):
+    """Old server: after ``watch_forbidden`` the would-be watcher's friends still
+    saw them as "watching" that game."""
+    live = make_live()
+    ta, tb, tw = live.register("禁看丁"), live.register("禁看戊"), live.register("禁看己")
+    befriend(live, ta, tw)
+
+    async def go():
+        a, b = await two_at_a_room(live, ta, tb, watch=False)
+        w = await Client.open(live, tw, "W")
+        await w.send({"type": "watch", "game_id": a.game_id})
+        assert (await w.expect("error"))["code"] == "watch_forbidden"
+        await w.send({"type": "ping"})
+        await w.expect("pong")
+        friends = live.http("GET", "/api/v1/friends", ta).json()["friends"]
+        assert friends == [{"name": "禁看己", "status": "lobby"}], friends
+        for c in (a, b, w):
+            await c.close()
+    run(go())
+
+
+def test_watching_connections_are_capped_per_account_and_per_table(make_live):
+    """Old server: one account watched one table from 61 connections, no limit."""
+    live = make_live(watch_per_account=2, watchers_per_table=3)
+    ta, tb = live.register("多看甲"), live.register("多看乙")
+    tw, tv = live.register("多看丙"), live.register("多看丁")
+    befriend(live, ta, tw)
+    befriend(live, ta, tv)
+
+    async def answer(c):                 # the reply to a watch: watching, or why not
+        while (m := await c.recv())["type"] not in ("watching", "error"):
+            pass
+        return m
+
+    async def go():
+        a, b = await two_at_a_room(live, ta, tb)
+        ws = [await Client.open(live, tw, f"W{i}") for i in range(3)]
+        for w in ws[:2]:
+            await w.send({"type": "watch", "game_id": a.game_id})
+            await w.expect("watching")
+        await ws[2].send({"type": "watch", "game_id": a.game_id})
+        err = await answer(ws[2])
+        assert err.get("code") == "watch_limit" and "close one" in err["message"], err
+        # another account: one more fits the table's cap of 3, the next does not
+        vs = [await Client.open(live, tv, f"V{i}") for i in range(2)]
+        await vs[0].send({"type": "watch", "game_id": a.game_id})
+        await vs[0].expect("watching")
+        await vs[1].send({"type": "watch", "game_id": a.game_id})
+        assert (await answer(vs[1])).get("code") == "watch_full"
+        assert (await a.expect("watchers", count=3))["count"] == 3
+        # one leaves: a place is free again
+        await ws[0].send({"type": "unwatch"})
+        await a.expect("watchers", count=2)
+        await vs[1].send({"type": "watch", "game_id": a.game_id})
+        await vs[1].expect("watching")
+        for c in (a, b, *ws, *vs):
+            await c.close()
+    run(go())
+
+
 def test_bots_speak_their_own_lines_at_their_moments(make_live):
     """With bot_talk 1 every moment gets a line; each is one of that bot's own: a long
     wait on the person's turn, then each bot's win and each bot's deal-in."""

@@ -279,11 +279,13 @@ def test_the_rank_test_sees_a_two_ms_shift_over_these_windows(played):
 
 # -- a claim that runs out of time -------------------------------------------------------------
 
-def _window_timeouts(seed: int, base: float, monkeypatch, tmp_path) -> list[dict]:
+def _window_timeouts(seed: int, base: float, monkeypatch, tmp_path,
+                     take_back: bool = False) -> dict | None:
     """Seat 0 is a person who plays its own turns at once and never answers a claim;
     seats 1-3 are L1 bots, each with a connection listening. Plays until seat 0's
-    first claim decision runs out of time, then on to seat 0's next turn (or the
-    hand's end); returns what every seat was sent from that moment on."""
+    first claim decision runs out of time (``take_back``: and the person takes the
+    seat back from 托管 at once), then on to seat 0's next turn (or the hand's end);
+    returns what every seat was sent from that moment on."""
     loop = _VirtualLoop()
     shim = _Asyncio(loop)
     monkeypatch.setattr(table_mod, "asyncio", shim)
@@ -335,11 +337,13 @@ def _window_timeouts(seed: int, base: float, monkeypatch, tmp_path) -> list[dict
                     fn(*args)
                 else:
                     loop.now = deadline
-                    assert found is None
-                    found = {"start": len(trace), "window": table.window,
-                             "options": table.pending[0]}
+                    if found is None:
+                        found = {"start": len(trace), "window": table.window,
+                                 "options": table.pending[0]}
                     await table._expire()
                     assert me.auto
+                    if take_back:
+                        table._set_auto(0, False)
                 await drain()
                 if found is not None and "resolved" not in found and table.window is None:
                     found["resolved"] = len(trace)
@@ -376,3 +380,21 @@ def test_a_claim_that_runs_out_of_time_tells_only_its_own_seat_until_its_turn(
         if cases >= 6:
             break
     assert cases >= 6
+
+
+def test_taking_the_seat_back_inside_the_window_tells_the_others_nothing(monkeypatch, tmp_path):
+    """The seat went on 托管 (its clock shorter than the window) and came back within
+    the window: as the others saw it, nothing changed, and nothing is sent to them,
+    then or at its turn."""
+    cases = 0
+    for seed in range(1, 40):
+        got = _window_timeouts(seed, 0.5, monkeypatch, tmp_path, take_back=True)
+        if got is None:
+            continue
+        cases += 1
+        sent = got["until_turn"]
+        assert [op[:3] for op in sent[:2]] == [("push", 0, "presence")] * 2, sent[:3]
+        assert not [op for op in sent if op[1] != 0 and op[2] == "presence"]
+        if cases >= 4:
+            break
+    assert cases >= 4

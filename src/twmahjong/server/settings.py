@@ -81,6 +81,8 @@ class Settings(BaseModel):
     bot_talk_gap: float = Field(8.0, ge=0)     # s between two bot lines at one table
     # 觀戰 (server/social/watch.py): watchers see the table this many discards late (一巡 = 4)
     watch_delay: int = Field(4, ge=1, le=64)
+    watch_per_account: int = Field(2, ge=1)    # connections of one account watching one table
+    watchers_per_table: int = Field(100, ge=1)  # watching connections at one table, all told
     invite_ttl: float = Field(120.0, gt=0)     # s an invitation to a room stays open
 
     # 牌譜分析 in the replay viewer (server/play/analysis.py): sampled worlds per decision

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import Any
 
 import orjson
 
@@ -426,8 +427,25 @@ class Connection:
         friends = await self.server.friends.listing(me)
         if not {f["id"] for f in friends["friend"]} & set(seated):
             raise P.ProtocolError("not_friends", "you can watch a friend's table only")
+        if not table.social.watchable:      # never shown as watching a table one may not
+            raise P.ProtocolError("watch_forbidden",
+                                  "the host does not allow watching this table")
+        st = self.server.settings
+        mine = [c for c in self.server.where.conns_of(me)
+                if c is not self and c.watching is table]
+        if len(mine) >= st.watch_per_account:
+            raise P.ProtocolError("watch_limit", f"you already watch this table from "
+                                  f"{len(mine)} connection{'s' if len(mine) > 1 else ''}; "
+                                  "close one first")
         if self.watching is not None:
             self.watching.unwatch(self)
         self.watching = table
-        table.watch(self, me)
+        table.watch(self, me)            # the table may still refuse: watch_refused
         self.server.where.update(me)
+
+    def watch_refused(self, table: Any) -> None:
+        """The table refused this connection as a watcher (over its cap, or over):
+        it watches nothing, and friends do not see it watching."""
+        if self.watching is table:
+            self.watching = None
+            self.server.where.update(self.account["id"])

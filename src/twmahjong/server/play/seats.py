@@ -129,7 +129,7 @@ class Seating:
     paused: bool
     finished: bool
     window: int | None
-    presence_held: set[int]
+    presence_held: dict[int, tuple[bool, bool]]
     conn_epoch: int
     ready_wait: set[int]
     next_deal_at: float | None
@@ -224,34 +224,48 @@ class Seating:
         change came from a decision in a secret window (its clock ran out, or a
         player on 托管 answered a claim) and would tell the others that the seat
         held an option; the seat itself is told now, the others at the seat's own
-        next turn or when the hand ends (``_presence_due``)."""
+        next turn or when the hand ends (``_presence_due``), and any other news of
+        that seat waits with it while a window is open."""
         s = self.seats[seat]
-        text = P.message("presence", seat=seat, connected=bool(s.conns), auto=s.auto)
-        if secret:
-            self.presence_held.add(seat)
-            for c in s.conns:
-                c.push(text)
+        now = (bool(s.conns), s.auto)
+        text = P.message("presence", seat=seat, connected=now[0], auto=now[1])
+        shown = self.presence_held.get(seat)
+        if secret or (shown is not None and self.window is not None):
+            # what the others last saw: the change that is held flipped 托管 only
+            self.presence_held.setdefault(seat, (now[0], not now[1]))
+        elif shown is not None:
+            del self.presence_held[seat]
+            if shown != now:
+                self._broadcast(text)
+                return
+        else:
+            self._broadcast(text)
             return
-        self.presence_held.discard(seat)
-        self._broadcast(text)
+        for c in s.conns:               # the seat itself; the others saw nothing change
+            c.push(text)
 
     def _presence_due(self, seat: int | None = None) -> None:
         """Tell the others what was held from them: ``seat``'s news at its own turn
-        (everyone sees whose turn it is), or everyone's (None) when the hand ends."""
+        (everyone sees whose turn it is), or everyone's (None) when the hand ends;
+        nothing when the seat is as they last saw it."""
         for i in sorted(self.presence_held) if seat is None else [seat]:
-            if i in self.presence_held:
+            shown = self.presence_held.pop(i, None)
+            s = self.seats[i]
+            if shown is not None and shown != (bool(s.conns), s.auto):
                 self._presence(i)
 
-    def _shown_auto(self, seat: int, viewer: int | None) -> bool:
-        """``seat``'s 托管 as ``viewer`` may see it: news held from the others is not
-        given away by a snapshot either."""
+    def _shown(self, seat: int, viewer: int | None) -> dict:
+        """``seat``'s connection and 托管 as ``viewer`` may see them: news held from
+        the others is not given away by a snapshot either."""
         s = self.seats[seat]
-        return s.auto if seat not in self.presence_held or seat == viewer else not s.auto
+        shown = self.presence_held.get(seat)
+        if shown is None or seat == viewer:
+            return {}
+        return {"connected": shown[0] or s.bot is not None, "auto": shown[1]}
 
     def table_info(self, viewer: int | None = None) -> dict:
         seed = self.meta["options"].get("seed")
-        seats = [{**s.public(), "auto": self._shown_auto(i, viewer)}
-                 for i, s in enumerate(self.seats)]
+        seats = [{**s.public(), **self._shown(i, viewer)} for i, s in enumerate(self.seats)]
         return {"game_id": self.id, **{k: self.meta[k] for k in ("mode", "profile", "stake",
                                                                 "rounds")},
                 "seats": seats, "scores": list(self.game.scores()),
@@ -321,6 +335,8 @@ class Seating:
                              clocks=self.clocks(i, now))
             for c in s.conns:
                 c.push(text)
+        for i in [i for i in self.presence_held if is_turn(self.pending.get(i) or [])]:
+            self._presence_due(i)        # its own turn began (shown above): 托管 news held
         self.social.desk.moved()         # watchers: the public frame, sent turns later
 
     def _broadcast(self, text: str) -> None:

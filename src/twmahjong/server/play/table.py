@@ -102,8 +102,9 @@ class Table(Seating):
         self.stash: dict[int, dict] = {}   # persons' answers held until a window's minimum
         self.held: dict[int, dict] = {}    # bots' answers, likewise (void if a person is back)
         self.window_passed: int | None = None  # the window whose minimum has passed
-        self.presence_held: set[int] = set()   # 託管 news kept from the others until
-                                               # the window it was caused in resolves
+        # seat -> (connected, auto) as the others last saw it: 托管 news from a secret
+        # window, kept from them until the seat's own turn (seats.py, _presence)
+        self.presence_held: dict[int, tuple[bool, bool]] = {}
         self.conn_epoch = 0                # bumps on every attach/detach (pause timer)
         self.owner_epoch: int | None = None  # the fencing token every stored write carries
         self.fenced = False                # a write was refused: this process lost the game
@@ -535,8 +536,6 @@ class Table(Seating):
             if i in self.pending:
                 if s.decision_turn is None:
                     s.decision_turn = self.turn
-                if i in self.presence_held and is_turn(self.pending[i]):
-                    self._presence_due(i)    # its own turn: 托管 news held in a window
                 if not self._deciding(i) or self.paused:
                     continue
                 if self._human_plays(s):

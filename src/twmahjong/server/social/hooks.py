@@ -90,13 +90,34 @@ class TableSocial:
 
     # -- watchers ----------------------------------------------------------------------
     def watch(self, conn: Any, account_id: int) -> None:
-        if not self.watchable or self.table.finished:
-            conn.push(P.out(P.Error(code="watch_forbidden" if not self.watchable
-                                    else "no_table",
-                                    message="this table cannot be watched")))
+        """``conn`` watches from now on, or is told why not; a refused connection is
+        let go (``watch_refused``) so that nobody sees it as watching this table."""
+        if (refusal := self.refusal(conn, account_id)) is not None:
+            conn.push(P.out(P.Error(code=refusal[0], message=refusal[1])))
+            if (let_go := getattr(conn, "watch_refused", None)) is not None:
+                let_go(self.table)
             return
         self.desk.add(conn, account_id)
         self._count()
+
+    def refusal(self, conn: Any, account_id: int) -> tuple[str, str] | None:
+        """Why ``conn`` of ``account_id`` may not watch this table now (code, message):
+        the host forbade it, the game is over, or the table or the account has as
+        many watching connections as it may."""
+        st = self.table.sv.settings
+        if not self.watchable:
+            return "watch_forbidden", "the host does not allow watching this table"
+        if self.table.finished:
+            return "no_table", "this game is over"
+        mine = sum(1 for c, a in self.desk.watchers.items() if a == account_id and c is not conn)
+        per_account = int(getattr(st, "watch_per_account", 2))
+        if mine >= per_account:
+            return "watch_limit", (f"you already watch this table from {mine} "
+                                   f"connection{'s' if mine > 1 else ''}; close one first")
+        if conn not in self.desk.watchers and len(self.desk) >= int(
+                getattr(st, "watchers_per_table", 100)):
+            return "watch_full", "this table has as many watchers as it can take"
+        return None
 
     def unwatch(self, conn: Any) -> None:
         if self.desk.remove(conn):
