@@ -42,16 +42,20 @@ def _root() -> None:
     # registered (Typer would otherwise collapse the app into that command).
 
 
-def _register() -> None:
-    """Import command modules; each registers itself on ``app``."""
-    from .commands import register_all
-    register_all(app)
+def _register(args: list[str] | None = None) -> None:
+    """Import command modules; each registers itself on ``app``. When the command
+    line ``args`` name a command, only its module is imported (start-up is most of a
+    short `twmj` run); otherwise (``--help``, a typo, no ``args``) every one, so the
+    help lists them all."""
+    from .commands import MODULES, register_all
+    named = next((a for a in args or [] if not a.startswith("-")), None)
+    register_all(app, only=[named] if named in MODULES else None)
 
 
 def main(argv: list[str] | None = None) -> None:
     try:
         with held():
-            _register()
+            _register(sys.argv[1:] if argv is None else argv)
     except KeyboardInterrupt:       # Ctrl-C while the commands load
         leave()
     from .commands import serve
