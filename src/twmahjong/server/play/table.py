@@ -458,7 +458,7 @@ class Table(Seating):
     async def _pass_for(self, seats: list[int]) -> None:
         """Pass for the seats that could only pass, all at once: their rows go in
         one batch and every seat is told once. One by one, a window cost up to three
-        commit round trips before the next draw (issue 12's profile), and the passes
+        commit round trips before the next draw (a profile of the server under load), and the passes
         change nothing anyone sees until the window resolves."""
         rows = []
         now = self.sv.clock()
