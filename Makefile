@@ -1,37 +1,55 @@
 # Two commands set everything up on a fresh machine: `make run` and `make test`.
+# `make run` installs the package and its runtime dependencies only; `make test` adds
+# the dev extras (tests, type checker, docs, browser driver, the RL libraries). Each
+# has its own stamp: `make run` after `make test` installs nothing, `make test` after
+# `make run` adds only what is missing.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+# where `make run` listens: `make run HOST=0.0.0.0 PORT=8080` (README: from a phone).
+# Unset, `twmj serve` decides: TWMJ_HOST / TWMJ_PORT, else 127.0.0.1:8000.
+HOST ?=
+PORT ?=
 
-.PHONY: run test install bench clean typecheck docs bench-env
+.PHONY: run test install install-dev bench clean typecheck docs bench-env
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $(RUN_STAMP)
+
+# the dev extras include the runtime, so this stamp stands for both
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+	touch $(DEV_STAMP) $(RUN_STAMP)
 
-install: $(STAMP)
+install: $(RUN_STAMP)
 
-run: $(STAMP)
-	$(BIN)/twmj serve
+install-dev: $(DEV_STAMP)
 
-test: $(STAMP)
+run: $(RUN_STAMP)
+	$(BIN)/twmj serve$(if $(HOST), --host '$(HOST)')$(if $(PORT), --port '$(PORT)')
+
+test: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python bench/hand.py
 
 # mypy --strict over the gated modules (pyproject [tool.mypy]); `make test` runs it too
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/python -m mypy
 
 # the docs site with the API reference, into site/ (`make test` builds it too)
-docs: $(STAMP)
+docs: $(DEV_STAMP)
 	$(BIN)/python -m mkdocs build --strict
 
-bench-env: $(STAMP)
+bench-env: $(DEV_STAMP)
 	$(BIN)/python bench/env.py
 
 clean:

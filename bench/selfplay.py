@@ -15,6 +15,10 @@ in CPython on every profile.
 ``RandomAgent``, one kyoku a hand) under the interpreter ``PY`` — a separate
 environment with ``pip install riichienv``, never a dependency of this project —
 alternating with ours run by run, and prints the ratio of the medians.
+
+``--cli`` also times the command people run, ``twmj selfplay --hands N --seed S
+--json`` (the ``twmj`` beside this interpreter), as a whole process: its CPU time
+from start to exit, start-up included, alternating with the library loop run by run.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
+import sys
 import time
 
 from twmahjong.selfplay import Summary, make_bots, play_hand
@@ -70,6 +76,16 @@ def run_riichienv(python: str, hands: int, seed: int) -> float:
     return hands / json.loads(out.stdout.strip().splitlines()[-1])["cpu"]
 
 
+def run_cli(hands: int, seed: int) -> float:
+    """``twmj selfplay``'s hands/s (CPU of the whole process, start-up included)."""
+    twmj = os.path.join(os.path.dirname(sys.executable), "twmj")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([twmj, "selfplay", "--hands", str(hands), "--seed", str(seed), "--json"],
+                   capture_output=True, text=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return hands / ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=2000)
@@ -79,18 +95,24 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="runs per profile; the median is reported")
     ap.add_argument("--riichienv", metavar="PY", help="an interpreter with riichienv installed: "
                     "its random loop runs alternately with ours, in the same run")
+    ap.add_argument("--cli", action="store_true", help="also time `twmj selfplay` as a process "
+                    "(CPU from start to exit), alternating with the library loop")
     args = ap.parse_args()
     names = profile_names() if args.profile == ["all"] else args.profile
     for name in names:
         profile = load_profile(name)
         HandState(profile, dealer=0, seed=0)          # warm the caches
-        cpus, refs = [], []
+        cpus, refs, clis = [], [], []
         for _ in range(args.repeat):
             cpu, wall, s = run(profile, args.hands, args.seed)
             cpus.append(cpu)
             print(f"{args.hands} hands ({s['drawn_hands']} drawn) profile {name}: "
                   f"{cpu:.0f} hands/s CPU, {wall:.0f} hands/s wall (target >= {TARGET}), "
                   f"load {os.getloadavg()[0]:.2f}", flush=True)
+            if args.cli and name == "standard":
+                clis.append(run_cli(args.hands, args.seed))
+                print(f"{args.hands} hands twmj selfplay (whole process): {clis[-1]:.0f} hands/s CPU",
+                      flush=True)
             if args.riichienv:
                 refs.append(run_riichienv(args.riichienv, args.hands, args.seed))
                 print(f"{args.hands} kyoku riichienv RandomAgent loop: {refs[-1]:.0f} hands/s CPU", flush=True)
@@ -98,11 +120,19 @@ def main() -> None:
             print(f"profile {name}: median {statistics.median(cpus):.0f} hands/s CPU over "
                   f"{args.repeat} runs (min {min(cpus):.0f}, max {max(cpus):.0f})", flush=True)
         if refs:
-            ours, theirs = statistics.median(cpus), statistics.median(refs)
-            ratios = [a / b for a, b in zip(cpus, refs)]
-            print(f"profile {name}: {ours:.0f} vs riichienv {theirs:.0f} hands/s = "
-                  f"{ours / theirs:.2f}x (target >= 2x); run by run {min(ratios):.2f}-"
-                  f"{max(ratios):.2f}x, load {os.getloadavg()[0]:.2f}", flush=True)
+            theirs = statistics.median(refs)
+            for what, runs in (("library loop", cpus), ("twmj selfplay", clis)):
+                if not runs:
+                    continue
+                ours = statistics.median(runs)
+                ratios = [a / b for a, b in zip(runs, refs)]
+                print(f"profile {name}: {what} {ours:.0f} vs riichienv {theirs:.0f} hands/s = "
+                      f"{ours / theirs:.2f}x (target >= 2x); run by run {min(ratios):.2f}-"
+                      f"{max(ratios):.2f}x, load {os.getloadavg()[0]:.2f}", flush=True)
+        elif clis:
+            print(f"profile {name}: twmj selfplay {statistics.median(clis):.0f} hands/s = "
+                  f"{statistics.median(clis) / statistics.median(cpus):.2f} of the library loop",
+                  flush=True)
 
 
 if __name__ == "__main__":

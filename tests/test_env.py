@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import warnings
 
 import numpy as np
@@ -196,14 +197,45 @@ def test_a_match_episode_sums_the_hands() -> None:
     assert [total[a] for a in e.possible_agents] == [float(x) for x in m.scores]
 
 
-def test_bad_input_is_one_clear_error() -> None:
+def test_an_action_the_mask_forbids_ends_the_episode_with_the_penalty() -> None:
+    """As in PettingZoo's classic games: every seat is done, the seat that played it
+    gets the penalty, the others 0, and the info says what was legal; then the
+    episode winds down like any other (each seat steps None)."""
     e = env(seed=1)
     obs, *_ = e.last()
+    agent = e.agent_selection
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    with pytest.raises(IllegalAction, match=r"may not play .* legal: "):
-        e.step(bad)
-    with pytest.raises(IllegalAction, match="may not play"):
-        e.step("discard")
+    e.step(bad)
+    assert all(e.terminations.values())
+    assert e._cumulative_rewards == {a: (-4080.0 if a == agent else 0.0) for a in e.agents}
+    assert all(re.search(r"may not play .* legal: ", e.infos[a]["illegal_action"]) for a in e.agents)
+    _, reward, term, _, _ = e.last()
+    assert term and reward == -4080.0 and not e.observe(agent)["action_mask"].any()
+    for a in e.agent_iter(10):
+        e.step(None)
+    assert e.agents == []
+    tai = env(seed=1, reward="tai", illegal_reward=-50)
+    seat = tai.agent_selection
+    tai.step(bad)
+    assert tai._cumulative_rewards[seat] == -50.0
+
+
+def test_the_default_penalty_outweighs_the_catalogue() -> None:
+    from twmahjong.env import default_illegal_reward
+    from twmahjong.profiles import load_profile
+    for name in ("standard", "classic", "casual"):
+        p = load_profile(name)
+        tai = sum(x.tai for x in p.patterns.values())
+        assert default_illegal_reward(p, "tai") == -tai
+        assert default_illegal_reward(p) == -(p.stakes.base + p.stakes.per_tai * tai)
+
+
+def test_bad_input_is_one_clear_error() -> None:
+    e = env(seed=1)
+    for nonsense in ("discard", ACTION_COUNT, -1, 2.5, None):
+        with pytest.raises(IllegalAction, match="may not play .*: an action is an index 0-145"):
+            e.step(nonsense)
+    assert not any(e.terminations.values())          # nothing changed
     with pytest.raises(EnvError, match="reward must be one of points, tai"):
         env(reward="money")
     with pytest.raises(EnvError, match="rounds must be 1 to 4"):

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
 pytest.importorskip("gymnasium")
 
 from twmahjong.bots import UnknownBot  # noqa: E402
-from twmahjong.env import EnvError, SingleSeatEnv  # noqa: E402
+from twmahjong.engine import IllegalAction  # noqa: E402
+from twmahjong.env import EnvError, SingleSeatEnv, default_illegal_reward  # noqa: E402
+from twmahjong.profiles import load_profile  # noqa: E402
 
 
 def _episode(g: SingleSeatEnv, seed: int, pick=lambda legal: legal[0]) -> tuple[list, float, dict]:
@@ -69,6 +73,41 @@ def test_bad_options_are_one_clear_error() -> None:
     with pytest.raises(EnvError, match="reset"):
         g.step(0)
     g.reset(seed=1)
-    with pytest.raises(Exception, match="may not play"):
-        obs = g.aec.observe(g.aec.agent_selection)
-        g.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    with pytest.raises(IllegalAction, match="an action is an index 0-145"):
+        g.step(146)
+
+
+def test_an_action_the_mask_forbids_ends_the_episode_with_the_penalty() -> None:
+    g = SingleSeatEnv("L1", seat=2, reward="tai")
+    obs, _ = g.reset(seed=4)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = g.step(bad)
+    assert terminated and not truncated
+    assert reward == default_illegal_reward(load_profile("standard"), "tai") == -199.0
+    assert "may not play" in info["illegal_action"] and not obs["action_mask"].any()
+    with pytest.raises(EnvError, match="the episode is over"):
+        g.step(0)
+    obs, _ = g.reset(seed=4)                       # and the next episode is a normal one
+    assert obs["action_mask"].any()
+
+
+@pytest.mark.parametrize("seat", [None, 1])
+def test_gymnasiums_env_checker_passes(seat) -> None:
+    """check_env plays actions drawn from the whole action space: most are not
+    allowed by the mask, which ends the episode with the penalty, not an error."""
+    from gymnasium.utils.env_checker import check_env
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        check_env(SingleSeatEnv("L1", seat=seat), skip_render_check=True)
+        check_env(SingleSeatEnv(["L3", "shark", "random"], seat=seat, render_mode="ansi"))
+    # the one remark left: an environment made without gymnasium.make has no spec
+    assert [str(w.message) for w in said if "not having a spec" not in str(w.message)] == []
+
+
+def test_stable_baselines3s_env_checker_passes() -> None:
+    """Needs stable-baselines3 (and torch), which the dev extra does not install; see
+    README's reinforcement-learning section for the run that had it."""
+    sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # SB3 says what it cannot use as a warning
+        sb3.check_env(SingleSeatEnv("L1", seat=0), warn=True)

@@ -5,10 +5,25 @@ from __future__ import annotations
 
 import sys
 
-import typer
-from rich.console import Console
+# A Ctrl-C while the command line loads is held until it has loaded (see
+# twmahjong.interrupt: inside an import it can come out as a compiled extension's
+# error). `_signal`, not `signal`, which would first import enum and functools.
+import _signal
 
-from .errors import UserError
+_LOADING = _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT})
+try:
+    try:
+        from .interrupt import held, leave
+
+        import typer
+        from rich.console import Console
+
+        from .errors import UserError
+    finally:
+        if _signal.SIGINT not in _LOADING:
+            _signal.pthread_sigmask(_signal.SIG_UNBLOCK, {_signal.SIGINT})
+except KeyboardInterrupt:
+    leave()
 
 app = typer.Typer(
     name="twmj",
@@ -27,14 +42,22 @@ def _root() -> None:
     # registered (Typer would otherwise collapse the app into that command).
 
 
-def _register() -> None:
-    """Import command modules; each registers itself on ``app``."""
-    from .commands import register_all
-    register_all(app)
+def _register(args: list[str] | None = None) -> None:
+    """Import command modules; each registers itself on ``app``. When the command
+    line ``args`` name a command, only its module is imported (start-up is most of a
+    short `twmj` run); otherwise (``--help``, a typo, no ``args``) every one, so the
+    help lists them all."""
+    from .commands import MODULES, register_all
+    named = next((a for a in args or [] if not a.startswith("-")), None)
+    register_all(app, only=[named] if named in MODULES else None)
 
 
 def main(argv: list[str] | None = None) -> None:
-    _register()
+    try:
+        with held():
+            _register(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:       # Ctrl-C while the commands load
+        leave()
     from .commands import serve
     # `twmj serve` from the real command line becomes the lean server process (exec);
     # a caller handing ``argv`` in (a test, a program) keeps its own process

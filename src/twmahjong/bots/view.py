@@ -171,7 +171,7 @@ class View:
         """The river tile a meld took: told by the observation; for an observation
         without it (an older host), a pon/kong's kind, or a 吃's latest matching
         river tile — a guess that is wrong when the thrower later threw another
-        tile of the run (issue #13: 22% of positions miscounted)."""
+        tile of the run (22% of positions were miscounted)."""
         if m.claimed is not None:
             return m.claimed
         if m.type != "chi":

@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UserError
+from ..interrupt import held, leave
 from ..server.launch import _loop, _Server
 
 
@@ -47,24 +48,28 @@ def serve_command(
         "--max-connections", help="WebSockets this process holds before it answers "
                                   "'server_full' (default 10000).")] = None,
 ) -> None:
-    from ..server.settings import Settings
+    try:
+        with held():                  # a Ctrl-C meanwhile arrives at its end, or after exec
+            from ..server.settings import Settings
 
-    chosen = {"host": host, "port": port, "database_url": database, "redis_url": redis,
-              "data_dir": data_dir, "log_format": "json" if log_json else None,
-              "max_connections": max_connections}
-    settings = Settings.from_env(**chosen)
-    _check_port(settings.host, settings.port)
-    _check_files(settings.max_connections)
-    if settings.redis_url:
-        _check_redis(settings.redis_url)
-    if HAND_OFF:
-        _hand_off(chosen)
-    from ..server.app import create_app, uvicorn_config
-    from ..server.logs import configure
-    configure(settings.log_format, settings.log_level)
-    app = create_app(settings)
-    config = uvicorn_config(app, settings, loop=_loop())
-    _Server(config, settings).run()
+            chosen = {"host": host, "port": port, "database_url": database, "redis_url": redis,
+                      "data_dir": data_dir, "log_format": "json" if log_json else None,
+                      "max_connections": max_connections}
+            settings = Settings.from_env(**chosen)
+            _check_port(settings.host, settings.port)
+            _check_files(settings.max_connections)
+            if settings.redis_url:
+                _check_redis(settings.redis_url)
+            if HAND_OFF:
+                _hand_off(chosen)
+            from ..server.app import create_app, uvicorn_config
+            from ..server.logs import configure
+            configure(settings.log_format, settings.log_level)
+            app = create_app(settings)
+            config = uvicorn_config(app, settings, loop=_loop())
+        _Server(config, settings).run()
+    except KeyboardInterrupt:         # Ctrl-C before it serves: one clean exit
+        leave()
 
 
 # Set by the real command line (``cli.main``), never by a test calling serve_command.
@@ -75,7 +80,7 @@ def _hand_off(chosen: dict) -> None:
     """Become the server process proper (``exec``, same PID): the command line's
     parser and its pretty printing (typer, rich, ~10 MiB) and the checks' Redis client
     stay behind, and the hand tables are mapped rather than copied — an idle worker's
-    memory is what it serves with (issue #14). Options travel as ``TWMJ_*`` variables,
+    memory is what it serves with. Options travel as ``TWMJ_*`` variables,
     which ``Settings.from_env`` reads exactly as it read them here."""
     env = dict(os.environ)
     for name, value in chosen.items():
@@ -84,6 +89,8 @@ def _hand_off(chosen: dict) -> None:
     env.setdefault("TWMJ_MAP_TABLES", "1")
     sys.stdout.flush()
     sys.stderr.flush()
+    # Ctrl-C is held (serve_command): pending across the exec (the signal mask
+    # survives it) until the server process lets it in
     os.execve(sys.executable, [sys.executable, "-m", "twmahjong.server.launch"], env)
 
 

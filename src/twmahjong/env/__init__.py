@@ -17,7 +17,7 @@ pettingzoo); the rest of the package does not.
 
 from __future__ import annotations
 
-from .aec import REWARDS, EnvError, TwmjEnv, env, tai_flow
+from .aec import REWARDS, EnvError, TwmjEnv, default_illegal_reward, env, tai_flow
 from .gym import SingleSeatEnv
 from .spaces import ACTION_COUNT, OBS_LAYOUT, OBS_SIZE, action_index, action_name, decode
 
@@ -32,6 +32,7 @@ __all__ = [
     "action_index",
     "action_name",
     "decode",
+    "default_illegal_reward",
     "env",
     "tai_flow",
 ]

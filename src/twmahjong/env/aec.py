@@ -14,6 +14,16 @@ or the net 台 (``reward="tai"``: a self-draw takes the winner's 台 from each o
 three others, a deal-in from the discarder alone). Everything is derived from the
 ``reset`` seed, so the same seed and the same actions replay the same game.
 
+An action the mask does not allow ends the episode, as in PettingZoo's classic
+games: every seat is terminated, the seat that played it gets ``illegal_reward``
+and the others 0, and each seat's ``info["illegal_action"]`` says what was played
+and what was legal (PettingZoo's illegal-move warning is logged too). By default
+the penalty is the profile's whole pattern catalogue as one hand — 199 台 in the
+standard profile, or ``base + per_tai × 199`` = 4,080 points at its 100 / 20 — far
+beyond what any real hand costs, so no illegal action is ever worth playing. The
+action mask is the way to avoid it. Something that is not an action index at all
+(a string, 146, -1) is ``IllegalAction`` and changes nothing.
+
     >>> e = env(seed=None)
     >>> e.reset(seed=1)
     >>> obs, reward, done, cut, info = e.last()
@@ -42,7 +52,7 @@ from .spaces import ACTION_COUNT, OBS_HIGH, OBS_SIZE, action_name, encode, legal
 if TYPE_CHECKING:
     from ..engine.results import HandResult
 
-__all__ = ["REWARDS", "EnvError", "TwmjEnv", "env", "tai_flow"]
+__all__ = ["REWARDS", "EnvError", "TwmjEnv", "default_illegal_reward", "env", "tai_flow"]
 
 REWARDS = ("points", "tai")
 AGENTS = tuple(f"seat_{i}" for i in range(4))
@@ -73,7 +83,9 @@ class TwmjEnv(AECEnv[str, Obs, int]):
 
     ``profile`` is a rule profile's name (``standard``, ``classic``, ``casual``), a
     TOML path, or a loaded ``Profile``; ``reward`` is ``"points"`` or ``"tai"``;
-    ``rounds`` (1-4) plays a whole match per episode instead of one hand.
+    ``rounds`` (1-4) plays a whole match per episode instead of one hand;
+    ``illegal_reward`` is what a seat gets for an action its mask does not allow,
+    which ends the episode (default: ``default_illegal_reward``).
     Observations are ``{"observation": int8[OBS_SIZE], "action_mask": int8[146]}``
     (``twmahjong.env.spaces`` documents every block and every action index).
     """
@@ -82,7 +94,8 @@ class TwmjEnv(AECEnv[str, Obs, int]):
                                 "is_parallelizable": False}
 
     def __init__(self, profile: str | Profile = "standard", *, reward: str = "points",
-                 rounds: int | None = None, render_mode: str | None = None):
+                 rounds: int | None = None, render_mode: str | None = None,
+                 illegal_reward: float | None = None):
         super().__init__()
         if reward not in REWARDS:
             raise EnvError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
@@ -92,6 +105,8 @@ class TwmjEnv(AECEnv[str, Obs, int]):
             raise EnvError(f"render_mode must be ansi, human or None, not {render_mode!r}")
         self.profile = profile if isinstance(profile, Profile) else load_profile(profile)
         self.reward_kind = reward
+        self.illegal_reward = (float(illegal_reward) if illegal_reward is not None
+                               else default_illegal_reward(self.profile, reward))
         self.rounds = rounds
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
@@ -155,10 +170,14 @@ class TwmjEnv(AECEnv[str, Obs, int]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self._legal.get(_index(action))
+        i = _index(action)
+        if not 0 <= i < ACTION_COUNT:
+            raise IllegalAction(f"{agent} may not play {action!r}: an action is an index "
+                                f"0-{ACTION_COUNT - 1} (twmahjong.env.spaces)")
+        chosen = self._legal.get(i)
         if chosen is None:
-            offered = ", ".join(action_name(i) for i in sorted(self._legal))
-            raise IllegalAction(f"{agent} may not play {_label(action)} now; legal: {offered}")
+            self._end_illegal(agent, i)
+            return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         h = self.hand
@@ -200,6 +219,21 @@ class TwmjEnv(AECEnv[str, Obs, int]):
         self.agent_selection = AGENTS[seat]
         self._legal = legal_indices(pend[seat])
 
+    def _end_illegal(self, agent: str, action: int) -> None:
+        """An action the mask did not allow: the episode ends, ``agent`` is penalised."""
+        from pettingzoo.utils.env_logger import EnvLogger
+        EnvLogger.warn_on_illegal_move()
+        offered = ", ".join(action_name(i) for i in sorted(self._legal))
+        said = f"{agent} may not play {_label(action)} now; legal: {offered}"
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        for a in self.agents:
+            self.terminations[a] = True
+            self.infos[a] = {"illegal_action": said}
+        self._legal = {}
+        self._accumulate_rewards()
+
     def _end_hand(self, h: HandState) -> None:
         m = self.match
         assert m is not None and h.result is not None
@@ -221,10 +255,27 @@ class TwmjEnv(AECEnv[str, Obs, int]):
         self.hand = m.start_hand()
 
 
+def default_illegal_reward(profile: Profile, reward: str = "points") -> float:
+    """The penalty for an action the mask does not allow: every pattern of the profile's
+    catalogue in one hand (no real hand holds them all), lost as 台 or as points at the
+    profile's stakes (``base + per_tai × 台``).
+
+        >>> from twmahjong.profiles import load_profile
+        >>> default_illegal_reward(load_profile("standard")), default_illegal_reward(load_profile("standard"), "tai")
+        (-4080.0, -199.0)
+    """
+    tai = sum(p.tai for p in profile.patterns.values())
+    if reward == "tai":
+        return -float(tai)
+    return -float(profile.stakes.base + profile.stakes.per_tai * tai)
+
+
 def env(profile: str | Profile = "standard", *, reward: str = "points", rounds: int | None = None,
-        render_mode: str | None = None, seed: int | None = None) -> TwmjEnv:
+        render_mode: str | None = None, seed: int | None = None,
+        illegal_reward: float | None = None) -> TwmjEnv:
     """A new environment (PettingZoo's ``env()`` convention); ``seed`` resets it at once."""
-    e = TwmjEnv(profile, reward=reward, rounds=rounds, render_mode=render_mode)
+    e = TwmjEnv(profile, reward=reward, rounds=rounds, render_mode=render_mode,
+                illegal_reward=illegal_reward)
     if seed is not None:
         e.reset(seed=seed)
     return e

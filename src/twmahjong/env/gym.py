@@ -7,6 +7,12 @@ learner's action and then lets the bots play until the learner must decide again
 or the episode ends; the reward is everything the learner's seat gained in
 between (points or 台, as the AEC environment counts them).
 
+An action the mask does not allow ends the episode (``terminated``) with the
+penalty ``illegal_reward`` (see ``twmahjong.env.aec``: by default more than any
+real hand costs) and ``info["illegal_action"]`` saying what was legal. So
+Gymnasium's ``check_env``, which plays actions drawn from the whole action space,
+passes; a policy avoids the penalty by playing what ``obs["action_mask"]`` allows.
+
     >>> e = SingleSeatEnv("L1", seat=0)
     >>> obs, info = e.reset(seed=3)
     >>> obs["action_mask"].shape
@@ -37,11 +43,12 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
     in turn order after the learner. ``seat`` fixes the learner's seat (0-3);
     by default it is drawn from the episode's seed. Other options as ``TwmjEnv``."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, opponents: str | Sequence[str] = "L1", *, seat: int | None = None,
                  profile: str | Profile = "standard", reward: str = "points",
-                 rounds: int | None = None, render_mode: str | None = None):
+                 rounds: int | None = None, render_mode: str | None = None,
+                 illegal_reward: float | None = None):
         names = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
         if len(names) != 3:
             raise EnvError(f"opponents needs one bot name or three, got {len(names)}")
@@ -52,7 +59,8 @@ class SingleSeatEnv(gymnasium.Env[Obs, int]):
         self.opponents = names
         self.fixed_seat = seat
         self.aec = TwmjEnv(profile, reward=reward, rounds=rounds,
-                           render_mode="ansi" if render_mode else None)
+                           render_mode="ansi" if render_mode else None,
+                           illegal_reward=illegal_reward)
         self.render_mode = render_mode
         self.observation_space = self.aec.observation_space(AGENTS[0])
         self.action_space = self.aec.action_space(AGENTS[0])

@@ -101,7 +101,7 @@ class Settings(BaseModel):
     auth_rate: float = Field(1.0, gt=0)       # login/register attempts/s per client
     auth_burst: int = Field(10, ge=1)
 
-    # -- hardening (issue #10, docs/security-http.md): what one client or account may ask
+    # -- hardening (docs/security-http.md): what one client or account may ask
     max_body_bytes: int = Field(64 * 1024, ge=1024)   # HTTP request body, counted as it streams
     max_json_depth: int = Field(16, ge=2)             # nesting of one WebSocket frame
     forwarded_allow_ips: str = ""    # proxies whose X-Forwarded-For is believed ("" none)
@@ -115,7 +115,7 @@ class Settings(BaseModel):
     room_miss_burst: int = Field(10, ge=1)
     limiter_keys: int = Field(50_000, ge=16)    # buckets one limit keeps (oldest dropped)
 
-    # -- running it (issue #12, docs/operations.md)
+    # -- running it (docs/operations.md)
     # WebSockets one process holds; the next is told "server_full" and closed (1013),
     # instead of the silent stall of running out of file descriptors (ulimit -n)
     max_connections: int = Field(10_000, ge=1)

@@ -1,4 +1,4 @@
-"""How much one client or one account may ask of the server (issue #10).
+"""How much one client or one account may ask of the server.
 
 Each limit is a token bucket per key — a client address, an account id, an
 account name — kept in a bounded cache (cachetools' ``TTLCache``). An entry

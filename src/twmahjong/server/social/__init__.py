@@ -1,4 +1,4 @@
-"""The social layer (issue 18): table talk, friends, invitations and 觀戰.
+"""The social layer: table talk, friends, invitations and 觀戰.
 
 ``talk`` is the catalogue of 快捷語 and 表情, the talk limit and the bots' lines;
 ``watch`` the watchers' delayed public view; ``hooks`` what a table calls at its

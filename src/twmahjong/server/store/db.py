@@ -149,7 +149,7 @@ def _alembic_config(connection) -> Any:
 
 
 # The newest migration. A database already there is not handed to Alembic at all:
-# importing it costs a server ~11 MiB for as long as it runs (issue #14), for nothing.
+# importing it costs a server ~11 MiB for as long as it runs, for nothing.
 # tests/server/test_server_storage.py checks this against the migrations folder.
 HEAD = "0005"
 

@@ -124,7 +124,7 @@ class WriteTurns:
 
     A plain lock is first come, first served: a burst of sign-ups (each holding it
     for its own transaction) put every table's moves — which nobody may see before
-    they are stored — behind all of them, ~0.3 s in issue 12's runs. The group
+    they are stored — behind all of them, ~0.3 s in the load runs of docs/operations.md. The group
     commit asks with ``first()`` and is handed the lock next, ahead of the others;
     it takes whatever moves have gathered, so it cannot starve them for long."""
 

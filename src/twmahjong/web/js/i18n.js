@@ -246,7 +246,7 @@ const TABLE = {
   "analysis.none": ["這局你沒有需要選擇的決定", "You had no choice to make in this hand"],
   "analysis.mark": ["第 {n} 步：{move}", "Step {n}: {move}"],
 
-  // the table's controls: leave, 託管, what is played (issue #11)
+  // the table's controls: leave, 託管, what is played
   "table.leave": ["離開", "Leave"],
   "table.auto.on": ["託管", "Auto-play"],
   "table.auto.cancel": ["取消託管", "Take back control"],
