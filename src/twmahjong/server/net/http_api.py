@@ -183,13 +183,18 @@ def day_start(now: float) -> float:
 @router.post("/me/daily")
 async def daily_bonus(request: Request, acc: Account) -> dict:
     """每日登入獎勵: the day's bonus, paid once a day through the ledger (the day a
-    new account got its 新人禮包 counts as paid). ``paid`` is 0 when already taken."""
+    new account got its 新人禮包 counts as paid). ``paid`` is 0 when already taken —
+    also when two requests (two workers) asked at once: the ledger's grant key
+    lets one of them pay."""
     import time
     server = server_of(request)
     amount = server.settings.daily_bonus
     now = time.time()
-    paid = amount > 0 and await server.repo.claim_once(
-        acc["id"], amount, "daily", day_start(now), blockers=("welcome",))
+    start = day_start(now)
+    # the key is the Taiwanese date: the database pays it once whatever the workers do
+    day = time.strftime("%Y-%m-%d", time.gmtime(start + TAIWAN_UTC_OFFSET))
+    paid = amount > 0 and await server.repo.grant(
+        acc["id"], amount, "daily", day, unless=("welcome",), since=start)
     fresh = await server.repo.account(acc["id"])
     return {"paid": amount if paid else 0, "amount": amount, "coins": int(fresh["coins"]),
             "next_at": day_start(now) + 86400}
