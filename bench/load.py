@@ -497,6 +497,8 @@ class Served:
         env = {**os.environ, "TWMJ_SECRET_KEY": "load-bench", "TWMJ_DATA_DIR": str(self.data),
                # sign-up comes from one address (loopback); the bench is not an attacker
                "TWMJ_AUTH_RATE": "100000", "TWMJ_AUTH_BURST": "100000",
+               "TWMJ_SIGNUP_BURST": "10000000", "TWMJ_SIGNUP_NET_BURST": "10000000",
+               "TWMJ_SIGNUP_GLOBAL_BURST": "10000000",
                "TWMJ_BOT_FILL_WAIT": "30", **extra_env}
         if database:
             env["TWMJ_DATABASE_URL"] = database

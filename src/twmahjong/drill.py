@@ -139,7 +139,8 @@ class Worker:
                     "TWMJ_BOT_FILL_WAIT": "0.2", "TWMJ_HAND_PAUSE": "0.05",
                     "TWMJ_DISCONNECT_GRACE": "60", "TWMJ_TURN_BASE": "60",
                     "TWMJ_PAUSE_AFTER": "3600", "TWMJ_AUTH_RATE": "1000",
-                    "TWMJ_AUTH_BURST": "1000"}
+                    "TWMJ_AUTH_BURST": "1000", "TWMJ_SIGNUP_BURST": "100000",
+                    "TWMJ_SIGNUP_NET_BURST": "100000", "TWMJ_SIGNUP_GLOBAL_BURST": "100000"}
         if redis_url:
             self.env |= {"TWMJ_REDIS_URL": redis_url, "TWMJ_REDIS_PREFIX": prefix,
                          "TWMJ_CLUSTER_LEASE": str(lease)}

@@ -25,7 +25,10 @@ HANG = 600.0
 # and a discard's claim window is 0.02 s, not the 0.8 s a real table gives (each
 # discard of a whole hand would wait it). The tests of the window itself set their own.
 FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "claim_window": 0.02,
-        "turn_base": 8.0, "turn_bank": 4.0, "starting_coins": 10_000}
+        "turn_base": 8.0, "turn_bank": 4.0, "starting_coins": 10_000,
+        # every test's players sign up from 127.0.0.1: the tests of the sign-up limits
+        # set their own
+        "signup_burst": 100_000, "signup_net_burst": 100_000, "signup_global_burst": 100_000}
 
 
 class Live:

@@ -116,14 +116,19 @@ def test_twmj_serve_believes_no_proxy_unless_told(monkeypatch, tmp_path):
 
 
 def test_one_account_is_limited_however_many_addresses_guess_at_it(make_live):
+    """Past the name's failures, each guessing address gets one guess (it has not
+    failed before) and no more: 30 addresses guessing twice are checked 30 times, not
+    60 — while an address that never failed still logs in (tests/server/
+    test_accounts_abuse.py: the owner is never locked out)."""
     live = make_live(forwarded_allow_ips="127.0.0.1", login_name_rate=0.001, login_name_burst=5)
     live.register("Victim")
-    spellings = ["Victim", "victim", "VICTIM"] * 10
-    codes = _logins(live, spellings, [f"10.0.1.{i}" for i in range(30)])
-    assert codes == [401] * 5 + [429] * 25
+    spellings = ["Victim", "victim", "VICTIM"] * 20
+    addresses = [f"10.0.1.{i}" for i in range(30)] * 2
+    codes = _logins(live, spellings, addresses)
+    assert codes == [401] * 30 + [429] * 30
     other = live.http("POST", "/api/v1/sessions", json={"name": "someone", "password": "x" * 8})
     assert other.status_code == 401            # other names are not locked with it
-    print(f"\n30 guesses at one account from 30 addresses -> {codes.count(401)} checked, "
+    print(f"\n60 guesses at one account from 30 addresses -> {codes.count(401)} checked, "
           f"{codes.count(429)} answered 429")
 
 

@@ -29,7 +29,8 @@ _spec.loader.exec_module(load)
 PLAN = dict(clients=50, idle=10, seconds=10.0, think=(0.2, 0.6), seed=7, signup_parallel=16)
 SETTINGS = dict(secret_key="load-test", bot_fill_wait=1.0, bot_delay=0.0, hand_pause=0.2,
                 claim_window=0.05, turn_base=60.0, turn_bank=60.0, pause_after=3600.0,
-                auth_rate=10_000, auth_burst=10_000)
+                auth_rate=10_000, auth_burst=10_000, signup_burst=100_000,
+                signup_net_burst=100_000, signup_global_burst=100_000)
 
 
 def _slowed(live: Live, delay: float) -> None:

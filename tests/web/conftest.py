@@ -247,6 +247,9 @@ def game_server(data_dir, **settings):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    # every page signs up from 127.0.0.1: no sign-up limit for these servers
+    settings = {"signup_burst": 100_000, "signup_net_burst": 100_000,
+                "signup_global_burst": 100_000, **settings}
     settings = Settings.from_env({}, data_dir=data_dir, port=port, **settings)
     # the graceful shutdown closes what is still open (a page's socket) within seconds
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import os
+import secrets
 from pathlib import Path
 from typing import Annotated
 
@@ -154,14 +155,22 @@ def players(name: Annotated[str | None, typer.Option("--name", help="Part of the
 @admin.command("grant", help="Give an account coins (a ledger row 'admin_grant').")
 def grant(who: Annotated[str, typer.Argument(help="Account name, or #id.")],
           amount: Annotated[str, typer.Argument(help="Coins, a whole number.")],
+          once: Annotated[str | None, typer.Option(
+              "--once", help="A key of your own (e.g. a ticket number): a grant with a "
+                             "key already paid to this account pays nothing.")] = None,
           database: DatabaseOpt = None, data_dir: DataDirOpt = None) -> None:
     n = _amount(amount)
 
     async def work(repo):
         acc = await _account(repo, who)
-        await repo.move_coins([(acc["id"], n, "admin_grant")])
-        return acc["name"], await repo.ledger_sum(acc["id"])
-    name, balance = _run(database, data_dir, work)
+        paid = await repo.grant(acc["id"], n, "admin_grant",
+                                once if once is not None else secrets.token_hex(8))
+        return acc["name"], paid, await repo.ledger_sum(acc["id"])
+    name, paid, balance = _run(database, data_dir, work)
+    if not paid:
+        typer.echo(f"{name} was already granted coins with the key {once!r}; nothing paid; "
+                   f"balance {balance}")
+        return
     typer.echo(f"granted {n} coins to {name}; balance {balance}")
 
 

@@ -52,7 +52,8 @@ class Server:
         self.repo = SqlRepository(self.engine)
         self.tokens = Tokens(settings.resolved_secret(), session_ttl=settings.session_ttl,
                              ticket_ttl=settings.ticket_ttl)
-        self.accounts = Accounts(self.repo, starting_coins=settings.starting_coins)
+        self.accounts = Accounts(self.repo, starting_coins=settings.starting_coins,
+                                 hash_slots=settings.hash_slots, hash_queue=settings.hash_queue)
         self.rooms: RoomBook = Rooms(settings.room_idle_ttl)
         self.limits = Limits(settings)
         self.cluster = None

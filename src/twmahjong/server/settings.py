@@ -105,8 +105,28 @@ class Settings(BaseModel):
     max_body_bytes: int = Field(64 * 1024, ge=1024)   # HTTP request body, counted as it streams
     max_json_depth: int = Field(16, ge=2)             # nesting of one WebSocket frame
     forwarded_allow_ips: str = ""    # proxies whose X-Forwarded-For is believed ("" none)
-    login_name_rate: float = Field(0.05, gt=0)  # login attempts/s per account name
+    # failed logins (docs/security-http.md §6): per (network, name) and per network they
+    # refuse; per name (from anywhere) they only refuse networks that have failed lately,
+    # so a stranger's guesses never lock the owner out of their own account
+    login_name_rate: float = Field(0.05, gt=0)  # failed logins/s per account name
     login_name_burst: int = Field(5, ge=1)
+    login_pair_rate: float = Field(0.05, gt=0)  # failed logins/s per (network, name)
+    login_pair_burst: int = Field(5, ge=1)
+    login_fail_rate: float = Field(0.1, gt=0)   # failed logins/s per network, any name
+    login_fail_burst: int = Field(20, ge=1)
+    login_fail_memory: float = Field(900.0, gt=0)  # s a network's failed login is remembered
+    # new accounts (guests and registrations, each paid its 新人禮包): per network — an
+    # IPv4 address, an IPv6 /64 — per IPv4 /24, and for the whole server
+    signup_rate: float = Field(1 / 60, gt=0)
+    signup_burst: int = Field(5, ge=1)
+    signup_net_rate: float = Field(1 / 15, gt=0)   # per IPv4 /24
+    signup_net_burst: int = Field(20, ge=1)
+    signup_global_rate: float = Field(2.0, gt=0)   # per second, all clients together
+    signup_global_burst: int = Field(120, ge=1)
+    # argon2 work: at most hash_slots at once (0: one per core), hash_queue more waiting;
+    # past that a login or registration is told 503 busy instead of waiting for ever
+    hash_slots: int = Field(0, ge=0)
+    hash_queue: int = Field(32, ge=0)
     max_active_tables: int = Field(3, ge=1)     # unfinished tables + rooms one account sits at
     create_rate: float = Field(0.2, gt=0)       # tables/rooms/queue entries made per account
     create_burst: int = Field(5, ge=1)

@@ -20,13 +20,13 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import UserError
-from ..people.auth import AuthError, check_not_banned, public_account
+from ..people.auth import AuthError, Busy, check_not_banned, public_account
 from ..play import challenge, opponents
 from ..play.game import match_commitment
 from ..play.lobby import LobbyError
 from ..settings import STAKE_LEVELS, TABLE_SPEEDS
 from ..store.schema import name_key
-from .limits import LimitError, table_state
+from .limits import LimitError, network_of, table_state
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class ApiError(UserError):
 
 
 def error_response(e: Exception) -> JSONResponse:
-    if isinstance(e, (ApiError, LimitError)):
+    if isinstance(e, (ApiError, LimitError, Busy)):
         status, code = e.status, e.code
     elif isinstance(e, AuthError):
         status, code = 401, "auth"
@@ -120,7 +120,7 @@ def client_address(request: Request) -> str:
 
 
 def _throttle(request: Request) -> None:
-    if not server_of(request).limits.auth_client.take(client_address(request)):
+    if not server_of(request).limits.auth_client.take(network_of(client_address(request))):
         raise ApiError(429, "rate_limited", "too many attempts; wait a moment")
 
 
@@ -132,6 +132,7 @@ def _session(server, acc: dict) -> dict:
 async def register(body: Credentials, request: Request) -> dict:
     _throttle(request)
     server = server_of(request)
+    server.limits.check_signup(client_address(request))
     try:
         acc = await server.accounts.register(body.name, body.password)
     except AuthError as e:
@@ -145,17 +146,24 @@ async def register(body: Credentials, request: Request) -> dict:
 async def login(body: Credentials, request: Request) -> dict:
     _throttle(request)
     server = server_of(request)
-    # per account name too: many addresses guessing one account's password
-    if not server.limits.login_name.take(name_key(body.name.strip())):
-        raise ApiError(429, "rate_limited", "too many login attempts for this name; "
-                                            "wait a minute")
-    return _session(server, await server.accounts.login(body.name, body.password))
+    # failures per (network, name), per network, and per name from anywhere — the last
+    # refusing only networks that failed lately (limits.check_login)
+    client, name = client_address(request), name_key(body.name.strip())
+    server.limits.check_login(client, name)
+    try:
+        acc = await server.accounts.login(body.name, body.password)
+    except AuthError as e:
+        if e.reason == "wrong_password":
+            server.limits.login_failed(client, name)
+        raise
+    return _session(server, acc)
 
 
 @router.post("/guests", status_code=201)
 async def guest(request: Request) -> dict:
     _throttle(request)
     server = server_of(request)
+    server.limits.check_signup(client_address(request))
     return _session(server, await server.accounts.guest())
 
 
@@ -183,13 +191,18 @@ def day_start(now: float) -> float:
 @router.post("/me/daily")
 async def daily_bonus(request: Request, acc: Account) -> dict:
     """每日登入獎勵: the day's bonus, paid once a day through the ledger (the day a
-    new account got its 新人禮包 counts as paid). ``paid`` is 0 when already taken."""
+    new account got its 新人禮包 counts as paid). ``paid`` is 0 when already taken —
+    also when two requests (two workers) asked at once: the ledger's grant key
+    lets one of them pay."""
     import time
     server = server_of(request)
     amount = server.settings.daily_bonus
     now = time.time()
-    paid = amount > 0 and await server.repo.claim_once(
-        acc["id"], amount, "daily", day_start(now), blockers=("welcome",))
+    start = day_start(now)
+    # the key is the Taiwanese date: the database pays it once whatever the workers do
+    day = time.strftime("%Y-%m-%d", time.gmtime(start + TAIWAN_UTC_OFFSET))
+    paid = amount > 0 and await server.repo.grant(
+        acc["id"], amount, "daily", day, unless=("welcome",), since=start)
     fresh = await server.repo.account(acc["id"])
     return {"paid": amount if paid else 0, "amount": amount, "coins": int(fresh["coins"]),
             "next_at": day_start(now) + 86400}

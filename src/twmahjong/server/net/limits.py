@@ -21,6 +21,7 @@ keeps its own buckets and counts its own tables (docs/security-http.md says so).
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import time
 from collections.abc import AsyncIterator, Callable, Hashable
 from typing import Any
@@ -30,7 +31,7 @@ from cachetools import TTLCache
 from ...errors import UserError
 from ..play.timers import TokenBucket
 
-__all__ = ["LimitError", "Limiter", "Limits", "active_seats", "table_state"]
+__all__ = ["LimitError", "Limiter", "Limits", "active_seats", "network_of", "table_state"]
 
 Clock = Callable[[], float]
 
@@ -75,6 +76,27 @@ class Limiter:
         return b is None or min(b.burst, b.tokens + (now - b.stamp) * b.rate) >= 1.0
 
 
+def network_of(address: str, v4_prefix: int = 32) -> str:
+    """The key a client address is limited by: an IPv6 address by its /64 (a household
+    or a rented server is given a whole /64 and may use any address in it), an IPv4
+    address as itself, or by its /``v4_prefix``.
+
+        >>> network_of("2001:db8:1:2:aaaa::1"), network_of("203.0.113.7", 24)
+        ('2001:db8:1:2::/64', '203.0.113.0/24')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is None:
+            return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+        ip = ip.ipv4_mapped
+    if v4_prefix >= 32:
+        return str(ip)
+    return str(ipaddress.IPv4Network(f"{ip}/{v4_prefix}", strict=False))
+
+
 class Limits:
     """Every per-key limit of one server, built from its settings."""
 
@@ -85,7 +107,15 @@ class Limits:
             return Limiter(rate, burst, max_keys=st.limiter_keys, clock=clock)
 
         self.auth_client = lim(st.auth_rate, st.auth_burst)            # login/register/guest
-        self.login_name = lim(st.login_name_rate, st.login_name_burst)  # guesses at one account
+        self.login_name = lim(st.login_name_rate, st.login_name_burst)  # failures at one name
+        self.login_pair = lim(st.login_pair_rate, st.login_pair_burst)  # … from one network
+        self.login_fail = lim(st.login_fail_rate, st.login_fail_burst)  # one network's failures
+        # networks with a failed login in the last login_fail_memory s (any name)
+        self.failed_lately: TTLCache = TTLCache(maxsize=st.limiter_keys,
+                                                ttl=st.login_fail_memory, timer=clock)
+        self.signup = lim(st.signup_rate, st.signup_burst)              # new accounts
+        self.signup_net = lim(st.signup_net_rate, st.signup_net_burst)
+        self.signup_all = lim(st.signup_global_rate, st.signup_global_burst)
         self.messages = lim(st.account_rate, st.account_burst)         # WS frames per account
         self.create = lim(st.create_rate, st.create_burst)              # tables asked for
         self.room_miss_client = lim(st.room_miss_rate, st.room_miss_burst)
@@ -122,6 +152,40 @@ class Limits:
             left = self._making.pop(account_id) - 1
             if left:
                 self._making[account_id] = left
+
+    def check_login(self, client: str, name: str) -> None:
+        """Before a password is checked: refused (429) while this network has failed too
+        often at ``name`` or at names in general — and, while ``name`` itself has had too
+        many failures from anywhere, refused to networks that failed lately. A network
+        with no failures is never refused for the name's sake: a stranger guessing at a
+        public name slows the guessing, not its owner's correct login."""
+        net = network_of(client)
+        if not (self.login_pair.allows((net, name)) and self.login_fail.allows(net)):
+            raise LimitError("rate_limited", "too many failed logins from your address; "
+                                             "wait a minute")
+        if not self.login_name.allows(name) and net in self.failed_lately:
+            raise LimitError("rate_limited", "too many failed logins for this name; "
+                                             "wait a minute")
+
+    def login_failed(self, client: str, name: str) -> None:
+        net = network_of(client)
+        self.login_pair.take((net, name))
+        self.login_fail.take(net)
+        self.login_name.take(name)
+        self.failed_lately[net] = True
+
+    def check_signup(self, client: str) -> None:
+        """A new account (a guest, a registration; each paid its 新人禮包): limited per
+        network (an IPv4 address, an IPv6 /64), per IPv4 /24 and for the whole server.
+        Counted only when every limit has room, so a refusal spends nothing."""
+        net, wide = network_of(client), network_of(client, 24)
+        if not (self.signup.allows(net) and self.signup_net.allows(wide)
+                and self.signup_all.allows("all")):
+            raise LimitError("rate_limited", "too many new accounts from your network just "
+                                             "now; wait a few minutes or log in")
+        self.signup.take(net)
+        self.signup_net.take(wide)
+        self.signup_all.take("all")
 
     def check_room_lookup(self, client: str, account_id: int) -> None:
         """Refused while this client or account has guessed too many wrong codes — even

@@ -13,9 +13,12 @@ reserved (``matched``, a room's HTTP answer), never in a snapshot.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerifyMismatchError
@@ -25,7 +28,7 @@ from ...errors import UserError
 from ..store.repository import NameTaken, Repository
 from ..store.schema import name_key
 
-__all__ = ["Accounts", "AuthError", "Ticket", "Tokens", "check_not_banned", "public_account"]
+__all__ = ["Accounts", "AuthError", "Busy", "Ticket", "Tokens", "check_not_banned", "public_account"]
 
 _NAME = re.compile(r"^[A-Za-z0-9\u3400-\u9fff][A-Za-z0-9_\-\u3400-\u9fff]{1,19}$")
 
@@ -95,17 +98,46 @@ def public_account(acc: dict) -> dict:
             "challenge_tier": int(acc["challenge_tier"])}
 
 
+class Busy(UserError):
+    """Too many password checks are running or waiting: the client may try again soon."""
+
+    status, code = 503, "busy"
+
+
 class Accounts:
-    def __init__(self, repo: Repository, *, starting_coins: int):
+    """Registration, login and guests. Every argon2 hash or check (tens of ms of CPU
+    each) runs in a worker thread, at most ``hash_slots`` at once (0: one per core),
+    with at most ``hash_queue`` more waiting; past that the request is refused with
+    ``Busy`` at once, so a flood of logins from many addresses costs a bounded amount
+    of CPU and a real player's login waits at most the queue, not the flood."""
+
+    def __init__(self, repo: Repository, *, starting_coins: int, hash_slots: int = 0,
+                 hash_queue: int = 32):
         self.repo = repo
         self.starting_coins = starting_coins
         self._hasher = PasswordHasher()
         self._dummy: str | None = None
+        self.hash_slots = hash_slots or os.cpu_count() or 1
+        self.hash_queue = hash_queue
+        self._slots: asyncio.Semaphore | None = None
+        self._hashing = 0          # checks running or waiting for a slot
+
+    async def _hash_work(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if self._hashing >= self.hash_slots + self.hash_queue:
+            raise Busy("the server is busy checking passwords; try again in a moment")
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.hash_slots)
+        self._hashing += 1
+        try:
+            async with self._slots:
+                return await asyncio.to_thread(fn, *args)
+        finally:
+            self._hashing -= 1
 
     async def _dummy_hash(self) -> str:
         """A hash of a random secret that no password matches (made once, lazily)."""
         if self._dummy is None:
-            self._dummy = await asyncio.to_thread(self._hasher.hash, secrets.token_urlsafe(24))
+            self._dummy = await self._hash_work(self._hasher.hash, secrets.token_urlsafe(24))
         return self._dummy
 
     @staticmethod
@@ -121,7 +153,7 @@ class Accounts:
         name = self.check_name(name)
         if not 6 <= len(password) <= 128:
             raise AuthError("a password has 6 to 128 characters", "password_length")
-        digest = await asyncio.to_thread(self._hasher.hash, password)
+        digest = await self._hash_work(self._hasher.hash, password)
         try:
             return await self.repo.create_account(name, digest, is_guest=False,
                                                   starting_coins=self.starting_coins)
@@ -135,8 +167,8 @@ class Accounts:
         # dummy hash: it costs what a wrong password costs, so the time of the answer
         # does not tell which names exist
         try:
-            await asyncio.to_thread(self._hasher.verify, digest or await self._dummy_hash(),
-                                    password)
+            await self._hash_work(self._hasher.verify, digest or await self._dummy_hash(),
+                                  password)
         except (VerifyMismatchError, InvalidHashError):
             raise AuthError("wrong name or password", "wrong_password") from None
         if not digest:

@@ -58,6 +58,10 @@ class Refused(Exception):
         self.game_id, self.reason = game_id, reason
 
 
+class _Blocked(Exception):
+    """A grant's ``unless`` rows were found: its transaction is rolled back."""
+
+
 class Repository(Protocol):
     async def create_account(self, name: str, password_hash: str | None, *,
                              is_guest: bool, starting_coins: int) -> dict: ...
@@ -70,8 +74,8 @@ class Repository(Protocol):
     async def set_ban(self, account_id: int, reason: str | None, *, banned: bool) -> None: ...
     async def find_accounts(self, name: str | None = None, limit: int = 50) -> list[dict]: ...
     async def ledger_sum(self, account_id: int) -> int: ...
-    async def claim_once(self, account_id: int, amount: int, reason: str, since: float,
-                         blockers: tuple[str, ...] = ()) -> bool: ...
+    async def grant(self, account_id: int, amount: int, reason: str, key: str, *,
+                    unless: tuple[str, ...] = (), since: float = 0.0) -> bool: ...
     async def ledger_rows(self, account_id: int) -> list[dict]: ...
     async def create_game(self, game: dict) -> None: ...
     async def append_actions(self, game_id: str, rows: list[dict]) -> None: ...
@@ -218,7 +222,7 @@ class SqlRepository:
                     if starting_coins:
                         await conn.execute(ledger.insert().values(
                             account_id=acc["id"], amount=starting_coins,
-                            reason="welcome", created_at=now))
+                            reason="welcome", grant_key="welcome:", created_at=now))
             except IntegrityError:
                 raise NameTaken(name) from None
         return acc
@@ -266,22 +270,34 @@ class SqlRepository:
                 await conn.execute(accounts.update().where(accounts.c.id == account_id)
                                    .values(coins=accounts.c.coins + amount))
 
-    async def claim_once(self, account_id: int, amount: int, reason: str, since: float,
-                         blockers: tuple[str, ...] = ()) -> bool:
-        """Pay ``amount`` for ``reason`` unless a row of that reason (or of one of
-        ``blockers``) was written since ``since`` — once per period, e.g. the daily
-        login bonus (每日登入獎勵). Checked and written under the write lock."""
+    async def grant(self, account_id: int, amount: int, reason: str, key: str, *,
+                    unless: tuple[str, ...] = (), since: float = 0.0) -> bool:
+        """Credit ``amount`` for ``reason`` once per ``key`` (the daily bonus's key is its
+        day: 每日登入獎勵), and not at all if a row of a reason in ``unless`` was written
+        since ``since``. False: paid before (or blocked), nothing written.
+
+        Once is the database's doing, not a lock's: the ledger row carries
+        ``reason:key``, unique per account, and the balance moves in the same
+        transaction, so two workers (or two requests of one) asking at once pay one
+        credit. The row is inserted first — on SQLite that takes the write lock
+        before anything is read, so the check after it sees every committed grant."""
         now = time.time()
-        async with self._write, self.engine.begin() as conn:
-            seen = await conn.scalar(sa.select(sa.func.count()).select_from(ledger).where(
-                ledger.c.account_id == account_id, ledger.c.created_at >= since,
-                ledger.c.reason.in_((reason, *blockers))))
-            if seen:
-                return False
-            await conn.execute(ledger.insert().values(
-                account_id=account_id, amount=amount, reason=reason, created_at=now))
-            await conn.execute(accounts.update().where(accounts.c.id == account_id)
-                               .values(coins=accounts.c.coins + amount))
+        try:
+            async with self._write, self.engine.begin() as conn:
+                await conn.execute(ledger.insert().values(
+                    account_id=account_id, amount=amount, reason=reason,
+                    grant_key=f"{reason}:{key}"[:80], created_at=now))
+                if unless:
+                    seen = await conn.scalar(sa.select(sa.func.count()).select_from(ledger)
+                                             .where(ledger.c.account_id == account_id,
+                                                    ledger.c.created_at >= since,
+                                                    ledger.c.reason.in_(unless)))
+                    if seen:
+                        raise _Blocked          # leaves the transaction: rolled back
+                await conn.execute(accounts.update().where(accounts.c.id == account_id)
+                                   .values(coins=accounts.c.coins + amount))
+        except (IntegrityError, _Blocked):
+            return False                # this key was paid already: nothing written
         return True
 
     async def take_coins(self, account_id: int, amount: int, reason: str) -> bool:

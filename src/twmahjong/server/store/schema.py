@@ -2,7 +2,9 @@
 
 Coins are a ledger: every movement (新人禮包, a hand's settlement, the platform
 fee) is one row, and ``accounts.coins`` is a cache kept equal to the ledger sum in
-the same transaction. Games store seed + ordered actions, so a game can be replayed
+the same transaction. Every credit that is not a game's (the 新人禮包, the daily
+bonus, an operator's grant) carries a grant key, unique per account: the database,
+not a lock in one process, makes it paid once. Games store seed + ordered actions, so a game can be replayed
 and an unfinished one resumed after a restart.
 """
 
@@ -54,6 +56,11 @@ ledger = sa.Table(
     sa.Column("game_id", sa.String(40), nullable=True),
     sa.Column("hand_no", sa.Integer, nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
+    # a credit's idempotency key (``reason:key``, e.g. ``daily:2026-12-06``): unique per
+    # account, so a grant asked for twice — two workers, a retry — is paid once
+    # (migration 0006); None for settlements and fees
+    sa.Column("grant_key", sa.String(80), nullable=True),
+    sa.Index("ix_ledger_grant", "account_id", "grant_key", unique=True),
 )
 
 games = sa.Table(

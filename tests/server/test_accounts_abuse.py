@@ -1,0 +1,208 @@
+"""Accounts, credits and sessions under abuse: a credit is paid once by the database
+whatever the workers do; a login cannot be locked out by strangers; sessions end."""
+
+from __future__ import annotations
+
+import asyncio
+
+import sqlalchemy as sa
+
+from twmahjong.server.store.db import create_engine, migrate
+from twmahjong.server.store.repository import SqlRepository
+from twmahjong.server.store.schema import ledger
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_a_grant_asked_by_two_workers_at_once_is_paid_once(db_url):
+    """Two repositories on one database are two workers: each has its own write lock,
+    so only the database can say the day's bonus was paid already."""
+    async def go():
+        one, two = create_engine(db_url), create_engine(db_url)
+        await migrate(one)
+        a, b = SqlRepository(one), SqlRepository(two)
+        ids = [(await a.create_account(f"player{i}", None, is_guest=False,
+                                       starting_coins=10_000))["id"] for i in range(10)]
+        paid = await asyncio.gather(*(repo.grant(i, 500, "daily", "2026-12-06")
+                                      for i in ids for repo in (a, b)))
+        # asked again later, by either: nothing more
+        again = [await b.grant(i, 500, "daily", "2026-12-06") for i in ids]
+        balances = [int((await a.account(i))["coins"]) for i in ids]
+        sums = [await a.ledger_sum(i) for i in ids]
+        await one.dispose()
+        await two.dispose()
+        return paid, again, balances, sums
+    paid, again, balances, sums = run(go())
+    assert sum(paid) == 10 and not any(again)
+    assert balances == sums == [10_500] * 10
+
+
+def test_a_grant_blocked_by_an_earlier_reason_pays_nothing_and_writes_nothing(db_url):
+    async def go():
+        engine = create_engine(db_url)
+        await migrate(engine)
+        repo = SqlRepository(engine)
+        acc = await repo.create_account("player1", None, is_guest=False, starting_coins=100)
+        blocked = await repo.grant(acc["id"], 500, "daily", "d1", unless=("welcome",), since=0)
+        paid = await repo.grant(acc["id"], 500, "daily", "d1")
+        rows = await repo.ledger_rows(acc["id"])
+        await engine.dispose()
+        return blocked, paid, rows
+    blocked, paid, rows = run(go())
+    assert (blocked, paid) == (False, True)
+    assert [(r["reason"], r["amount"], r["grant_key"]) for r in rows] == [
+        ("welcome", 100, "welcome:"), ("daily", 500, "daily:d1")]
+
+
+def test_the_grant_key_migration_keeps_a_database_paid_twice_before_it(tmp_path):
+    """A database of the old schema where one day's bonus was paid twice migrates: the
+    first row keeps the key, the duplicate none, and a new claim that day pays nothing."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}"
+
+    async def go():
+        from alembic import command
+
+        from twmahjong.server.store import db
+        engine = create_engine(url)
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(db._alembic_config(c), "0005"))
+            await conn.execute(sa.text(
+                "INSERT INTO accounts (id, name, name_key, is_guest, coins, rating, "
+                "ranked_games, challenge_tier, created_at) "
+                "VALUES (1, 'aud', 'aud', 0, 11000, 1500, 0, 0, 0)"))
+            day = 1_764_979_200.0 + 3600        # 2025-12-06 09:00 in Taiwan
+            for amount, reason, at in ((10_000, "welcome", 0.0), (500, "daily", day),
+                                       (500, "daily", day + 1)):
+                await conn.execute(sa.text(
+                    "INSERT INTO ledger (account_id, amount, reason, created_at) "
+                    "VALUES (1, :a, :r, :t)"), {"a": amount, "r": reason, "t": at})
+        await migrate(engine)
+        repo = SqlRepository(engine)
+        again = await repo.grant(1, 500, "daily", "2025-12-06")
+        async with engine.connect() as conn:
+            keys = [r.grant_key for r in await conn.execute(
+                sa.select(ledger.c.grant_key).order_by(ledger.c.id))]
+        await engine.dispose()
+        return again, keys
+    again, keys = run(go())
+    assert again is False
+    assert keys == ["welcome:", "daily:2025-12-06", None]
+
+
+# -- logins: a stranger cannot lock the owner out ------------------------------------------------
+def _login(live, name, password, address):
+    return live.http("POST", "/api/v1/sessions", json={"name": name, "password": password},
+                     headers={"X-Forwarded-For": address}).status_code
+
+
+def test_a_strangers_guesses_never_lock_the_owner_out_of_their_account(make_live):
+    """Five wrong guesses from one address (then more, as the attack kept on): that
+    address is refused, and so are its further guesses; the owner's right password
+    from their own address still logs in, and only a wrong one from there counts."""
+    live = make_live(forwarded_allow_ips="127.0.0.1")
+    live.register("Alice1", "owner-secret")
+    attacker = [_login(live, "alice1", "guess-pw", "198.51.100.9") for _ in range(8)]
+    assert attacker == [401] * 5 + [429] * 3
+    assert _login(live, "Alice1", "owner-secret", "203.0.113.5") == 200
+    # the attacker's next guess, and another address that guessed before: still refused
+    assert _login(live, "Alice1", "guess-pw", "198.51.100.9") == 429
+    assert _login(live, "Alice1", "guess-pw", "203.0.113.77") == 401   # never failed: checked
+    assert _login(live, "Alice1", "guess-pw", "203.0.113.77") == 429   # now it has
+    assert _login(live, "Alice1", "owner-secret", "203.0.113.5") == 200
+    print(f"\n8 guesses from one address -> {attacker.count(401)} checked; the owner's "
+          f"right password from their own address -> 200")
+
+
+def test_one_ipv6_network_is_one_guesser_whatever_address_it_takes(make_live):
+    live = make_live(forwarded_allow_ips="127.0.0.1")
+    live.register("Alice1", "owner-secret")
+    codes = [_login(live, "Alice1", "guess-pw", f"2001:db8:7:7::{i:x}") for i in range(1, 9)]
+    assert codes == [401] * 5 + [429] * 3
+    assert _login(live, "Alice1", "owner-secret", "2001:db8:8:8::1") == 200
+
+
+# -- new accounts: per network, per /24, for the server -----------------------------------------
+def _guest(live, address):
+    return live.http("POST", "/api/v1/guests", headers={"X-Forwarded-For": address}).status_code
+
+
+def test_guests_are_limited_per_address_per_ipv6_64_and_per_ipv4_24(make_live):
+    live = make_live(forwarded_allow_ips="127.0.0.1", auth_burst=1000, signup_rate=0.001,
+                     signup_burst=3, signup_net_rate=0.001, signup_net_burst=5,
+                     signup_global_burst=1000)
+    one = [_guest(live, "198.51.100.9") for _ in range(5)]
+    v6 = [_guest(live, f"2001:db8:5:5::{i:x}") for i in range(1, 6)]      # one /64
+    other64 = _guest(live, "2001:db8:5:6::1")
+    net24 = [_guest(live, f"203.0.113.{i}") for i in range(1, 9)]          # one /24
+    other24 = _guest(live, "203.0.114.1")
+    assert one == [201] * 3 + [429] * 2
+    assert v6 == [201] * 3 + [429] * 2 and other64 == 201
+    assert net24 == [201] * 5 + [429] * 3 and other24 == 201
+    print(f"\n5 guests from one IPv4 -> {one.count(201)}; 5 from one IPv6 /64 -> "
+          f"{v6.count(201)}; 8 from one IPv4 /24 -> {net24.count(201)}")
+
+
+def test_new_accounts_are_limited_for_the_whole_server_and_a_refusal_spends_nothing(make_live):
+    live = make_live(forwarded_allow_ips="127.0.0.1", auth_burst=1000, signup_global_rate=0.001,
+                     signup_global_burst=4, signup_burst=1000, signup_net_burst=1000)
+    codes = [_guest(live, f"10.{i}.0.1") for i in range(6)]
+    r = live.http("POST", "/api/v1/accounts", json={"name": "newcomer", "password": "secret-pw"},
+                  headers={"X-Forwarded-For": "10.99.0.1"})
+    assert codes == [201] * 4 + [429] * 2 and r.status_code == 429
+    assert len(live.server.limits.signup) == 4     # the refused ones counted nowhere
+
+
+# -- argon2: bounded work -------------------------------------------------------------------------
+class _GatedHasher:
+    """An argon2 hasher whose checks wait for a gate (threading.Event): work in flight."""
+
+    def __init__(self, real):
+        import threading
+        self.real, self.gate, self.started = real, threading.Event(), 0
+
+    def hash(self, password):
+        return self.real.hash(password)
+
+    def verify(self, digest, password):
+        self.started += 1
+        self.gate.wait(600)
+        return self.real.verify(digest, password)
+
+
+def test_password_checks_are_bounded_and_past_the_queue_refused_at_once(db_url):
+    """One slot and one waiting place: two logins in flight, the third is told 503 busy
+    at once instead of queueing behind them (an unknown name costs a check too)."""
+    from twmahjong.server.people.auth import Accounts, AuthError, Busy
+
+    async def go():
+        engine = create_engine(db_url)
+        await migrate(engine)
+        accounts = Accounts(SqlRepository(engine), starting_coins=0, hash_slots=1, hash_queue=1)
+        await accounts.register("known1", "secret-pw")
+        await accounts._dummy_hash()
+        gated = accounts._hasher = _GatedHasher(accounts._hasher)
+        first = asyncio.create_task(accounts.login("known1", "wrong-pw"))
+        second = asyncio.create_task(accounts.login("nobody", "wrong-pw"))
+        while gated.started < 1 or accounts._hashing < 2:    # one checks, one waits
+            await asyncio.sleep(0.01)
+        try:
+            await accounts.login("known1", "secret-pw")
+            third = "checked"
+        except Busy as e:
+            third = str(e)
+        running = gated.started
+        gated.gate.set()
+        outcomes = []
+        for t in (first, second):
+            try:
+                await t
+            except AuthError as e:
+                outcomes.append(e.reason)
+        after = (await accounts.login("known1", "secret-pw"))["name"]
+        await engine.dispose()
+        return third, running, outcomes, after
+    third, running, outcomes, after = run(go())
+    assert "busy" in third and running == 1
+    assert outcomes == ["wrong_password"] * 2 and after == "known1"
