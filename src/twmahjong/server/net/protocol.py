@@ -57,7 +57,8 @@ class ProtocolError(UserError):
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a boolean is true or false, never "yes" or 1; a number is never a string
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     v: Literal[1] = 1
 
 
@@ -87,7 +88,7 @@ class Join(_In):
 
 
 class ActionBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     type: Literal[ACTION_TYPES]
     tile: str | None = Field(None, max_length=8)
     tiles: str | None = Field(None, max_length=16)
@@ -184,7 +185,8 @@ def parse_client(raw: str | bytes, max_bytes: int, max_depth: int = 16) -> Any:
         raise ProtocolError("bad_message", "message must be a JSON object")
     if "type" not in data:
         raise ProtocolError("bad_message", "message has no 'type'")
-    if data.get("v", VERSION) != VERSION:
+    v = data.get("v", VERSION)
+    if type(v) is not int or v != VERSION:      # exactly 1: not true, not 1.0, not "1"
         raise ProtocolError("bad_version", f"protocol version {data.get('v')!r} is not "
                                            f"supported; this server speaks v{VERSION}")
     try:

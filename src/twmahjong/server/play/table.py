@@ -300,9 +300,15 @@ class Table(Seating):
             self.ready_wait = set()
             self.next_deal_at = None
 
-    def _ready(self, seat: int) -> None:
-        """下一局 from ``seat``: the deal waits for the rest only."""
-        if self.hand_open or seat not in self.ready_wait:
+    def _ready(self, seat: int, conn: Outbox | None = None) -> None:
+        """下一局 from ``seat``: the deal waits for the rest only. Asked while a hand is
+        played, the asker is told so (a second 下一局 between hands changes nothing)."""
+        if self.hand_open:
+            if conn is not None:
+                conn.push(P.out(P.Error(code="hand_in_play", message="下一局 is for "
+                                        "between hands; this hand is still being played")))
+            return
+        if seat not in self.ready_wait:
             return
         self.ready_wait.discard(seat)
         self._broadcast(P.out(P.ReadyState(seat=seat, waiting=sorted(self.ready_wait),
@@ -345,7 +351,7 @@ class Table(Seating):
             elif kind == "action":
                 msg = item[2]
                 if isinstance(msg, P.Ready):
-                    self._ready(item[1])
+                    self._ready(item[1], item[3])
                 elif isinstance(msg, P.AutoPlay):
                     self._set_auto(item[1], msg.on)
                 elif isinstance(msg, P.Talk):
