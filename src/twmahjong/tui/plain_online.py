@@ -56,6 +56,8 @@ class _PlainOnline(_Plain):
             self.say(self.render(summary_text(s, self.lang)))
             self.done.set()
         if m["type"] == "link" and m.get("state") == "lost":
+            self.say(s.offline_text(self.lang))
+        if m["type"] == "link" and m.get("state") == "gone":
             self.done.set()
         if s.legal():
             self.decide_now.set()

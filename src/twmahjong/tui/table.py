@@ -527,6 +527,14 @@ class TableScreen(Screen):
         self.note = note
         self.redraw()
 
+    def offline(self) -> bool:
+        """Online with the link lost: a move key is refused with that reason, not sent
+        and not answered as if nothing were to decide."""
+        if getattr(self.session, "offline", False):
+            self.say(tr(self.lang, "online_offline_key"))
+            return True
+        return False
+
     def action_move(self, step: int) -> None:
         n = len(self.hand_tiles())
         if n:
@@ -537,7 +545,7 @@ class TableScreen(Screen):
         if self.waiting():
             self.session.start_room()           # the host's Enter starts the room
             return
-        if self.menu or self.sel is None:
+        if self.offline() or self.menu or self.sel is None:
             return
         tiles = self.hand_tiles()
         if not 0 <= self.sel < len(tiles):
@@ -564,6 +572,8 @@ class TableScreen(Screen):
             self.menu = None
             self.redraw()
             return
+        if self.offline():
+            return
         legal = self.session.legal()
         acts = [a for a in legal if a.type in KEY_TYPES[key]]
         if not acts:
@@ -585,7 +595,7 @@ class TableScreen(Screen):
             self.redraw()
 
     def action_pick(self, n: int) -> None:
-        if not self.menu:
+        if not self.menu or self.offline():
             return
         acts = self.menu[1]
         if 1 <= n <= len(acts):
@@ -615,6 +625,8 @@ class TableScreen(Screen):
 
     def action_auto(self) -> None:
         if self.session.online:
+            if self.offline():
+                return
             self.session.toggle_auto()
             self.redraw()
         else:
