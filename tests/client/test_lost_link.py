@@ -41,7 +41,7 @@ def link_notes(session, state):
 
 
 async def test_a_stopped_server_is_said_keys_are_refused_and_the_table_comes_back(make_live):
-    live = make_live(disconnect_grace=60.0)
+    live = make_live(disconnect_grace=60.0, hand_pause=30.0)
     api = Api(live.base)
     await api.guest()
     session = OnlineSession(live.base, api.token, ("quick", None, "low"))

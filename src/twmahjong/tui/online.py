@@ -328,11 +328,33 @@ class OnlineSession:
     def run_bots(self) -> None:
         pass
 
-    def read_result(self) -> None:
+    def read_result(self) -> bool:
         """下一局: the person has read the hand's result; the server deals the next
-        hand once everyone at the table has (or its countdown runs out)."""
+        hand once everyone at the table has (or its countdown runs out). False when
+        it could not be sent (the link is down: the snapshot after it says more)."""
+        if self.offline:
+            return False
         with contextlib.suppress(RuntimeError):
             asyncio.get_running_loop().create_task(self.link.ready())
+        return True
+
+    def next_hand_prompt(self, lang: str, sent: bool) -> str:
+        """The online result's bottom line: what a key does, and when the next hand
+        is dealt (``waiting`` names who the deal still waits for)."""
+        st = self.link.state
+        if self.offline:
+            return self.offline_text(lang)
+        left = st.next_deal_in()
+        n = None if left is None else int(left + 0.999)
+        if not sent:
+            return (tr(lang, "next_hand_online", n=n) if n is not None
+                    else tr(lang, "next_hand_online_any"))
+        others = [x for x in (st.next_hand or {}).get("waiting", []) if x != st.seat]
+        who = "、".join(self.seat_name(lang, x) for x in others) if lang == "zh" else \
+            ", ".join(self.seat_name(lang, x) for x in others)
+        if n is None:
+            return tr(lang, "ready_sent_any")
+        return tr(lang, "ready_sent_wait", who=who, n=n) if others else tr(lang, "ready_sent", n=n)
 
     def toggle_auto(self) -> None:
         if self.offline:
@@ -426,6 +448,8 @@ class OnlineSession:
             bits.append(tr(lang, "online_auto_on"))
         if self.notice:
             bits.append(self.notice)
+        if self.link.state.connections > 1:
+            bits.append(tr(lang, "online_second_window"))
         if self.talk_note:
             bits.append(self.talk_note)
         return "  ".join(bits)

@@ -207,6 +207,10 @@ class TableScreen(Screen):
         if m["type"] == "game_end" and self.app.screen is self:
             self.after_result()
             return
+        if m["type"] in ("hand_start", "snapshot") and not self.session.hand_over:
+            from .results import ResultScreen
+            if isinstance(self.app.screen, ResultScreen) and self.session.observation():
+                self.app.screen.dealt()         # the next hand is dealt: back to the table
         if m["type"] == "talk" and self.session.talk and self.session.talk[-1] is m:
             self.all_lines.append(self.session.talk_line(self.lang, m))
         self.after_move()
@@ -224,8 +228,7 @@ class TableScreen(Screen):
         elif not self.session.online:
             self.start_hand()
         else:
-            self.session.read_result()      # 下一局: the deal waits for everyone who reads
-            self.after_move()
+            self.after_move()               # online: ready was sent from the result screen
 
     def dealer_note(self, deal: dict) -> None:
         """標準 counts seat winds from the wall break: say why the dealer is not East."""
