@@ -179,6 +179,17 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "Leave the table? The match is saved; the next twmj play offers to resume it.\n\ny save and leave    n keep playing"),
     "quit_confirm_online": ("要離開嗎？你的座位由電腦託管，用 twmj play --server {url} 回到牌桌。\n\ny 離開    n 繼續打",
                             "Leave the table? A bot plays your seat until you return with twmj play --server {url}.\n\ny leave    n keep playing"),
+    "resume_saved": ("有一局未完成的牌局（第{hands}盤，{scores}）。",
+                     "An unfinished match is saved (hand {hands}, scores {scores})."),
+    "resume_choices": ("1 繼續這一局  2 先開新的一局（存檔留著，下次再問）  3 刪掉這一局的存檔",
+                       "1 resume it  2 new match, keep it for later (asked again next time)  "
+                       "3 delete the saved match"),
+    "resume_kept": ("存檔留著：下次 twmj play 會再問（這一局新的不會存檔）",
+                    "The saved match is kept: the next twmj play asks again (this new match is not saved)"),
+    "resume_dropped": ("已刪掉未完成牌局的存檔", "The saved match was deleted"),
+    "resume_again": ("請輸入 1、2 或 3", "Type 1, 2 or 3"),
+    "quit_confirm_unsaved": ("要離開嗎？這一局不會存檔；之前存的那一局還留著。\n\ny 離開    n 繼續打",
+                             "Leave the table? This match is not saved; the match saved earlier is kept.\n\ny leave    n keep playing"),
     "saved_to": ("牌局已存檔：twmj play --resume 繼續", "Match saved: twmj play --resume continues it"),
     "help_title": ("按鍵說明", "Keys"),
     "help_body": ("←→ 或 h l 選牌，Enter/空白鍵 打出；滑鼠點一下選牌，再點一下打出\n"
