@@ -36,7 +36,10 @@ def make_live(tmp_path):
 
 @pytest.fixture
 def live(make_live) -> Live:
-    return make_live()
+    # the result stays up until the person's key (下一局), as on a real server: with
+    # the tests' 0.05 s pause the next hand would be dealt, and the table screen
+    # brought back, before a test could read the result
+    return make_live(hand_pause=30.0)
 
 
 @pytest.fixture(autouse=True)

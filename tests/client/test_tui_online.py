@@ -46,6 +46,9 @@ async def play_by_keys(pilot, app, session, until=ResultScreen, limit=3000, on_t
         await pilot.pause()
         if isinstance(app.screen, until):
             return
+        if isinstance(app.screen, ResultScreen) and app.screen.ready_sent:
+            await next_change(session)          # 下一局 sent: the server deals, the table returns
+            continue
         if isinstance(app.screen, (ResultScreen, SummaryScreen)):
             await pilot.press("space")
             continue
@@ -139,7 +142,7 @@ async def test_the_terminal_comes_back_after_a_dropped_link(live):
 async def test_auto_play_answers_for_the_person_until_cancelled(make_live):
     # 託管 plays a whole hand, at the tests' short claim window (0.02 s): at the server's
     # own (0.8 s) each of the hand's discards waited 0.8 s, ~30 s a hand
-    live = make_live()
+    live = make_live(hand_pause=30.0)
     api = Api(live.base)
     await api.guest()
     session = OnlineSession(live.base, api.token, ("quick", None, "low"))
@@ -157,7 +160,7 @@ async def test_auto_play_answers_for_the_person_until_cancelled(make_live):
 
     # the server's own claim window (0.8 s): with the tests' short one, auto-play can finish
     # a whole match between the two presses that turn it on and off again
-    live = make_live(claim_window=0.8)
+    live = make_live(claim_window=0.8, hand_pause=30.0)
     api = Api(live.base)
     await api.guest()
     session = OnlineSession(live.base, api.token, ("quick", None, "low"))

@@ -173,3 +173,32 @@ async def test_the_dealer_not_east_is_explained(config_home):
     t.lang, t.session = "en", type("S", (), {"seat": 0})()
     assert "winds count from the wall break" in t.dealer_hint(fake).plain
     json.dumps(fake)
+
+
+def test_a_saved_match_is_kept_unless_the_player_says_to_delete_it(monkeypatch, config_home, capsys):
+    """Answering "not now" to resume used to keep the save silently, then delete it when
+    the new match finished: one unfinished match lost. Now 2 keeps it, says so, and the
+    new match neither saves over it nor clears it; only 3 deletes it, and says so."""
+    from twmahjong.tui import app as app_mod
+    apps = []
+    monkeypatch.setattr(app_mod.PlayApp, "run", lambda self: apps.append(self))
+    monkeypatch.setattr(app_mod.PlayApp, "exit", lambda self, *a, **k: None)
+    s = session(seed=8)
+    s.start_hand()
+    s.save_progress(saved_path())
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("2\n"))
+    assert run(["play", "--lang", "en", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "1 resume it  2 new match, keep it for later" in out
+    assert "The saved match is kept" in out
+    new = apps[-1]
+    assert new.session.seed == 5
+    new.finish()                                        # the new match ends
+    assert load_saved() is not None and load_saved()["seed"] == 8
+    assert "not saved" in __import__("twmahjong.tui.strings", fromlist=["tr"]).tr(
+        "en", "quit_confirm_unsaved") and new.keeps_other
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("x\n3\n"))
+    assert run(["play", "--lang", "zh", "--seed", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "請輸入 1、2 或 3" in out and "已刪掉未完成牌局的存檔" in out
+    assert load_saved() is None

@@ -2,11 +2,15 @@
 
 ``GameLink.recv()`` returns the server's messages in order and folds each into
 ``self.state`` first, so a caller reads the table from the state and reacts to
-the message. When the link drops (Wi-Fi, a server restart), ``recv`` reconnects
-by itself with the seat's ``ticket`` (or the token before a seat is taken) and
-returns one ``{"type": "link", "state": "back"}`` note, then the server's
-``snapshot``; it raises ``LinkError`` only when every retry failed, or after
-``close()``.
+the message. When the link drops (Wi-Fi, a server restart, or a server gone
+silent: a ``keepalive`` ping not answered in time), ``recv`` says so at once with
+a ``{"type": "link", "state": "lost"}`` note, then reconnects with the seat's
+``ticket`` (or the token before a seat is taken), returning one
+``{"type": "link", "state": "retry", "attempt": n, "delay": s}`` note per failed
+attempt and ``{"type": "link", "state": "back"}`` when it is back, then the
+server's ``snapshot``. With ``retry=None`` it tries forever, ``backoff(n)`` apart
+(0.5 s doubling to 5 s, with jitter); with a tuple of delays it raises
+``LinkError`` when every one of them failed. It also raises after ``close()``.
 
     link = GameLink("http://127.0.0.1:8000", token)
     await link.connect();  await link.quick_match()
@@ -19,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -27,11 +32,23 @@ from ..errors import UserError
 from .http import network_reason, ws_url
 from .state import TableState
 
-__all__ = ["GameLink", "LinkError"]
+__all__ = ["GameLink", "LinkError", "backoff"]
 
 log = logging.getLogger("twmahjong.client")
 
 RETRY = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 5.0, 5.0)     # seconds between reconnect attempts
+
+
+def backoff(attempt: int, first: float = 0.5, cap: float = 5.0, rng=random) -> float:
+    """Seconds before reconnect attempt ``attempt`` (1, 2, …) when retrying forever:
+    ``first`` doubling up to ``cap``, each spread ±20 % so that the clients a server
+    restart dropped together do not all knock again in the same instant.
+
+    >>> [round(backoff(n, rng=random.Random(0)), 1) for n in (1, 4, 9)]
+    [0.6, 4.6, 5.7]
+    """
+    base = min(cap, first * 2 ** max(0, attempt - 1))
+    return base * rng.uniform(0.8, 1.2)
 
 
 class LinkError(UserError):
@@ -48,22 +65,32 @@ class LinkError(UserError):
 
 class GameLink:
     def __init__(self, url: str, token: str | None = None, *, ticket: str | None = None,
-                 retry=RETRY, open_timeout: float = 10.0):
+                 retry=RETRY, open_timeout: float = 10.0, keepalive: float | None = 20.0):
+        """``retry``: the delays between reconnect attempts, or None to try forever
+        (``backoff``). ``keepalive``: a ping every that many seconds, and the link
+        counts as lost when its pong is as late (a silent server, not only a closed
+        socket); None: no pings."""
         self.url = ws_url(url)
         self.token = token
         self.state = TableState()
         self.state.ticket = ticket
-        self.retry = tuple(retry)
+        self.retry = None if retry is None else tuple(retry)
         self.open_timeout = open_timeout
+        self.keepalive = keepalive
         self.ws = None
         self.closed = False
+        self.up = False                   # the socket is open and said welcome
+        self.attempt = 0                  # reconnect attempts since the link was lost
         self.reconnects = 0
+        self._lost = False                # lost, and the "lost" note was returned
         self._backlog: list[dict] = []
 
     # -- the socket -----------------------------------------------------------------------
     async def _open(self) -> None:
         try:
-            self.ws = await asyncio.wait_for(connect(self.url, max_size=2**20), self.open_timeout)
+            self.ws = await asyncio.wait_for(connect(
+                self.url, max_size=2**20, ping_interval=self.keepalive,
+                ping_timeout=self.keepalive, close_timeout=1.0), self.open_timeout)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
             raise LinkError(f"cannot connect to {self.url}: {e or type(e).__name__}", "network",
                             network_reason(e)) from None
@@ -92,7 +119,9 @@ class GameLink:
         ticket = None if self.token else self.state.ticket
         if ticket is None and not self.token:
             raise LinkError("log in first: no token and no ticket")
-        return await self._hello(ticket=ticket)
+        welcome = await self._hello(ticket=ticket)
+        self.up = True
+        return welcome
 
     async def _read(self) -> dict:
         raw = await self.ws.recv()
@@ -120,36 +149,56 @@ class GameLink:
         while True:
             if self.closed:
                 raise LinkError("the link is closed")
+            if self._lost:
+                return await self._reconnect()
             try:
                 m = await self._read()
             except ConnectionClosed:
                 if self.closed:
                     raise LinkError("the link is closed") from None
-                await self._reconnect()
-                return {"type": "link", "state": "back"}
+                self.up, self._lost, self.attempt = False, True, 0
+                return {"type": "link", "state": "lost"}
             self.state.apply(m)
             return m
 
-    async def _reconnect(self) -> None:
-        last = None
-        for delay in self.retry:
-            await asyncio.sleep(delay)
-            if self.closed:
-                raise LinkError("the link is closed")
-            try:
-                await self._open()
-                seated = self.state.ticket and self.state.seat is not None and not self.state.over
-                await self._hello(ticket=self.state.ticket if seated else None)
-                self.reconnects += 1
-                return
-            except (LinkError, ConnectionClosed) as e:
-                last = e
-                log.info("reconnect failed: %s", e)
-        raise LinkError(f"lost the link to the server and could not get it back ({last})", "lost",
-                        getattr(last, "reason", None))
+    def _delay(self, attempt: int) -> float | None:
+        if self.retry is None:
+            return backoff(attempt)
+        return self.retry[attempt - 1] if attempt <= len(self.retry) else None
+
+    async def _reconnect(self) -> dict:
+        """One reconnect attempt after its delay: the ``back`` note, or a ``retry`` note
+        (the next attempt is the next ``recv``); LinkError when the retries ran out."""
+        self.attempt += 1
+        delay = self._next if self._next is not None else self._delay(self.attempt)
+        self._next = None
+        if delay is None:
+            self._lost = False
+            raise LinkError(f"lost the link to the server and could not get it back "
+                            f"({self._last})", "lost", getattr(self._last, "reason", None))
+        await asyncio.sleep(delay)
+        if self.closed:
+            raise LinkError("the link is closed")
+        try:
+            await self._open()
+            seated = self.state.ticket and self.state.seat is not None and not self.state.over
+            await self._hello(ticket=self.state.ticket if seated else None)
+        except (LinkError, ConnectionClosed, OSError) as e:
+            self._last = e
+            log.info("reconnect failed: %s", e)
+            nxt = self._next = self._delay(self.attempt + 1)
+            return {"type": "link", "state": "retry", "attempt": self.attempt,
+                    "delay": nxt, "reason": getattr(e, "reason", None)}
+        self.reconnects += 1
+        self.up, self._lost = True, False
+        return {"type": "link", "state": "back", "attempt": self.attempt}
+
+    _last: BaseException | None = None
+    _next: float | None = None            # the delay the last retry note announced
 
     async def close(self) -> None:
         self.closed = True
+        self.up = False
         if self.ws is not None:
             try:
                 await self.ws.close()

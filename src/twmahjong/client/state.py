@@ -39,6 +39,10 @@ class TableState:
         self.game_end: dict | None = None
         self.queued: dict | None = None
         self.coins: list | None = None
+        # between hands: {"in": s, "at": time.monotonic(), "waiting": [seats]} — the next
+        # deal's countdown as hand_end, each ready and a snapshot told it; None in a hand
+        self.next_hand: dict | None = None
+        self.connections = 1              # this account's connections to the seat (notice)
 
     # -- folding ---------------------------------------------------------------------------
     def apply(self, m: dict) -> None:
@@ -60,6 +64,8 @@ class TableState:
             if self.obs is not None:
                 self.seat = self.obs["seat"]
             self.events = []              # a snapshot starts the hand's story from here
+            nh = m["table"].get("next_hand")
+            self._next(nh.get("in"), nh.get("waiting")) if nh else self._next(None, None)
         elif t == "update":
             self._observe(m)
             evs = list(m.get("events") or [])
@@ -73,7 +79,15 @@ class TableState:
             self.hand = {"hand_no": m["hand_no"], "open": True, "commitment": m["commitment"]}
             self.hand_end = None
             self.events = []
+            self.next_hand = None
+        elif t == "ready" and "seat" in m:
+            self._next(m.get("next_in"), m.get("waiting"))
+        elif t == "notice" and m.get("kind") == "second_connection":
+            data = m.get("data") or {}
+            if data.get("game_id") in (None, self.game_id):
+                self.connections = int(data.get("connections") or 1)
         elif t == "hand_end":
+            self._next(m.get("next_in"), m.get("waiting"))
             self.hand_end = self.last_hand_end = m
             self.coins = m.get("coins")
             net = (m.get("result") or {}).get("net")
@@ -85,6 +99,17 @@ class TableState:
             self.game_end = m
             self.table["scores"] = m["scores"]
             self.table["finished"] = True
+
+    def _next(self, seconds, waiting) -> None:
+        self.next_hand = None if seconds is None else {
+            "in": float(seconds), "at": time.monotonic(), "waiting": list(waiting or [])}
+
+    def next_deal_in(self) -> float | None:
+        """Seconds until the server deals the next hand (counted down), None when unknown."""
+        nh = self.next_hand
+        if nh is None:
+            return None
+        return max(0.0, nh["in"] - (time.monotonic() - nh["at"]))
 
     def _observe(self, m: dict) -> None:
         if m.get("observation") is not None:

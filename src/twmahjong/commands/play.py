@@ -88,8 +88,12 @@ def play_command(
     saved = load_saved()
     if resume and saved is None:
         raise PlayError("there is no unfinished match to resume (it is saved when you leave with q)")
+    keep_saved = False                 # a new match while the saved one waits for later
     if saved is not None and not resume:
-        resume = ask_resume(saved, lang)
+        choice = ask_resume(saved, lang)
+        resume, keep_saved = choice == "resume", choice == "keep"
+        if choice == "drop":
+            clear_saved()
     if resume:
         session = PlaySession.resume(saved)
     else:
@@ -98,12 +102,13 @@ def play_command(
 
     if plain:
         from ..tui.plain import run_plain
-        run_plain(session, lang, prefs=prefs, save_path=saved_path())
-        if session.match.over:
+        run_plain(session, lang, prefs=prefs, save_path=None if keep_saved else saved_path())
+        if session.match.over and not keep_saved:
             clear_saved()
         return
     from ..tui.app import PlayApp
-    app = PlayApp(session, lang, prefs=prefs)
+    app = PlayApp(session, lang, prefs=prefs, save=not keep_saved)
+    app.keeps_other = keep_saved
     app.run()
     from ..tui.render import seat_name
     from ..tui.strings import tr
@@ -117,14 +122,27 @@ def play_command(
         typer.echo(tr(lang, "saved_to"))
 
 
-def ask_resume(saved: dict, lang: str) -> bool:
-    """The next ``twmj play`` offers the unfinished match first (Enter: yes)."""
+def ask_resume(saved: dict, lang: str) -> str:
+    """The next ``twmj play`` offers the unfinished match first: ``"resume"`` (Enter),
+    ``"keep"`` (play a new match; the saved one stays for later, untouched) or
+    ``"drop"`` (delete it, said plainly). Only an explicit 3 drops it."""
     import click
+
+    from ..tui.strings import tr
     hands = int(saved.get("hand_no", 0)) + 1
     scores = " ".join(f"{x:+d}" for x in saved.get("scores", []))
-    q = (f"有一局未完成的牌局（第{hands}盤，{scores}），要繼續嗎？" if lang != "en" else
-         f"An unfinished match is saved (hand {hands}, scores {scores}). Resume it?")
-    try:
-        return typer.confirm(q, default=True)
-    except click.exceptions.Abort:
-        return False            # no answer (no terminal): start a new match, keep the save
+    typer.echo(tr(lang, "resume_saved", hands=hands, scores=scores))
+    while True:
+        try:
+            pick = str(typer.prompt(tr(lang, "resume_choices"), default="1")).strip().lower()
+        except click.exceptions.Abort:
+            pick = "2"          # no answer (no terminal): a new match, the save kept
+        if pick in ("1", "y", "yes", "r"):
+            return "resume"
+        if pick in ("2", "n", "no", "k"):
+            typer.echo(tr(lang, "resume_kept"))
+            return "keep"
+        if pick in ("3", "d"):
+            typer.echo(tr(lang, "resume_dropped"))
+            return "drop"
+        typer.echo(tr(lang, "resume_again"))

@@ -41,6 +41,7 @@ class PlayApp(App):
             self.prefs.speed = speed
         self.save = save                     # False in tests that must not touch the saved match
         self.saved_to = None
+        self.keeps_other = False             # a saved match waits for later: this one is not saved
         self.table = TableScreen(session, lang, self.prefs)
 
     def on_mount(self) -> None:
@@ -57,6 +58,8 @@ class PlayApp(App):
                       code=s.room)
         elif s.online:
             text = tr(self.lang, "quit_confirm_online", url=s.url)
+        elif self.keeps_other:
+            text = tr(self.lang, "quit_confirm_unsaved")
         else:
             text = tr(self.lang, "quit_confirm")
         self.push_screen(ConfirmQuit(text), self._leave_answer)

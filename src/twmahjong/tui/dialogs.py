@@ -12,7 +12,8 @@ from textual.widgets import Static
 
 from .strings import tr
 
-__all__ = ["BodyModal", "ConfirmQuit", "HelpScreen", "LogScreen", "SettingsScreen", "modal_css"]
+__all__ = ["BodyModal", "ConfirmQuit", "HelpScreen", "LogScreen", "OnceModal", "SettingsScreen",
+           "modal_css"]
 
 _CSS = """
 {name} {{ align: center middle; }}
@@ -27,7 +28,22 @@ def modal_css(name: str) -> str:
     return _CSS.format(name=name)
 
 
-class BodyModal(ModalScreen):
+class OnceModal(ModalScreen):
+    """A modal that closes once. Keys typed fast (Esc then ← within a few ms) are all
+    queued for the modal before the first one closes it; ``dismiss`` pops whatever
+    screen is on top, so a second key would close the table under it and leave an
+    empty screen. ``close`` answers only while this screen is the current one."""
+
+    _closed = False
+
+    def close(self, result=None) -> None:
+        if self._closed or not self.is_current:
+            return
+        self._closed = True
+        self.dismiss(result)
+
+
+class BodyModal(OnceModal):
     """A small screen of one text ``#body`` that ``show()`` draws again after each key."""
 
     def compose(self):
@@ -66,13 +82,13 @@ class SettingsScreen(BodyModal):
         elif event.key == "2":
             self.prefs.speed = (self.prefs.speed + 1) % 3
         else:
-            self.dismiss()
+            self.close()
             return
         self.prefs.save()
         self.show()
 
 
-class HelpScreen(ModalScreen):
+class HelpScreen(OnceModal):
     """Every key, for this profile (t and d only as the profile uses them); any key returns."""
 
     DEFAULT_CSS = _CSS.format(name="HelpScreen")
@@ -92,10 +108,10 @@ class HelpScreen(ModalScreen):
 
     def on_key(self, event) -> None:
         event.stop()
-        self.dismiss()
+        self.close()
 
 
-class ConfirmQuit(ModalScreen[bool]):
+class ConfirmQuit(OnceModal):
     """y leaves (the app saves first), n / Esc / anything else keeps playing."""
 
     DEFAULT_CSS = _CSS.format(name="ConfirmQuit")
@@ -110,10 +126,10 @@ class ConfirmQuit(ModalScreen[bool]):
 
     def on_key(self, event) -> None:
         event.stop()
-        self.dismiss(event.key in ("y", "Y"))
+        self.close(event.key in ("y", "Y"))
 
 
-class LogScreen(ModalScreen):
+class LogScreen(OnceModal):
     """Every line of the match so far, oldest first, to read linearly (a screen reader's
     review cursor, or the eye after a fast bot turn); ↑↓ PgUp PgDn scroll, other keys return."""
 
@@ -140,4 +156,4 @@ class LogScreen(ModalScreen):
         if event.key in ("up", "down", "pageup", "pagedown", "home", "end"):
             return
         event.stop()
-        self.dismiss()
+        self.close()

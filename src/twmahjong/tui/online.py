@@ -30,7 +30,7 @@ import contextlib
 
 from ..client import Api, ApiError, Credentials, GameLink, LinkError
 from ..client.http import base_url
-from ..engine.actions import Action
+from ..engine.actions import Action, IllegalAction
 from ..profiles import load_profile
 from .session import relative
 from .strings import error_text, server_error_text, tr
@@ -72,11 +72,14 @@ class OnlineSession:
     online = True
     rejoin_every = 2.0                    # s between asking again for a room not started
 
+    keepalive = 1.0                       # s: a silent server is noticed within ~2 s
+
     def __init__(self, url: str, token: str | None, plan: tuple, *, creds: Credentials | None = None,
                  retry=None):
         self.url = base_url(url)
-        kw = {} if retry is None else {"retry": retry}
-        self.link = GameLink(url, token, **kw)
+        # retry=None: reconnect forever (0.5 s doubling to 5 s); a tuple gives up after it
+        self.link = GameLink(url, token, retry=retry, keepalive=self.keepalive)
+        self.lost_left: float | None = None   # the decision's clock when the link was lost
         self.plan = plan
         self.room: str | None = plan[2] if plan[0] == "ticket" and len(plan) > 2 else None
         self.hosting = self.room is not None and plan[3:] == ("host",)
@@ -112,8 +115,16 @@ class OnlineSession:
         app.set_interval(1.0, self._tick)
 
     def _tick(self) -> None:
-        if self.app is not None and self.link.state.decision():
+        if self.app is not None and (self.link.state.decision() or self.offline):
             self.app.table.refresh_status()
+
+    @property
+    def offline(self) -> bool:
+        """The link was lost and is being got back (after it was up once)."""
+        return self.link._lost
+
+    def offline_text(self, lang: str) -> str:
+        return tr(lang, "online_reconnecting", n=max(1, self.link.attempt))
 
     async def pump(self) -> None:
         st = self.link.state
@@ -132,7 +143,7 @@ class OnlineSession:
                 self.messages.append(m)
                 self.on_message(m)
                 self._tell(m)
-                if self.auto and st.decision():
+                if self.auto and st.decision() and self.link.up:
                     await self.link.act(safe_move(st.obs))
                 if m["type"] == "error" and m["code"] == "not_started" and self.plan[0] == "ticket":
                     # a room's seat whose game is not made yet: sit down once it is (the
@@ -148,7 +159,7 @@ class OnlineSession:
                 self.notice = why if e.code == "lost" else tr(self._lang(), "online_lost", why=why)
         except Exception as e:           # a bug must show as a line, never kill the screen silently
             self.notice = f"{type(e).__name__}: {e}"
-        self._tell({"type": "link", "state": "lost"})
+        self._tell({"type": "link", "state": "gone"})     # the session's end: no more retries
 
     def _lang(self) -> str:
         return self.lang
@@ -217,16 +228,25 @@ class OnlineSession:
                 self.profile = load_profile(st.table.get("profile") or "standard")
             except Exception:
                 self.profile = load_profile("standard")
-            self.notice = ""
+            if self.notice != tr(lang, "online_back"):    # "back" stays until the next move
+                self.notice = ""
             if self.creds is not None and st.ticket:
                 self.creds.set(ticket=st.ticket)          # 回到牌桌 after the terminal closes
         elif t == "matched":
             if self.creds is not None:
                 self.creds.set(ticket=m["ticket"])
-        elif t == "link":
+        elif t == "link" and m.get("state") == "lost":
+            # the clock stops here: the server's, not ours, decides what happened meanwhile
+            self.lost_left = st.time_left()
+            self.notice = ""
+        elif t == "link" and m.get("state") == "back":
+            self.lost_left = None
             self.notice = tr(lang, "online_back")
             if self.muted:                # the server forgot them with the old connection
                 self._send(self.link.mute(sorted(self.muted)))
+            if self.plan[0] == "quick" and st.seat is None:
+                _, profile, stake = self.plan         # the queue went with the old connection
+                self._send(self.link.quick_match(profile=profile, stake=stake or "low"))
         elif t == "talk":
             if m.get("seat") not in self.muted:
                 self.talk.append(m)
@@ -265,11 +285,15 @@ class OnlineSession:
         return [Action.from_json(a) for a in self.link.state.decision()]
 
     def act(self, action: Action, run: bool = False) -> None:
-        """Send the choice; the decision is taken off the screen until the server answers."""
+        """Send the choice; the decision is taken off the screen until the server answers.
+        Offline the choice is refused (IllegalAction, the reason in words), never sent
+        into a dead socket: the snapshot after the reconnect says what is still to decide."""
+        if self.offline:
+            raise IllegalAction(tr(self._lang(), "online_offline_key"))
         st = self.link.state
         if st.obs is not None:
             st.obs = {k: v for k, v in st.obs.items() if k != "legal"}
-        if self.notice == tr(self._lang(), "online_server_auto"):
+        if self.notice in (tr(self._lang(), "online_server_auto"), tr(self._lang(), "online_back")):
             self.notice = ""
         self.talk_note = ""
         asyncio.get_running_loop().create_task(self.link.act(action.to_json()))
@@ -304,13 +328,37 @@ class OnlineSession:
     def run_bots(self) -> None:
         pass
 
-    def read_result(self) -> None:
+    def read_result(self) -> bool:
         """下一局: the person has read the hand's result; the server deals the next
-        hand once everyone at the table has (or its countdown runs out)."""
+        hand once everyone at the table has (or its countdown runs out). False when
+        it could not be sent (the link is down: the snapshot after it says more)."""
+        if self.offline:
+            return False
         with contextlib.suppress(RuntimeError):
             asyncio.get_running_loop().create_task(self.link.ready())
+        return True
+
+    def next_hand_prompt(self, lang: str, sent: bool) -> str:
+        """The online result's bottom line: what a key does, and when the next hand
+        is dealt (``waiting`` names who the deal still waits for)."""
+        st = self.link.state
+        if self.offline:
+            return self.offline_text(lang)
+        left = st.next_deal_in()
+        n = None if left is None else int(left + 0.999)
+        if not sent:
+            return (tr(lang, "next_hand_online", n=n) if n is not None
+                    else tr(lang, "next_hand_online_any"))
+        others = [x for x in (st.next_hand or {}).get("waiting", []) if x != st.seat]
+        who = "、".join(self.seat_name(lang, x) for x in others) if lang == "zh" else \
+            ", ".join(self.seat_name(lang, x) for x in others)
+        if n is None:
+            return tr(lang, "ready_sent_any")
+        return tr(lang, "ready_sent_wait", who=who, n=n) if others else tr(lang, "ready_sent", n=n)
 
     def toggle_auto(self) -> None:
+        if self.offline:
+            raise IllegalAction(tr(self._lang(), "online_offline_key"))
         self.auto = not self.auto
         st = self.link.state
         if self.auto and st.decision():
@@ -389,13 +437,19 @@ class OnlineSession:
 
     def status_extra(self, lang: str) -> str:
         bits = []
-        left = self.link.state.time_left()
+        if self.offline:                  # the banner first; the clock stands still
+            bits.append(self.offline_text(lang))
+            left = self.lost_left if self.link.state.decision() else None
+        else:
+            left = self.link.state.time_left()
         if left is not None and not self.auto:
             bits.append(tr(lang, "online_clock", n=int(left + 0.999)))
         if self.auto:
             bits.append(tr(lang, "online_auto_on"))
         if self.notice:
             bits.append(self.notice)
+        if self.link.state.connections > 1:
+            bits.append(tr(lang, "online_second_window"))
         if self.talk_note:
             bits.append(self.talk_note)
         return "  ".join(bits)

@@ -180,7 +180,9 @@ class _Plain:
         legal = s.legal()
         low = cmd.lower()
         if low in ("q", "quit", "exit"):
-            self.say(tr(lang, "quit_confirm").replace("\n\n", " ").replace("\n", " "))
+            kept = self.save_path is None and not getattr(s, "online", False)
+            text = tr(lang, "quit_confirm_unsaved" if kept else "quit_confirm")
+            self.say(text.replace("\n\n", " ").replace("\n", " "))
             ans = self.ask()
             return False if ans is None or ans.lower().startswith("y") else None
         if low in ("look", "l", "table"):

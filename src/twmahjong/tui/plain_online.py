@@ -55,7 +55,12 @@ class _PlainOnline(_Plain):
         if m["type"] == "game_end":
             self.say(self.render(summary_text(s, self.lang)))
             self.done.set()
+        if m["type"] == "notice" and m.get("kind") == "second_connection":
+            many = s.link.state.connections > 1
+            self.say(tr(self.lang, "online_second_window" if many else "online_second_window_gone"))
         if m["type"] == "link" and m.get("state") == "lost":
+            self.say(s.offline_text(self.lang))
+        if m["type"] == "link" and m.get("state") == "gone":
             self.done.set()
         if s.legal():
             self.decide_now.set()

@@ -212,32 +212,59 @@ class _TextScreen(Screen):
     def prompt(self) -> str:
         raise NotImplementedError
 
-    def leave(self) -> None:
+    def leave(self, result=None) -> None:
         """Dismiss once: keys typed fast can arrive after the first one closed it."""
         if not self._left and self.is_current:
             self._left = True
-            self.dismiss()
+            self.dismiss(result)
 
 
 class ResultScreen(_TextScreen):
     """結算 of one hand; any key (but the scroll keys) goes on to the next hand. The
-    result is taken when the screen opens: online, the next hand may be dealt meanwhile."""
+    result is taken when the screen opens: online, the next hand may be dealt meanwhile.
+
+    Online the server deals: the prompt counts down to the next deal (``hand_end``'s
+    ``next_in``, updated by every ``ready``), a key sends 下一局 (``ready``) and says
+    so, and the table comes back by itself when the next hand is dealt (``dealt``)."""
 
     def __init__(self, session, lang: str):
         self.model = session.result_model()
+        self.ready_sent = False
         super().__init__(session, lang)
+
+    @property
+    def server_deals(self) -> bool:
+        return bool(getattr(self.session, "online", False)) and not self.model["match_over"]
+
+    def on_mount(self) -> None:
+        if self.server_deals:
+            self.set_interval(0.5, self.tick)
+
+    def tick(self) -> None:
+        if self.is_attached and self.query("#prompt"):
+            self.query_one("#prompt", Static).update(self.prompt())
 
     def body(self):
         return result_text(self.session, self.lang, self.app.size[0] - 2, self.model)
 
     def prompt(self) -> str:
+        if self.server_deals:
+            return self.session.next_hand_prompt(self.lang, self.ready_sent)
         return tr(self.lang, "to_summary" if self.model["match_over"] else "next_hand")
 
     def on_key(self, event) -> None:
         if event.key in ("up", "down", "pageup", "pagedown"):
             return
         event.stop()
-        self.leave()
+        if not self.server_deals:
+            self.leave()
+        elif not self.ready_sent and self.session.read_result():
+            self.ready_sent = True
+            self.tick()
+
+    def dealt(self) -> None:
+        """The server dealt the next hand: back to the table, whether or not a key was pressed."""
+        self.leave("dealt")
 
 
 class SummaryScreen(_TextScreen):

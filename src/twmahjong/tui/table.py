@@ -207,6 +207,10 @@ class TableScreen(Screen):
         if m["type"] == "game_end" and self.app.screen is self:
             self.after_result()
             return
+        if m["type"] in ("hand_start", "snapshot") and not self.session.hand_over:
+            from .results import ResultScreen
+            if isinstance(self.app.screen, ResultScreen) and self.session.observation():
+                self.app.screen.dealt()         # the next hand is dealt: back to the table
         if m["type"] == "talk" and self.session.talk and self.session.talk[-1] is m:
             self.all_lines.append(self.session.talk_line(self.lang, m))
         self.after_move()
@@ -224,8 +228,7 @@ class TableScreen(Screen):
         elif not self.session.online:
             self.start_hand()
         else:
-            self.session.read_result()      # 下一局: the deal waits for everyone who reads
-            self.after_move()
+            self.after_move()               # online: ready was sent from the result screen
 
     def dealer_note(self, deal: dict) -> None:
         """標準 counts seat winds from the wall break: say why the dealer is not East."""
@@ -527,6 +530,14 @@ class TableScreen(Screen):
         self.note = note
         self.redraw()
 
+    def offline(self) -> bool:
+        """Online with the link lost: a move key is refused with that reason, not sent
+        and not answered as if nothing were to decide."""
+        if getattr(self.session, "offline", False):
+            self.say(tr(self.lang, "online_offline_key"))
+            return True
+        return False
+
     def action_move(self, step: int) -> None:
         n = len(self.hand_tiles())
         if n:
@@ -537,7 +548,7 @@ class TableScreen(Screen):
         if self.waiting():
             self.session.start_room()           # the host's Enter starts the room
             return
-        if self.menu or self.sel is None:
+        if self.offline() or self.menu or self.sel is None:
             return
         tiles = self.hand_tiles()
         if not 0 <= self.sel < len(tiles):
@@ -564,6 +575,8 @@ class TableScreen(Screen):
             self.menu = None
             self.redraw()
             return
+        if self.offline():
+            return
         legal = self.session.legal()
         acts = [a for a in legal if a.type in KEY_TYPES[key]]
         if not acts:
@@ -585,7 +598,7 @@ class TableScreen(Screen):
             self.redraw()
 
     def action_pick(self, n: int) -> None:
-        if not self.menu:
+        if not self.menu or self.offline():
             return
         acts = self.menu[1]
         if 1 <= n <= len(acts):
@@ -615,6 +628,8 @@ class TableScreen(Screen):
 
     def action_auto(self) -> None:
         if self.session.online:
+            if self.offline():
+                return
             self.session.toggle_auto()
             self.redraw()
         else:

@@ -164,13 +164,13 @@ class TalkPicker(BodyModal):
             self.row = i
             self.show()
             return
-        self.dismiss(self.session.say(**{what: str(key)}))
+        self.close(self.session.say(**{what: str(key)}))
 
     def on_key(self, event) -> None:
         event.stop()
         k, n = event.key, len(self.tabs())
         if k in ("escape", "e", "q"):
-            self.dismiss(None)
+            self.close(None)
             return
         if k in ("right", "l", "tab"):
             self.tab, self.row = (self.tab + 1) % n, 0
