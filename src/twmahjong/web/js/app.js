@@ -56,7 +56,8 @@ let sitting = null;        // {seat, tries}: a room's seat being sat down at
 const SIT_TRIES = 30;
 let learnView = null;
 
-function toast(message) {
+function toast(message, { top = false } = {}) {
+  toastEl.classList.toggle("top", top);      // the link's news: where its banner was
   toastEl.textContent = message;
   toastEl.hidden = false;
   clearTimeout(toast.timer);
@@ -91,9 +92,44 @@ function savedTicket() {
 
 // ---- the game channel -------------------------------------------------------
 
+// The link to the server: a lost one is said over the top of every screen (the
+// table's title row; never over the hand or the calls), with the reopening's count;
+// its return is said once. The table freezes its clocks and takes no move meanwhile.
+const linkEl = document.createElement("div");
+linkEl.className = "link-banner";
+linkEl.setAttribute("role", "status");
+linkEl.hidden = true;
+document.body.append(linkEl);
+let linkDown = null;          // {attempt} while the link is lost
+
+function onLink({ up, attempt }) {
+  const was = linkDown;
+  linkDown = up ? null : { attempt };
+  paintLink();
+  game?.setLink(up);
+  if (up && was) toast(t("link.back"), { top: true });
+}
+
+function paintLink() {
+  linkEl.hidden = !linkDown;
+  document.body.dataset.link = linkDown ? "lost" : "up";
+  if (linkDown) linkEl.textContent = t("link.lost", { n: linkDown.attempt });
+}
+
+/** The page lets go of its socket on purpose (leaving, signing out): nothing is lost. */
+function dropSocket() {
+  socket?.close();
+  socket = null;
+  linkDown = null;
+  paintLink();
+}
+
+window.addEventListener("online", () => socket?.hurry());
+
 function ensureSocket() {
   if (socket) return socket;
-  socket = new GameSocket({ token: api.getToken(), onMessage, onStatus: (s) => (document.body.dataset.socket = s) });
+  socket = new GameSocket({ token: api.getToken(), onMessage, onLink,
+                            onStatus: (s) => (document.body.dataset.socket = s) });
   const ticket = savedTicket();
   if (ticket) socket.ticket = ticket;
   socket.connect();
@@ -164,6 +200,7 @@ function enterTable() {
       onError: (m) => toast(errorText(m)),
     });
     game.root = root;
+    if (linkDown) game.setLink(false);
   }
   if (location.hash !== "#/table") location.hash = "#/table";
   else render();
@@ -233,8 +270,7 @@ function leaveTable() {
  * the table; the lobby offers 回到牌桌 for it. */
 function quitTable() {
   socket?.send({ type: "auto", on: true });
-  socket?.close();
-  socket = null;
+  dropSocket();
   leaveTable();
 }
 
@@ -249,8 +285,7 @@ async function session(fn, fresh = false) {
     // a new account: its 新人禮包 (the day's login bonus starts tomorrow)
     if (fresh) state.gift = { kind: "welcome", amount: state.account.coins };
     dailyAsked = fresh;
-    socket?.close();
-    socket = null;
+    dropSocket();
     state.busy = false;
     await refreshLobby();
   } catch (e) {
@@ -336,8 +371,7 @@ const actions = {
   },
   logout: () => {
     api.logout();
-    socket?.close();
-    socket = null;
+    dropSocket();
     state.account = null;
     state.games = null;
     render();
@@ -592,6 +626,7 @@ onPrefChange((name, value) => {
 onLangChange(() => {
   render();
   paintNotices();
+  paintLink();
 });
 /** Which screen a hash shows ("" the lobby, "replay", "help"…): a new one opens at its top. */
 const screenOf = (hash) => (hash || "#/").split("/")[1] || "";

@@ -182,6 +182,11 @@ export class GameController {
     }
   }
 
+  /** The link to the server went (false) or came back (true). */
+  setLink(up) {
+    this.view.setLink(up);
+  }
+
   /** 下一局: tell the table this player is ready; after the last hand, the match summary. */
   nextHand() {
     if (this.summary || this.view.lastResult?.[1]?.next === null) {

@@ -112,7 +112,11 @@ export class TableView {
     this.onAuto = onAuto;
     this.onQuit = onQuit;
     this.info = null;
-    this.now = now;
+    // the clocks stand still while the link is lost (frozenAt), and run on from the
+    // server's next word
+    this.frozenAt = null;
+    this.linkLost = false;
+    this.now = () => this.frozenAt ?? now();
     this.claimSeconds = claimSeconds;
     this.obs = null;
     this.prev = null;
@@ -132,7 +136,7 @@ export class TableView {
     this.bar = new ActionBar(this.q(".actions-wrap"), {
       send: (a) => this.send(a),
       onDeclareMode: (tiles) => this.setDeclareMode(tiles),
-      now,
+      now: () => this.now(),
     });
     this.q(".lang-btn").addEventListener("click", () => toggleLang());
     this.q(".settings-btn").addEventListener("click", () => openSettings());
@@ -188,7 +192,7 @@ export class TableView {
    * and Space on a focused button stay that button's (a tile, a call, 下一局).
    */
   keyPlay(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || !this.root.isConnected) return false;
+    if (e.ctrlKey || e.metaKey || e.altKey || !this.root.isConnected || this.linkLost) return false;
     const el = document.activeElement;
     if (el?.closest?.("input, textarea, select, [contenteditable]")) return false;
     if (document.querySelector(".settings-dialog") || !this.q(".leave-dialog").hidden ||
@@ -319,6 +323,24 @@ export class TableView {
   hideDeal() {
     this.dealShown = null;
     this.q(".deal-info").hidden = true;
+  }
+
+  /**
+   * The link to the server went (false) or came back (true). While it is lost the
+   * clocks stand still, the hand and the calls take no tap or key (a move would
+   * go nowhere), and the prompt says why; the server's next snapshot redraws all.
+   */
+  setLink(up) {
+    if (up === !this.linkLost) return;
+    this.linkLost = !up;
+    // back, the clocks show the time that really passed (the server's ran on)
+    this.frozenAt = up ? null : this.now();
+    this.root.classList.toggle("link-lost", !up);
+    for (const sel of [".actions-wrap", ".hand-wrap", ".auto-banner"]) this.q(sel).inert = !up;
+    this.q(".auto-btn").disabled = !up;
+    this.paintTimer();
+    this.paintNext();
+    this.renderPrompt();
   }
 
   /** 託管中: the banner with 取消託管 while a bot plays this seat. */
@@ -510,8 +532,10 @@ export class TableView {
     const legal = this.obs?.legal || [];
     const hints = this.hintsNow || { discard: {}, ready: [] };
     const lifted = this.hand.liftedCode();
+    // a lost link first: no move reaches the server until it is back
+    if (this.linkLost) p.textContent = t("link.wait");
     // on 託管 the banner says who moves; "輪到你：點一下牌…" would say it is the player
-    if (this.seatOnAuto()) p.textContent = "";
+    else if (this.seatOnAuto()) p.textContent = "";
     else if (this.ownTurn()) {
       if (lifted && hints.discard[lifted]) {
         p.replaceChildren(...this.withWaits("hint.discard", { tile: tileName(lifted) }, hints.discard[lifted]));
@@ -669,7 +693,7 @@ export class TableView {
     box.textContent = this.ready ? `${tn("next.waiting", others)} ${t("next.in", { n: left })}` : t("next.in", { n: left });
     if (button) {
       button.textContent = this.ready ? t("next.ready") : `${t("result.next")}（${left}）`;
-      button.disabled = this.ready;
+      button.disabled = this.ready || this.linkLost;
     }
   }
 
