@@ -43,6 +43,8 @@ const state = {
   gift: null,         // {kind: "welcome" | "daily", amount}: shown once in the lobby
   friends: null,      // GET /friends: friends and where they are, requests, 最近同桌
   invites: [],        // invitations to a room, each {id, from, code, until}
+  refusal: null,      // "too_many_tables": the lobby leads with the games to finish or forfeit
+  forfeit: null,      // the game whose 認輸 is being asked about
 };
 let watchView = null;
 const noticeEl = document.createElement("div");
@@ -64,13 +66,29 @@ function toast(message, { top = false } = {}) {
   toast.timer = setTimeout(() => (toastEl.hidden = true), 5000);
 }
 
-/** A failed request: said in the page's language (by the error's reason or code). */
+/** A failed request: said in the page's language (by the error's reason or code).
+ * Any refusal ends a wait (the quick match's spinner); too many tables shows the
+ * games in progress, each with 回到牌桌 and 認輸, at the lobby's head. */
 function fail(err, params = {}) {
   state.busy = false;
+  state.queue = null;
+  if (err instanceof api.ApiError && err.code === "too_many_tables") return refuseTooMany();
   if (err instanceof api.ApiError && err.code === "offline") toast(t("status.offline"));
   else if (err instanceof api.ApiError) toast(errorText(err, params));
   else toast(t("err.unknown", { code: String(err?.message || err) }));
   render();
+}
+
+function refuseTooMany() {
+  state.refusal = "too_many_tables";
+  if ((location.hash || "#/") !== "#/") location.hash = "#/";
+  render();
+  window.scrollTo(0, 0);           // the games in progress lead the lobby
+  // the list as it stands now (a game may have ended meanwhile)
+  api.games().then((g) => {
+    state.games = g.games;
+    if ((location.hash || "#/") === "#/") render();
+  }, () => {});
 }
 
 function saveTicket(ticket) {
@@ -157,6 +175,11 @@ function onMessage(msg) {
       game.handle(msg);
       break;
     case "error":
+      if (!game && state.queue) {
+        // a refused quick match: its spinner stops, and the refusal says what to do
+        state.queue = null;
+        render();
+      }
       if (msg.code === "not_started") {
         // a saved ticket's room not started: nothing to do; sitting down too soon: asked
         // again, and said (below) once the tries are spent
@@ -496,8 +519,43 @@ const actions = {
   form: (key, value) => {
     state.form[key] = value;
   },
+  closeRefusal: () => {
+    state.refusal = null;
+    render();
+  },
+  askForfeit: (g) => {
+    state.forfeit = g;
+    render();
+    document.querySelector(".forfeit-keep")?.focus();
+  },
+  keepGame: () => {
+    state.forfeit = null;
+    render();
+  },
+  // 認輸: the game ends now (nobody else at it) or a bot plays the seat to its end
+  forfeit: async (g) => {
+    state.forfeit = null;
+    state.busy = true;
+    render();
+    try {
+      const r = await api.forfeit(g.game_id);
+      state.busy = false;
+      state.refusal = null;
+      if (game && game.gameId === g.game_id) {
+        game.destroy();
+        game = null;
+        saveTicket(null);
+      }
+      toast(t(r.outcome === "bot_plays" ? "forfeit.bot" : "forfeit.ended"));
+    } catch (e) {
+      state.busy = false;
+      toast(e instanceof api.ApiError ? errorText(e) : t("err.unknown", { code: String(e?.message || e) }));
+    }
+    await refreshLobby();
+  },
   // 回到牌桌: sit back down at an unfinished game (its seat's ticket from GET /games)
   resume: (g) => {
+    state.refusal = null;
     if (game && game.gameId === g.game_id) {
       location.hash = "#/table";
       return;
