@@ -234,6 +234,7 @@ function enterTable() {
 /** A notice from the server (any worker): an invitation, a friend request, … */
 function onNotice(msg) {
   const d = msg.data || {};
+  if (msg.kind === "second_connection") return game?.connections(d);
   if (msg.kind === "invite") {
     state.invites = [...state.invites.filter((i) => i.id !== d.id), { ...d, until: Date.now() + d.expires_in * 1000 }];
     paintNotices();

@@ -182,6 +182,13 @@ export class GameController {
     }
   }
 
+  /** The server's `second_connection` notice: how many connections sit at this
+   * player's seat; more than one is said (either tab can play), one clears it. */
+  connections(data) {
+    if (data.game_id && this.gameId && data.game_id !== this.gameId) return;
+    this.view.setTwice((data.connections ?? 1) > 1);
+  }
+
   /** The link to the server went (false) or came back (true). */
   setLink(up) {
     this.view.setLink(up);

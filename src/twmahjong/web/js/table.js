@@ -47,6 +47,7 @@ const SKELETON = `
       <button type="button" class="btn small primary auto-cancel" data-i18n="table.auto.cancel"></button>
     </div>
     <p class="prompt"></p>
+    <p class="twice-line" role="status" data-i18n="link.twice" hidden></p>
   </div>
   <div class="actions-wrap"></div>
   <div class="hand-wrap"></div>
@@ -341,6 +342,11 @@ export class TableView {
     this.paintTimer();
     this.paintNext();
     this.renderPrompt();
+  }
+
+  /** This seat is also open in another tab (or device) of the account: both can play. */
+  setTwice(on) {
+    this.q(".twice-line").hidden = !on;
   }
 
   /** 託管中: the banner with 取消託管 while a bot plays this seat. */
