@@ -95,7 +95,9 @@ export function lastDiscardMark(prev, obs, prevMark) {
   return null;
 }
 
-const TITLE = { base: null };      // the page's own title, put back when nothing is asked
+const TITLE = { base: null };
+// a 託管 tap the server has not answered in this long frees the switch again
+const AUTO_ANSWER_MS = 5000;      // the page's own title, put back when nothing is asked
 
 export class TableView {
   /**
@@ -149,8 +151,9 @@ export class TableView {
     // 託管 and 離開 exist only where a server listens (not in a fixture preview)
     this.q(".auto-btn").hidden = !onAuto;
     this.q(".leave-btn").hidden = !onQuit;
-    this.q(".auto-btn").addEventListener("click", () => onAuto?.(true));
-    this.q(".auto-cancel").addEventListener("click", () => onAuto?.(false));
+    this.autoWish = null;     // 託管 asked for (true) or given back (false), not yet answered
+    this.q(".auto-btn").addEventListener("click", () => this.tapAuto(true));
+    this.q(".auto-cancel").addEventListener("click", () => this.tapAuto(false));
     this.q(".leave-btn").addEventListener("click", () => this.askLeave());
     this.q(".deal-close").addEventListener("click", () => this.hideDeal());
     // every hand until the first discard it covered the top seats and the river across:
@@ -247,6 +250,8 @@ export class TableView {
   /** The players around the table: [{name, coins, bot, auto}] by seat (optional). */
   setPlayers(players) {
     this.players = players;
+    // the server's word on this seat's 託管 answers a tap waiting for it
+    if (this.autoWish !== null && this.seatOnAuto() === this.autoWish) this.autoAnswered();
     if (this.obs) this.renderBoard();
     this.paintAuto();
     // 託管 switched without a new observation: the prompt says who moves, and a move
@@ -338,7 +343,7 @@ export class TableView {
     this.frozenAt = up ? null : this.now();
     this.root.classList.toggle("link-lost", !up);
     for (const sel of [".actions-wrap", ".hand-wrap", ".auto-banner"]) this.q(sel).inert = !up;
-    this.q(".auto-btn").disabled = !up;
+    this.paintAuto();
     this.paintTimer();
     this.paintNext();
     this.renderPrompt();
@@ -349,11 +354,38 @@ export class TableView {
     this.q(".twice-line").hidden = !on;
   }
 
+  /**
+   * 託管 / 取消託管 tapped: asked of the server once, and the switch waits for its
+   * answer (`presence`) before it takes another tap. What the switch shows is always
+   * the server's word, never the tap: fast taps cannot leave them disagreeing.
+   * An answer that never comes (a refused or a no-op request) frees it after a while.
+   */
+  tapAuto(on) {
+    if (this.autoWish !== null || this.linkLost || !this.onAuto) return;
+    this.autoWish = on;
+    clearTimeout(this.autoWait);
+    this.autoWait = setTimeout(() => this.autoAnswered(), AUTO_ANSWER_MS);
+    this.paintAuto();
+    this.onAuto(on);
+  }
+
+  /** The server answered (its presence for this seat), or refused, or said nothing. */
+  autoAnswered() {
+    clearTimeout(this.autoWait);
+    this.autoWish = null;
+    this.paintAuto();
+  }
+
   /** 託管中: the banner with 取消託管 while a bot plays this seat. */
   paintAuto() {
     const auto = this.seatOnAuto();
     this.q(".auto-banner").hidden = !auto || !this.onAuto;
     this.q(".auto-btn").hidden = auto || !this.onAuto;
+    const waiting = this.autoWish !== null;
+    for (const b of [this.q(".auto-btn"), this.q(".auto-cancel")]) {
+      b.disabled = waiting || this.linkLost;
+      b.setAttribute("aria-busy", waiting ? "true" : "false");
+    }
     this.root.classList.toggle("on-auto", auto);
   }
 
@@ -580,6 +612,7 @@ export class TableView {
 
   /** The server refused the last action: offer the same choices again (no auto-act). */
   unlock() {
+    if (this.autoWish !== null) this.autoAnswered();
     if (!this.obs) return;
     this.renderHand();
     const legal = this.obs.legal || [];
@@ -742,6 +775,7 @@ export class TableView {
     this.unPref?.();
     clearInterval(this.ticker);
     clearInterval(this.nextTicker);
+    clearTimeout(this.autoWait);
     this.unsubscribe();
     this.bar.stopCountdown();
   }
