@@ -237,16 +237,18 @@ def player(browser, shot_dir, request):
 
 
 @contextlib.contextmanager
-def game_server(data_dir, **settings):
-    """The real game server (twmahjong.server) on a free port, in a thread; its URL."""
+def game_server(data_dir, port: int | None = None, **settings):
+    """The real game server (twmahjong.server) on a free port (or ``port``: the same
+    server started again), in a thread; its URL."""
     import uvicorn
 
     from twmahjong.server.app import create_app
     from twmahjong.server.settings import Settings
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    if port is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
     # every page signs up from 127.0.0.1: no sign-up limit for these servers
     settings = {"signup_burst": 100_000, "signup_net_burst": 100_000,
                 "signup_global_burst": 100_000, **settings}

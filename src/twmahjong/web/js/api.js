@@ -88,6 +88,7 @@ export const joinRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/join`,
 export const startRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/start`, { method: "POST" });
 export const leaveRoom = (code) => api(`/rooms/${encodeURIComponent(code)}/leave`, { method: "POST" });
 export const games = () => api("/games");
+export const forfeit = (id) => api(`/games/${encodeURIComponent(id)}/forfeit`, { method: "POST" });
 export const gameRecord = (id) => api(`/games/${encodeURIComponent(id)}`);
 export const gameReplay = (id, handNo, seat) =>
   api(`/games/${encodeURIComponent(id)}/replay?hand=${handNo}&seat=${seat}`);

@@ -43,6 +43,8 @@ const state = {
   gift: null,         // {kind: "welcome" | "daily", amount}: shown once in the lobby
   friends: null,      // GET /friends: friends and where they are, requests, 最近同桌
   invites: [],        // invitations to a room, each {id, from, code, until}
+  refusal: null,      // "too_many_tables": the lobby leads with the games to finish or forfeit
+  forfeit: null,      // the game whose 認輸 is being asked about
 };
 let watchView = null;
 const noticeEl = document.createElement("div");
@@ -56,20 +58,37 @@ let sitting = null;        // {seat, tries}: a room's seat being sat down at
 const SIT_TRIES = 30;
 let learnView = null;
 
-function toast(message) {
+function toast(message, { top = false } = {}) {
+  toastEl.classList.toggle("top", top);      // the link's news: where its banner was
   toastEl.textContent = message;
   toastEl.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => (toastEl.hidden = true), 5000);
 }
 
-/** A failed request: said in the page's language (by the error's reason or code). */
+/** A failed request: said in the page's language (by the error's reason or code).
+ * Any refusal ends a wait (the quick match's spinner); too many tables shows the
+ * games in progress, each with 回到牌桌 and 認輸, at the lobby's head. */
 function fail(err, params = {}) {
   state.busy = false;
+  state.queue = null;
+  if (err instanceof api.ApiError && err.code === "too_many_tables") return refuseTooMany();
   if (err instanceof api.ApiError && err.code === "offline") toast(t("status.offline"));
   else if (err instanceof api.ApiError) toast(errorText(err, params));
   else toast(t("err.unknown", { code: String(err?.message || err) }));
   render();
+}
+
+function refuseTooMany() {
+  state.refusal = "too_many_tables";
+  if ((location.hash || "#/") !== "#/") location.hash = "#/";
+  render();
+  window.scrollTo(0, 0);           // the games in progress lead the lobby
+  // the list as it stands now (a game may have ended meanwhile)
+  api.games().then((g) => {
+    state.games = g.games;
+    if ((location.hash || "#/") === "#/") render();
+  }, () => {});
 }
 
 function saveTicket(ticket) {
@@ -91,9 +110,44 @@ function savedTicket() {
 
 // ---- the game channel -------------------------------------------------------
 
+// The link to the server: a lost one is said over the top of every screen (the
+// table's title row; never over the hand or the calls), with the reopening's count;
+// its return is said once. The table freezes its clocks and takes no move meanwhile.
+const linkEl = document.createElement("div");
+linkEl.className = "link-banner";
+linkEl.setAttribute("role", "status");
+linkEl.hidden = true;
+document.body.append(linkEl);
+let linkDown = null;          // {attempt} while the link is lost
+
+function onLink({ up, attempt }) {
+  const was = linkDown;
+  linkDown = up ? null : { attempt };
+  paintLink();
+  game?.setLink(up);
+  if (up && was) toast(t("link.back"), { top: true });
+}
+
+function paintLink() {
+  linkEl.hidden = !linkDown;
+  document.body.dataset.link = linkDown ? "lost" : "up";
+  if (linkDown) linkEl.textContent = t("link.lost", { n: linkDown.attempt });
+}
+
+/** The page lets go of its socket on purpose (leaving, signing out): nothing is lost. */
+function dropSocket() {
+  socket?.close();
+  socket = null;
+  linkDown = null;
+  paintLink();
+}
+
+window.addEventListener("online", () => socket?.hurry());
+
 function ensureSocket() {
   if (socket) return socket;
-  socket = new GameSocket({ token: api.getToken(), onMessage, onStatus: (s) => (document.body.dataset.socket = s) });
+  socket = new GameSocket({ token: api.getToken(), onMessage, onLink,
+                            onStatus: (s) => (document.body.dataset.socket = s) });
   const ticket = savedTicket();
   if (ticket) socket.ticket = ticket;
   socket.connect();
@@ -121,6 +175,11 @@ function onMessage(msg) {
       game.handle(msg);
       break;
     case "error":
+      if (!game && state.queue) {
+        // a refused quick match: its spinner stops, and the refusal says what to do
+        state.queue = null;
+        render();
+      }
       if (msg.code === "not_started") {
         // a saved ticket's room not started: nothing to do; sitting down too soon: asked
         // again, and said (below) once the tries are spent
@@ -164,6 +223,7 @@ function enterTable() {
       onError: (m) => toast(errorText(m)),
     });
     game.root = root;
+    if (linkDown) game.setLink(false);
   }
   if (location.hash !== "#/table") location.hash = "#/table";
   else render();
@@ -174,6 +234,7 @@ function enterTable() {
 /** A notice from the server (any worker): an invitation, a friend request, … */
 function onNotice(msg) {
   const d = msg.data || {};
+  if (msg.kind === "second_connection") return game?.connections(d);
   if (msg.kind === "invite") {
     state.invites = [...state.invites.filter((i) => i.id !== d.id), { ...d, until: Date.now() + d.expires_in * 1000 }];
     paintNotices();
@@ -233,8 +294,7 @@ function leaveTable() {
  * the table; the lobby offers 回到牌桌 for it. */
 function quitTable() {
   socket?.send({ type: "auto", on: true });
-  socket?.close();
-  socket = null;
+  dropSocket();
   leaveTable();
 }
 
@@ -249,8 +309,7 @@ async function session(fn, fresh = false) {
     // a new account: its 新人禮包 (the day's login bonus starts tomorrow)
     if (fresh) state.gift = { kind: "welcome", amount: state.account.coins };
     dailyAsked = fresh;
-    socket?.close();
-    socket = null;
+    dropSocket();
     state.busy = false;
     await refreshLobby();
   } catch (e) {
@@ -336,8 +395,7 @@ const actions = {
   },
   logout: () => {
     api.logout();
-    socket?.close();
-    socket = null;
+    dropSocket();
     state.account = null;
     state.games = null;
     render();
@@ -462,8 +520,43 @@ const actions = {
   form: (key, value) => {
     state.form[key] = value;
   },
+  closeRefusal: () => {
+    state.refusal = null;
+    render();
+  },
+  askForfeit: (g) => {
+    state.forfeit = g;
+    render();
+    document.querySelector(".forfeit-keep")?.focus();
+  },
+  keepGame: () => {
+    state.forfeit = null;
+    render();
+  },
+  // 認輸: the game ends now (nobody else at it) or a bot plays the seat to its end
+  forfeit: async (g) => {
+    state.forfeit = null;
+    state.busy = true;
+    render();
+    try {
+      const r = await api.forfeit(g.game_id);
+      state.busy = false;
+      state.refusal = null;
+      if (game && game.gameId === g.game_id) {
+        game.destroy();
+        game = null;
+        saveTicket(null);
+      }
+      toast(t(r.outcome === "bot_plays" ? "forfeit.bot" : "forfeit.ended"));
+    } catch (e) {
+      state.busy = false;
+      toast(e instanceof api.ApiError ? errorText(e) : t("err.unknown", { code: String(e?.message || e) }));
+    }
+    await refreshLobby();
+  },
   // 回到牌桌: sit back down at an unfinished game (its seat's ticket from GET /games)
   resume: (g) => {
+    state.refusal = null;
     if (game && game.gameId === g.game_id) {
       location.hash = "#/table";
       return;
@@ -592,6 +685,7 @@ onPrefChange((name, value) => {
 onLangChange(() => {
   render();
   paintNotices();
+  paintLink();
 });
 /** Which screen a hash shows ("" the lobby, "replay", "help"…): a new one opens at its top. */
 const screenOf = (hash) => (hash || "#/").split("/")[1] || "";

@@ -182,6 +182,18 @@ export class GameController {
     }
   }
 
+  /** The server's `second_connection` notice: how many connections sit at this
+   * player's seat; more than one is said (either tab can play), one clears it. */
+  connections(data) {
+    if (data.game_id && this.gameId && data.game_id !== this.gameId) return;
+    this.view.setTwice((data.connections ?? 1) > 1);
+  }
+
+  /** The link to the server went (false) or came back (true). */
+  setLink(up) {
+    this.view.setLink(up);
+  }
+
   /** 下一局: tell the table this player is ready; after the last hand, the match summary. */
   nextHand() {
     if (this.summary || this.view.lastResult?.[1]?.next === null) {

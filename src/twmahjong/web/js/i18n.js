@@ -276,6 +276,23 @@ const TABLE = {
   "games.active": ["進行中的牌局", "Games in progress"],
   "games.active.row": ["{mode} · {stake} · {players}", "{mode} · {stake} · {players}"],
   "games.status.active": ["進行中", "In progress"],
+  // the link to the server (a lost connection, said at once; the reopening counted)
+  "link.lost": ["連線中斷，正在重新連線…（第 {n} 次）", "Connection lost — reconnecting… (attempt {n})"],
+  "link.back": ["已重新連線", "Reconnected"],
+  "link.wait": ["連線中斷：連回來之前不能出牌，計時暫停顯示", "Connection lost: moves wait until it is back (clocks paused)"],
+  "link.twice": ["這個帳號在另一個分頁也坐在這桌，兩邊都可以出牌", "This account also sits at this table in another tab; either tab can play"],
+  // 認輸 / too many tables
+  "games.forfeit": ["認輸", "Forfeit"],
+  "games.forfeited": ["已認輸", "Forfeited"],
+  "forfeit.title": ["認輸這一局？", "Forfeit this game?"],
+  "forfeit.alone": ["桌上只有你一位玩家：牌局現在結束。已經結算的各局照算，正在打的這一局不算。", "You are the only person at this table: the game ends now. Hands already settled stand; the hand in play does not count."],
+  "forfeit.others": ["桌上還有其他玩家：電腦會替你把這個位子打到終局，輸贏照算，你不能再回到這一桌。", "Other people sit at this table: a bot plays your seat to the end, coins still count, and you cannot return to this game."],
+  "forfeit.confirm": ["認輸", "Forfeit"],
+  "forfeit.keep": ["不要，留著", "No, keep it"],
+  "forfeit.ended": ["牌局已結束", "The game has ended"],
+  "forfeit.bot": ["電腦會替你打完這一局", "A bot plays your seat to the end"],
+  "refusal.too_many": ["你同時進行的牌局太多了。回到其中一桌打完，或認輸結束一桌，就能開新的牌局。", "You are at too many tables. Go back to one and finish it, or forfeit one, and you can start a new game."],
+  "refusal.close": ["知道了", "OK"],
 
   // how to play (玩法規則) and the first hand (新手教學)
   "nav.rules": ["玩法", "How to play"],
@@ -404,6 +421,8 @@ const TABLE = {
   "err.code.not_found": ["找不到", "Not found"],
   "err.code.conflict": ["目前無法這樣做", "That cannot be done right now"],
   "err.code.too_many_tables": ["你同時進行的牌局太多了，請先完成或回到進行中的牌局", "You are at too many tables; finish or rejoin a game in progress first"],
+  "err.code.no_game": ["找不到這一局，或你不在這一局裡", "No such game, or you are not in it"],
+  "err.code.game_over": ["這一局已經結束了", "That game is already over"],
   "err.code.rate_limited": ["操作太頻繁，請稍候再試", "Too many attempts; wait a moment"],
   "err.code.too_large": ["送出的資料太大", "That request is too large"],
   "err.code.illegal_action": ["現在不能這樣出牌", "That move is not allowed now"],

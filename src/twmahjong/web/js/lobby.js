@@ -152,19 +152,48 @@ function giftPanel(state, actions) {
     h("button", { type: "button", class: "btn primary small gift-close", onclick: actions.closeGift }, t("gift.close")));
 }
 
-/** Unfinished games (GET /games, status "active"): each with 回到牌桌. */
+/** Whether `g` (a row of GET /games) has no other person at it: all bots besides me. */
+export function aloneAt(g) {
+  return (g.players || []).every((n, i) => i === g.seat || !n || n.startsWith("bot:"));
+}
+
+/** Unfinished games (GET /games, status "active", not forfeited): each with 回到牌桌
+ * and 認輸. After a refusal for too many tables, the panel leads with what to do. */
 function activePanel(state, actions) {
-  const active = (state.games || []).filter((g) => g.status === "active" && g.ticket);
-  if (!active.length) return null;
-  return h("section", { class: "panel active-panel", "aria-labelledby": "active-title" },
+  const active = (state.games || []).filter((g) => g.status === "active" && g.ticket && !g.forfeited);
+  const refused = state.refusal === "too_many_tables";
+  if (!active.length && !refused) return null;
+  return h("section", { class: `panel active-panel${refused ? " refused" : ""}`, "aria-labelledby": "active-title",
+    role: refused ? "alert" : null },
     h("h2", { id: "active-title" }, t("games.active")),
+    refused
+      ? h("div", { class: "refusal" },
+          h("p", { class: "refusal-text" }, t("refusal.too_many")),
+          h("button", { type: "button", class: "btn ghost small refusal-close", onclick: actions.closeRefusal }, t("refusal.close")))
+      : null,
     h("ul", { class: "games" }, ...active.map((g) =>
       h("li", { class: "game-row active-game", dataset: { game: g.game_id } },
         h("span", { class: "game-players" }, t("games.active.row", {
           mode: t(`mode.${g.mode}`), stake: t(`stake.${g.stake}`, { n: state.profiles?.stakes?.[g.stake] ?? "" }),
           players: g.players.map((n) => (n && n.startsWith("bot:") ? t("bot") : n)).join("・"),
         })),
-        h("button", { type: "button", class: "btn primary small resume-btn", onclick: () => actions.resume(g) }, t("games.resume"))))));
+        h("span", { class: "game-buttons" },
+          h("button", { type: "button", class: "btn primary small resume-btn", onclick: () => actions.resume(g) }, t("games.resume")),
+          h("button", { type: "button", class: "btn ghost small forfeit-btn", onclick: () => actions.askForfeit(g) }, t("games.forfeit")))))),
+    state.forfeit ? forfeitDialog(state.forfeit, actions) : null);
+}
+
+/** 認輸: what happens, said before it does (the game ends now, or a bot plays on). */
+function forfeitDialog(g, actions) {
+  const alone = aloneAt(g);
+  return h("div", { class: "leave-dialog forfeit-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "forfeit-title",
+    dataset: { game: g.game_id, alone: alone ? "1" : "0" } },
+    h("div", { class: "leave-box" },
+      h("h2", { id: "forfeit-title" }, t("forfeit.title")),
+      h("p", { class: "forfeit-what" }, t(alone ? "forfeit.alone" : "forfeit.others")),
+      h("div", { class: "leave-buttons" },
+        h("button", { type: "button", class: "btn primary forfeit-keep", onclick: actions.keepGame }, t("forfeit.keep")),
+        h("button", { type: "button", class: "btn forfeit-confirm", onclick: () => actions.forfeit(g) }, t("forfeit.confirm")))));
 }
 
 function queuePanel(q, actions) {
@@ -228,9 +257,11 @@ function gamesPanel(state, actions) {
             h("span", { class: "game-score" }, mine),
             g.status === "finished"
               ? h("a", { class: "btn small", href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("games.replay"))
-              : g.status === "active" && g.ticket
-                ? h("button", { type: "button", class: "btn primary small resume-btn", onclick: () => actions.resume(g) }, t("games.resume"))
-                : null);
+              : g.forfeited
+                ? h("span", { class: "tag forfeited" }, t("games.forfeited"))
+                : g.status === "active" && g.ticket
+                  ? h("button", { type: "button", class: "btn primary small resume-btn", onclick: () => actions.resume(g) }, t("games.resume"))
+                  : null);
         }))
       : h("p", { class: "muted" }, t("games.empty")));
 }

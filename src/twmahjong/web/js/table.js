@@ -47,6 +47,7 @@ const SKELETON = `
       <button type="button" class="btn small primary auto-cancel" data-i18n="table.auto.cancel"></button>
     </div>
     <p class="prompt"></p>
+    <p class="twice-line" role="status" data-i18n="link.twice" hidden></p>
   </div>
   <div class="actions-wrap"></div>
   <div class="hand-wrap"></div>
@@ -94,7 +95,9 @@ export function lastDiscardMark(prev, obs, prevMark) {
   return null;
 }
 
-const TITLE = { base: null };      // the page's own title, put back when nothing is asked
+const TITLE = { base: null };
+// a 託管 tap the server has not answered in this long frees the switch again
+const AUTO_ANSWER_MS = 5000;      // the page's own title, put back when nothing is asked
 
 export class TableView {
   /**
@@ -112,7 +115,11 @@ export class TableView {
     this.onAuto = onAuto;
     this.onQuit = onQuit;
     this.info = null;
-    this.now = now;
+    // the clocks stand still while the link is lost (frozenAt), and run on from the
+    // server's next word
+    this.frozenAt = null;
+    this.linkLost = false;
+    this.now = () => this.frozenAt ?? now();
     this.claimSeconds = claimSeconds;
     this.obs = null;
     this.prev = null;
@@ -132,7 +139,7 @@ export class TableView {
     this.bar = new ActionBar(this.q(".actions-wrap"), {
       send: (a) => this.send(a),
       onDeclareMode: (tiles) => this.setDeclareMode(tiles),
-      now,
+      now: () => this.now(),
     });
     this.q(".lang-btn").addEventListener("click", () => toggleLang());
     this.q(".settings-btn").addEventListener("click", () => openSettings());
@@ -144,8 +151,9 @@ export class TableView {
     // 託管 and 離開 exist only where a server listens (not in a fixture preview)
     this.q(".auto-btn").hidden = !onAuto;
     this.q(".leave-btn").hidden = !onQuit;
-    this.q(".auto-btn").addEventListener("click", () => onAuto?.(true));
-    this.q(".auto-cancel").addEventListener("click", () => onAuto?.(false));
+    this.autoWish = null;     // 託管 asked for (true) or given back (false), not yet answered
+    this.q(".auto-btn").addEventListener("click", () => this.tapAuto(true));
+    this.q(".auto-cancel").addEventListener("click", () => this.tapAuto(false));
     this.q(".leave-btn").addEventListener("click", () => this.askLeave());
     this.q(".deal-close").addEventListener("click", () => this.hideDeal());
     // every hand until the first discard it covered the top seats and the river across:
@@ -188,7 +196,7 @@ export class TableView {
    * and Space on a focused button stay that button's (a tile, a call, 下一局).
    */
   keyPlay(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || !this.root.isConnected) return false;
+    if (e.ctrlKey || e.metaKey || e.altKey || !this.root.isConnected || this.linkLost) return false;
     const el = document.activeElement;
     if (el?.closest?.("input, textarea, select, [contenteditable]")) return false;
     if (document.querySelector(".settings-dialog") || !this.q(".leave-dialog").hidden ||
@@ -242,6 +250,8 @@ export class TableView {
   /** The players around the table: [{name, coins, bot, auto}] by seat (optional). */
   setPlayers(players) {
     this.players = players;
+    // the server's word on this seat's 託管 answers a tap waiting for it
+    if (this.autoWish !== null && this.seatOnAuto() === this.autoWish) this.autoAnswered();
     if (this.obs) this.renderBoard();
     this.paintAuto();
     // 託管 switched without a new observation: the prompt says who moves, and a move
@@ -321,11 +331,61 @@ export class TableView {
     this.q(".deal-info").hidden = true;
   }
 
+  /**
+   * The link to the server went (false) or came back (true). While it is lost the
+   * clocks stand still, the hand and the calls take no tap or key (a move would
+   * go nowhere), and the prompt says why; the server's next snapshot redraws all.
+   */
+  setLink(up) {
+    if (up === !this.linkLost) return;
+    this.linkLost = !up;
+    // back, the clocks show the time that really passed (the server's ran on)
+    this.frozenAt = up ? null : this.now();
+    this.root.classList.toggle("link-lost", !up);
+    for (const sel of [".actions-wrap", ".hand-wrap", ".auto-banner"]) this.q(sel).inert = !up;
+    this.paintAuto();
+    this.paintTimer();
+    this.paintNext();
+    this.renderPrompt();
+  }
+
+  /** This seat is also open in another tab (or device) of the account: both can play. */
+  setTwice(on) {
+    this.q(".twice-line").hidden = !on;
+  }
+
+  /**
+   * 託管 / 取消託管 tapped: asked of the server once, and the switch waits for its
+   * answer (`presence`) before it takes another tap. What the switch shows is always
+   * the server's word, never the tap: fast taps cannot leave them disagreeing.
+   * An answer that never comes (a refused or a no-op request) frees it after a while.
+   */
+  tapAuto(on) {
+    if (this.autoWish !== null || this.linkLost || !this.onAuto) return;
+    this.autoWish = on;
+    clearTimeout(this.autoWait);
+    this.autoWait = setTimeout(() => this.autoAnswered(), AUTO_ANSWER_MS);
+    this.paintAuto();
+    this.onAuto(on);
+  }
+
+  /** The server answered (its presence for this seat), or refused, or said nothing. */
+  autoAnswered() {
+    clearTimeout(this.autoWait);
+    this.autoWish = null;
+    this.paintAuto();
+  }
+
   /** 託管中: the banner with 取消託管 while a bot plays this seat. */
   paintAuto() {
     const auto = this.seatOnAuto();
     this.q(".auto-banner").hidden = !auto || !this.onAuto;
     this.q(".auto-btn").hidden = auto || !this.onAuto;
+    const waiting = this.autoWish !== null;
+    for (const b of [this.q(".auto-btn"), this.q(".auto-cancel")]) {
+      b.disabled = waiting || this.linkLost;
+      b.setAttribute("aria-busy", waiting ? "true" : "false");
+    }
     this.root.classList.toggle("on-auto", auto);
   }
 
@@ -510,8 +570,10 @@ export class TableView {
     const legal = this.obs?.legal || [];
     const hints = this.hintsNow || { discard: {}, ready: [] };
     const lifted = this.hand.liftedCode();
+    // a lost link first: no move reaches the server until it is back
+    if (this.linkLost) p.textContent = t("link.wait");
     // on 託管 the banner says who moves; "輪到你：點一下牌…" would say it is the player
-    if (this.seatOnAuto()) p.textContent = "";
+    else if (this.seatOnAuto()) p.textContent = "";
     else if (this.ownTurn()) {
       if (lifted && hints.discard[lifted]) {
         p.replaceChildren(...this.withWaits("hint.discard", { tile: tileName(lifted) }, hints.discard[lifted]));
@@ -550,6 +612,7 @@ export class TableView {
 
   /** The server refused the last action: offer the same choices again (no auto-act). */
   unlock() {
+    if (this.autoWish !== null) this.autoAnswered();
     if (!this.obs) return;
     this.renderHand();
     const legal = this.obs.legal || [];
@@ -669,7 +732,7 @@ export class TableView {
     box.textContent = this.ready ? `${tn("next.waiting", others)} ${t("next.in", { n: left })}` : t("next.in", { n: left });
     if (button) {
       button.textContent = this.ready ? t("next.ready") : `${t("result.next")}（${left}）`;
-      button.disabled = this.ready;
+      button.disabled = this.ready || this.linkLost;
     }
   }
 
@@ -712,6 +775,7 @@ export class TableView {
     this.unPref?.();
     clearInterval(this.ticker);
     clearInterval(this.nextTicker);
+    clearTimeout(this.autoWait);
     this.unsubscribe();
     this.bar.stopCountdown();
   }
