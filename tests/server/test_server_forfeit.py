@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from server_helpers import Client
+from test_redis_cluster import cluster  # noqa: F401  (the fixture)
 from test_server_play import quick_match, stored
 
 
@@ -139,3 +140,27 @@ def test_the_table_cap_refusal_says_what_to_do_and_a_forfeit_frees_a_place(make_
     assert "forfeit" in refused["message"] and "GET /api/v1/games" in refused["message"]
     assert r.json()["outcome"] == "ended"
     assert matched["game_id"]
+
+
+def test_a_forfeit_sent_to_another_worker_is_decided_by_the_table_s_owner(cluster, db_url):
+    p1 = cluster(turn_base=60.0)
+    p2 = cluster(turn_base=60.0)
+    token = p1.register("阿華")
+
+    async def go():
+        a = await _alone(p1, token)
+        owners = [lv for lv in (p1, p2) if lv.server.tables.get(a.game_id) is not None]
+        asker = p2 if owners == [p1] else p1
+        r = await asyncio.to_thread(asker.http, "POST",
+                                    f"/api/v1/games/{a.game_id}/forfeit", token)
+        end = await a.expect("game_end")
+        again = await asyncio.to_thread(asker.http, "POST",
+                                        f"/api/v1/games/{a.game_id}/forfeit", token)
+        await a.close()
+        return owners, r, end, again
+
+    owners, r, end, again = run(go())
+    assert len(owners) == 1
+    assert r.status_code == 200 and r.json()["outcome"] == "ended"
+    assert end["ended"] == "forfeited"
+    assert again.status_code == 409

@@ -103,6 +103,7 @@ class Table(Seating):
         self.ready_wait: set[int] = set()  # between hands: seats whose 下一局 is awaited
         self.next_deal_at: float | None = None
         self.ended_by: dict | None = None  # an early end: {"ended": why, "forfeited": seats}
+        self.paused_at: float | None = None  # wall clock: paused since (abandon_after counts)
         from ..social.hooks import TableSocial
         self.social = TableSocial(self)    # talk, bots' lines, watchers (server/social/talk.py)
 
@@ -190,6 +191,9 @@ class Table(Seating):
     async def _run(self) -> None:
         self._arm_pause()
         try:
+            if self.paused_at is not None:   # resumed as it was stored: paused, nobody back
+                self.paused = True
+                await self._paused_now(self.paused_at)
             while True:
                 if self.hand_open and not self.game.hand_over():
                     await self._play()
@@ -329,7 +333,10 @@ class Table(Seating):
         kind = item[0]
         try:
             if kind == "attach":
+                was = self.paused
                 self._attach(item[1], item[2])
+                if was and not self.paused:
+                    await self._playing_again()
             elif kind == "detach":
                 self._detach(item[1], item[2])
             elif kind == "action" and self.seats[item[1]].forfeited:
@@ -360,7 +367,14 @@ class Table(Seating):
                     self.window_timer = None
                 await self._window_over(item[1])
             elif kind == "idle":
+                was = self.paused
                 self._idle_check(item[1])
+                if self.paused and not was:
+                    await self._paused_now()
+            elif kind == "abandon":
+                if (self.paused and item[1] == self.conn_epoch
+                        and not self._people_connected()):
+                    raise _Ended("abandoned")
             elif kind == "expire":
                 await self._expire()
             elif kind == "close":
@@ -466,6 +480,19 @@ class Table(Seating):
         if self.hand_open:
             self._sync_pending()
         self._arm_pause()
+
+    async def _paused_now(self, since: float | None = None) -> None:
+        """Paused with nobody connected: stored since when, and the table ends
+        (``abandoned``) if nobody is back ``abandon_after`` seconds from then."""
+        self.paused_at = time.time() if since is None else since
+        await self.sv.repo.mark_paused(self.id, self.paused_at)
+        left = max(0.0, self.paused_at + self.sv.settings.abandon_after - time.time())
+        asyncio.get_running_loop().call_later(left, self.inbox.put_nowait,
+                                              ("abandon", self.conn_epoch))
+
+    async def _playing_again(self) -> None:
+        self.paused_at = None
+        await self.sv.repo.mark_paused(self.id, None)
 
     async def _end_early(self, why: str, answer: asyncio.Future | None = None) -> None:
         """The game ends now by the players' leaving (``forfeited``: the last person
