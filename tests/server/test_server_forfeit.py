@@ -72,7 +72,7 @@ def test_forfeit_alone_at_a_bot_table_ends_the_game_the_hand_in_play_void(make_l
 
 
 def test_forfeit_with_another_person_seated_gives_the_seat_to_its_bot(make_live, db_url):
-    live = make_live(turn_base=60.0, hand_pause=0.05)
+    live = make_live(turn_base=60.0, hand_pause=0.05, max_active_tables=1)
 
     async def go():
         a, b = await quick_match(live, 2)
@@ -87,6 +87,9 @@ def test_forfeit_with_another_person_seated_gives_the_seat_to_its_bot(make_live,
         back = await Client.open(live, a.token)
         await back.send({"type": "join", "ticket": a.ticket})
         refused = await back.expect("error")
+        # the seat given up holds no place under the cap (1 here): a new table is allowed
+        await back.send({"type": "quick_match", "mode": "casual", "stake": "low"})
+        await back.expect("matched")
         await back.close()
         # the last person gives up too: now the game ends
         last = await asyncio.to_thread(live.http, "POST",

@@ -200,11 +200,13 @@ async def _monkey(live, seed: int, steps: int) -> dict:
 
 
 def test_a_monkey_at_a_table_of_people_and_bots_never_stalls_it(make_live):
-    """Seeded and replayable: a failure names its seed (MONKEY_SEEDS; the longer run
-    is ``TWMJ_MONKEY_STEPS=2000 pytest -k monkey``)."""
+    """Seeded and replayable: a failure names its seed. The longer run for a proof:
+    ``TWMJ_MONKEY_STEPS=2000 TWMJ_MONKEY_SEEDS=1-20 pytest -k monkey``."""
     import os
     steps = int(os.environ.get("TWMJ_MONKEY_STEPS", "150"))
-    for seed in MONKEY_SEEDS:
+    first, _, last = os.environ.get("TWMJ_MONKEY_SEEDS", "").partition("-")
+    seeds = list(range(int(first), int(last or first) + 1)) if first else MONKEY_SEEDS
+    for seed in seeds:
         live = make_live(bot_delay=0.02, turn_base=0.5, turn_bank=0.5, claim_window=0.05,
                          hand_pause=0.2, disconnect_grace=0.1)
         try:
