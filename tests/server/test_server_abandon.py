@@ -18,11 +18,19 @@ def run(coro):
 
 
 def _until(cond, what: str) -> None:
-    """Wait for an event the test cannot be sent (a table leaving the directory)."""
+    """Wait for an event the test cannot be sent (a table leaving the directory).
+    The tests' bots think 0.2 s a move (bot_delay), so no game is played out by bots
+    before its table pauses, however fast the machine."""
     end = time.monotonic() + HANG
     while not cond():
         assert time.monotonic() < end, f"never: {what}"
         time.sleep(0.02)
+
+
+def _state(live, game_id: str) -> str:
+    table = live.server.tables.get(game_id)
+    assert table is not None and not table.finished, f"game {game_id} ended before it paused"
+    return table.state
 
 
 async def _sit_and_leave(live, token: str) -> Client:
@@ -36,7 +44,7 @@ async def _sit_and_leave(live, token: str) -> Client:
 
 def test_a_table_nobody_comes_back_to_ends_abandoned_and_frees_its_memory(make_live,
                                                                           db_url):
-    live = make_live(pause_after=0.2, abandon_after=0.3, disconnect_grace=0.05)
+    live = make_live(pause_after=0.2, abandon_after=0.3, disconnect_grace=0.05, bot_delay=0.2)
     token = live.guest()
     a = run(_sit_and_leave(live, token))
     _until(lambda: live.server.tables.get(a.game_id) is None, "the table is let go")
@@ -63,10 +71,11 @@ def test_a_table_nobody_comes_back_to_ends_abandoned_and_frees_its_memory(make_l
 
 
 def test_a_player_back_in_time_keeps_the_table(make_live):
-    live = make_live(pause_after=0.2, abandon_after=3600.0, disconnect_grace=0.05)
+    live = make_live(pause_after=0.2, abandon_after=3600.0, disconnect_grace=0.05,
+                     bot_delay=0.2)
     token = live.guest()
     a = run(_sit_and_leave(live, token))
-    _until(lambda: live.server.tables.get(a.game_id).state == "paused", "paused")
+    _until(lambda: _state(live, a.game_id) == "paused", "paused")
 
     async def back():
         c = await Client.open(live, token)
@@ -79,16 +88,17 @@ def test_a_player_back_in_time_keeps_the_table(make_live):
 
 def test_a_restart_ends_tables_paused_past_the_limit_and_keeps_the_others_paused(
         make_live, db_url):
-    live = make_live(pause_after=0.2, abandon_after=3600.0, disconnect_grace=0.05)
+    live = make_live(pause_after=0.2, abandon_after=3600.0, disconnect_grace=0.05,
+                     bot_delay=0.2)
     old, fresh = live.guest(), live.guest()
     a = run(_sit_and_leave(live, old))
-    _until(lambda: live.server.tables.get(a.game_id).state == "paused", "a paused")
+    _until(lambda: _state(live, a.game_id) == "paused", "a paused")
 
     async def age(repo):             # paused two hours ago, as far as the database knows
         await repo.mark_paused(a.game_id, time.time() - 7200)
     run(stored(db_url, age))
     b = run(_sit_and_leave(live, fresh))
-    _until(lambda: live.server.tables.get(b.game_id).state == "paused", "b paused")
+    _until(lambda: _state(live, b.game_id) == "paused", "b paused")
     live.restart()
     _until(lambda: live.server.started, "the server is back")
     _until(lambda: live.server.tables.get(a.game_id) is None, "a is let go")
