@@ -243,7 +243,12 @@ class Chaos:
               f"  max {max(longest, default=0):.2f}s")
         print(f"ledger              {found['ledger_off']} accounts off their ledger, "
               f"{found['hand_sum_off']} hands not summing to 0")
-        bad = (found["lost"] or stranded or any(p.rematched for p in self.players) or found["twice"] or found["unreplayable"]
+        # tables a worker found with a decision nothing would answer (play/liveness.py):
+        # every worker logs each mend, and its /metrics dies with it, so the logs count
+        mends = sum(log.read_text(errors="replace").count("liveness mend at table")
+                    for log in self.dir.glob("worker*.log"))
+        print(f"liveness mends      {mends}")
+        bad = (mends or found["lost"] or stranded or any(p.rematched for p in self.players) or found["twice"] or found["unreplayable"]
                or found["ledger_off"] or found["hand_sum_off"])
         return 1 if bad else 0
 

@@ -612,6 +612,9 @@ def print_table(s: dict) -> None:
                                              f"{srv['cpu_wait_percent']}%)  RSS {srv['rss_mb']} MB "
                                              f"(max {srv['rss_max_mb']} MB)"))
     for m in s.get("server_metrics", []):
+        if m.get("twmj_liveness_mends"):
+            rows.append(("LIVENESS", f"{m['twmj_liveness_mends']:.0f} tables mended "
+                                     "(play/liveness.py; the server log has each)"))
         if "action_broadcast_ms" in m:
             ab, dc, dr = m["action_broadcast_ms"], m["db_commit_ms"], m["db_commit_rows"]
             rows.append(("server view", f"action->broadcast mean {ab['mean']} ms, p99 <= "
@@ -656,7 +659,7 @@ def scrape(base: str) -> dict:
         out[key] = {"count": int(count), "mean": round(total / count * scale, 2) if count else None,
                     **{k: round(v, 2) for k, v in est.items()}}
     for name in ("twmj_actions", "twmj_errors", "twmj_slow_clients_dropped",
-                 "twmj_connections_refused", "twmj_gc_seconds"):
+                 "twmj_connections_refused", "twmj_gc_seconds", "twmj_liveness_mends"):
         fam = families.get(name)
         if fam is not None:
             out[name] = sum(s.value for s in fam.samples if s.name.endswith("_total"))

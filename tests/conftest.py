@@ -3,9 +3,11 @@ a test during which any table of this process had to be mended fails, with the
 mend's log line in its captured output. A test that makes a breach on purpose
 takes the ``liveness_mends`` fixture, which expects them instead.
 
-Servers started in another process (``twmj serve`` in a subprocess, the cluster
-drills) count their mends in their own /metrics (``twmj_liveness_mends_total``)
-and log them as ``liveness mend at table ...``; this hook cannot see those."""
+Servers started in another process (``twmj serve`` in a subprocess) count their
+mends in their own /metrics (``twmj_liveness_mends_total``) and log them as
+``liveness mend at table ...``; this hook cannot see those. ``bench/chaos.py``
+counts the line in its workers' logs (any mend fails the run) and ``bench/load.py``
+reports the metric."""
 
 from __future__ import annotations
 

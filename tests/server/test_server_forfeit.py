@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from server_helpers import Client
+from test_redis_cluster import cluster  # noqa: F401  (the fixture)
 from test_server_play import quick_match, stored
 
 
@@ -71,7 +72,7 @@ def test_forfeit_alone_at_a_bot_table_ends_the_game_the_hand_in_play_void(make_l
 
 
 def test_forfeit_with_another_person_seated_gives_the_seat_to_its_bot(make_live, db_url):
-    live = make_live(turn_base=60.0, hand_pause=0.05)
+    live = make_live(turn_base=60.0, hand_pause=0.05, max_active_tables=1)
 
     async def go():
         a, b = await quick_match(live, 2)
@@ -86,6 +87,9 @@ def test_forfeit_with_another_person_seated_gives_the_seat_to_its_bot(make_live,
         back = await Client.open(live, a.token)
         await back.send({"type": "join", "ticket": a.ticket})
         refused = await back.expect("error")
+        # the seat given up holds no place under the cap (1 here): a new table is allowed
+        await back.send({"type": "quick_match", "mode": "casual", "stake": "low"})
+        await back.expect("matched")
         await back.close()
         # the last person gives up too: now the game ends
         last = await asyncio.to_thread(live.http, "POST",
@@ -139,3 +143,27 @@ def test_the_table_cap_refusal_says_what_to_do_and_a_forfeit_frees_a_place(make_
     assert "forfeit" in refused["message"] and "GET /api/v1/games" in refused["message"]
     assert r.json()["outcome"] == "ended"
     assert matched["game_id"]
+
+
+def test_a_forfeit_sent_to_another_worker_is_decided_by_the_table_s_owner(cluster, db_url):
+    p1 = cluster(turn_base=60.0)
+    p2 = cluster(turn_base=60.0)
+    token = p1.register("阿華")
+
+    async def go():
+        a = await _alone(p1, token)
+        owners = [lv for lv in (p1, p2) if lv.server.tables.get(a.game_id) is not None]
+        asker = p2 if owners == [p1] else p1
+        r = await asyncio.to_thread(asker.http, "POST",
+                                    f"/api/v1/games/{a.game_id}/forfeit", token)
+        end = await a.expect("game_end")
+        again = await asyncio.to_thread(asker.http, "POST",
+                                        f"/api/v1/games/{a.game_id}/forfeit", token)
+        await a.close()
+        return owners, r, end, again
+
+    owners, r, end, again = run(go())
+    assert len(owners) == 1
+    assert r.status_code == 200 and r.json()["outcome"] == "ended"
+    assert end["ended"] == "forfeited"
+    assert again.status_code == 409

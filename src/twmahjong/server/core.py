@@ -146,6 +146,9 @@ class Server:
             table = self._make_table(row["id"], row, row["seats"])
             table.owner_epoch = epoch
             table.replay(rows)
+            # paused when stored: it waits again (or ends at once, abandoned, if nobody
+            # came back within abandon_after), never played on by bots alone
+            table.paused_at = (row.get("options") or {}).get("paused_at")
         except Exception:
             # its stored moves do not replay (a bug, or a row that cannot be read): end
             # it cleanly rather than leave its players at a table that never moves

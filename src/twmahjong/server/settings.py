@@ -73,6 +73,8 @@ class Settings(BaseModel):
     # can claim: the window's length tells nobody that someone holds a pair or a wait
     claim_window: float = Field(0.8, ge=0)
     pause_after: float = Field(60.0, ge=0)    # no person connected this long: the table waits
+    # paused this long with nobody back: the table ends (abandoned; the hand in play void)
+    abandon_after: float = Field(600.0, ge=0)
 
     # table talk (server/social/talk.py): phrases/emotes per account a second, and the burst
     talk_rate: float = Field(1 / 3, gt=0)

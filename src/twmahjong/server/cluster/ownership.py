@@ -147,6 +147,10 @@ class RemoteTable:
                                                       "account": account_id})
         if outcome in ("bot_plays", "ended"):
             self.seats[seat].forfeited = True
+        if outcome == "ended":
+            self._finished = True
+        if not self.attached and not self.watchers:     # asked for this answer only
+            self.cluster.forget_remote(self)
         return outcome
 
     def watch(self, conn: Any, account_id: int) -> None:
@@ -619,6 +623,10 @@ class Cluster:
             del self._conns[cid]
         if (not proxy.attached and not proxy.watchers
                 and self._remote.get(proxy.id) is proxy):
+            del self._remote[proxy.id]
+
+    def forget_remote(self, proxy: RemoteTable) -> None:
+        if self._remote.get(proxy.id) is proxy:
             del self._remote[proxy.id]
 
     def drop_relay(self, relay: Relay) -> None:

@@ -350,6 +350,18 @@ class Connection:
         self.push(P.out(P.Matched(game_id=game_id, seat=seat, ticket=ticket)))
         await self._join(ticket)
 
+    async def _told_it_ended(self, ticket) -> bool:
+        """A seat's player back at a game that ended while they were away (given up,
+        abandoned, played out): they get its stored ``game_end``, as the table sent it."""
+        row = await self.server.repo.game(ticket.game_id)
+        if row is None or row["status"] == "active" or not (
+                0 <= ticket.seat < len(row["seats"])
+                and row["seats"][ticket.seat].get("account_id") == self.account["id"]):
+            return False
+        from ..cluster.ownership import stored_end
+        self.push(stored_end(row))
+        return True
+
     async def _to_come(self, game_id: str) -> bool:
         row = await self.server.repo.game(game_id)
         return row is None or row["status"] == "active"
@@ -365,6 +377,8 @@ class Connection:
             room = await self.server.rooms.by_game(ticket.game_id)
             if room is not None and (not room.started or await self._to_come(ticket.game_id)):
                 raise LobbyError("not_started", "the room's game has not started yet")
+            if await self._told_it_ended(ticket):
+                return
             raise LobbyError("no_table", "that game is over or does not exist")
         if table.seats[ticket.seat].account_id != ticket.account_id:
             raise AuthError("this ticket does not match the seat")

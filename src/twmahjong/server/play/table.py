@@ -23,7 +23,13 @@ No message can stop a table: an unexpected error while handling one is logged
 with the table's id, the sender gets an ``error``, and the table rebuilds itself
 from what it stored; one that cannot be rebuilt ends cleanly (``aborted``).
 A table with no person connected for ``pause_after`` seconds waits (``paused``)
-until one comes back, instead of letting bots play it out (``seats.py``).
+until one comes back, instead of letting bots play it out (``seats.py``); paused
+``abandon_after`` seconds more, it ends (``abandoned``). A player may give the
+table up (認輸, ``forfeit``): the last person's forfeit ends it, otherwise the
+seat's bot plays it to the end. An early end voids the hand in play, keeps the
+hands settled, and is stored as finished (``_end_early``). After every item, the
+table checks that every pending decision has something to answer it
+(``liveness.py``).
 
 Between hands the result (本局結算) stays up until every person at the table has
 pressed 下一局 (``ready``) or ``hand_pause`` seconds pass; bots never hurry anyone.
@@ -46,11 +52,12 @@ from typing import Any
 from ...errors import UserError
 from ..net import protocol as P
 from ..store.repository import Fenced
+from .ending import Ending, _Ended, ranks_of
 from .game import PASS_ONLY, TableGame, commitment, safe_default
 from .liveness import keep_alive
 from .seats import FORFEITED, Outbox, SeatState, Seating, is_turn
 
-__all__ = ["Outbox", "SeatState", "Table", "TableServices"]
+__all__ = ["Outbox", "SeatState", "Table", "TableServices", "ranks_of"]
 
 log = logging.getLogger("twmahjong.server.play.table")
 
@@ -75,7 +82,7 @@ class TableServices:
     metrics: Any = None                # server/metrics.py: moves and their latency
 
 
-class Table(Seating):
+class Table(Seating, Ending):
     def __init__(self, game_id: str, meta: dict, seats: list[SeatState], game: TableGame,
                  services: TableServices):
         self.id = game_id
@@ -111,6 +118,7 @@ class Table(Seating):
         self.ready_wait: set[int] = set()  # between hands: seats whose 下一局 is awaited
         self.next_deal_at: float | None = None
         self.ended_by: dict | None = None  # an early end: {"ended": why, "forfeited": seats}
+        self.paused_at: float | None = None  # wall clock: paused since (abandon_after counts)
         from ..social.hooks import TableSocial
         self.social = TableSocial(self)    # talk, bots' lines, watchers (server/social/talk.py)
 
@@ -145,19 +153,6 @@ class Table(Seating):
 
     def unwatch(self, conn: Outbox) -> None:
         self.inbox.put_nowait(("unwatch", conn))
-
-    async def forfeit(self, seat: int, account_id: int) -> str:
-        """認輸: the account at ``seat`` gives the table up. ``"ended"`` when nobody
-        else is a person here (the game ends now, as ``_end_early`` says); ``"bot_plays"``
-        when other people play on (the seat's bot plays it to the end); ``"no_game"`` or
-        ``"game_over"`` when there is nothing to give up."""
-        if self.finished:
-            return "game_over"
-        if self.task is None or self.task.done():
-            return "game_over"
-        answer: asyncio.Future = asyncio.get_running_loop().create_future()
-        self.inbox.put_nowait(("forfeit", seat, account_id, answer))
-        return str(await answer)
 
     def close(self, reason: str) -> None:
         """An operator ends the table (``twmj admin close``): through the inbox like
@@ -198,6 +193,9 @@ class Table(Seating):
     async def _run(self) -> None:
         self._arm_pause()
         try:
+            if self.paused_at is not None:   # resumed as it was stored: paused, nobody back
+                self.paused = True
+                await self._paused_now(self.paused_at)
             while True:
                 if self.hand_open and not self.game.hand_over():
                     await self._play()
@@ -220,6 +218,16 @@ class Table(Seating):
                 await self._end_early(ended.why, ended.answer)
             except Fenced:
                 self._let_go()
+            except Exception:
+                log.exception("table %s could not be ended (%s); ending it as aborted",
+                              self.id, ended.why)
+                try:
+                    await self._abort("the table could not be ended cleanly")
+                except Fenced:
+                    self._let_go()
+            finally:
+                if ended.answer is not None and not ended.answer.done():
+                    ended.answer.set_result("busy")   # the asker may try again
         except _Closed as closed:
             log.warning("table %s closed by an operator: %s", self.id, closed)
             await self._abort(f"closed by the operator: {closed}")
@@ -343,7 +351,10 @@ class Table(Seating):
         kind = item[0]
         try:
             if kind == "attach":
+                was = self.paused
                 self._attach(item[1], item[2])
+                if was and not self.paused:
+                    await self._playing_again()
             elif kind == "detach":
                 self._detach(item[1], item[2])
             elif kind == "action" and self.seats[item[1]].forfeited:
@@ -374,7 +385,14 @@ class Table(Seating):
                     self.window_timer = None
                 await self._window_over(item[1])
             elif kind == "idle":
+                was = self.paused
                 self._idle_check(item[1])
+                if self.paused and not was:
+                    await self._paused_now()
+            elif kind == "abandon":
+                if (self.paused and item[1] == self.conn_epoch
+                        and not self._people_connected()):
+                    raise _Ended("abandoned")
             elif kind == "expire":
                 await self._expire()
             elif kind == "close":
@@ -441,69 +459,6 @@ class Table(Seating):
                               aborted=True))
         self._broadcast(end)
         self.social.desk.ended(end)
-
-    # -- ending early: 認輸 and abandoned tables ----------------------------------------------
-    async def _forfeit(self, seat: int, account_id: int, answer: asyncio.Future) -> None:
-        s = self.seats[seat]
-        if s.account_id != account_id:
-            outcome = "no_game"
-        elif s.forfeited:
-            outcome = "bot_plays"
-        elif not any(o.account_id is not None and not o.forfeited
-                     for i, o in enumerate(self.seats) if i != seat):
-            s.forfeited = True           # nobody is left to play on with: the game ends,
-            raise _Ended("forfeited", answer)   # and the seat's connections hear game_end
-        else:
-            await self._give_to_bot(seat)
-            outcome = "bot_plays"
-        if not answer.done():
-            answer.set_result(outcome)
-
-    async def _give_to_bot(self, seat: int) -> None:
-        """The seat is the bot's for good: stored so (a restart keeps it), its
-        connections told and let go, everyone shown a bot there. The account stays on
-        the seat for the books (its coins move with the hands as played, as under
-        托管) but holds it no more: no ticket sits it down, the table cap skips it."""
-        s = self.seats[seat]
-        s.stop_clock(self.sv.clock())
-        s.forfeited = True
-        s.bot = self.sv.settings.autoplay_bot
-        s.auto = False
-        s.bot_scheduled = None
-        await self.sv.repo.forfeit_seat(self.id, seat, s.bot, epoch=self.owner_epoch)
-        told = P.out(P.Error(code="forfeited", message=FORFEITED))
-        for c in s.conns:
-            c.push(told)
-        s.conns.clear()
-        self.ready_wait.discard(seat)
-        self._broadcast(P.message("presence", seat=seat, connected=True, auto=False,
-                                  bot=True, forfeited=True))
-        if self.hand_open:
-            self._sync_pending()
-        self._arm_pause()
-
-    async def _end_early(self, why: str, answer: asyncio.Future | None = None) -> None:
-        """The game ends now by the players' leaving (``forfeited``: the last person
-        gave it up; ``abandoned``: nobody came back in time). The hands already
-        settled stand; the hand in play is void (no coins move for it); the game is
-        stored as finished, its result saying why (``ended``) and who gave up
-        (``forfeited``, seats), who rank last. Everyone still here is told."""
-        scores = list(self.game.scores())
-        gone = [i for i, s in enumerate(self.seats) if s.forfeited]
-        ranks = ranks_of(scores, last=gone)
-        self.ended_by = {"ended": why, "forfeited": gone}
-        extra = await self.sv.on_finished(self, scores, ranks)
-        self.finished = True
-        if self.sv.metrics is not None:
-            self.sv.metrics.tables_ended.labels(why).inc()
-        log.info("table %s ended early (%s)", self.id, why)
-        end = P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks,
-                              rating=extra.get("rating"), challenge=extra.get("challenge"),
-                              ended=why))
-        self._broadcast(end)
-        self.social.desk.ended(end)
-        if answer is not None and not answer.done():
-            answer.set_result("ended")
 
     # -- decisions --------------------------------------------------------------------------
     @staticmethod
@@ -797,28 +752,9 @@ class Table(Seating):
         self._broadcast(end)
         self.social.desk.ended(end)
 
-class _Ended(BaseException):
-    """Unwinds the actor when the game ends early (``Table._end_early``)."""
-
-    def __init__(self, why: str, answer: asyncio.Future | None = None):
-        super().__init__(why)
-        self.why, self.answer = why, answer
-
-
 class _Closed(BaseException):
     """Unwinds the actor from wherever it waits when an operator closes the table
     (a BaseException: the per-message recovery must not catch it)."""
-
-
-def ranks_of(scores: list[int], last: list[int] | tuple[int, ...] = ()) -> list[int]:
-    """Places 1-4 by score; a tie goes to the lower seat (the order the table ranks by).
-    Seats in ``last`` (given up: 認輸) come after every other, by score among them.
-
-        >>> ranks_of([100, -50, 0, -50], last=[0])
-        [4, 2, 1, 3]
-    """
-    order = sorted(range(4), key=lambda i: (i in last, -scores[i], i))
-    return [order.index(i) + 1 for i in range(4)]
 
 
 def _as_json(action: Any) -> dict | None:

@@ -95,6 +95,7 @@ class Repository(Protocol):
                           status: str = "finished", epoch: int | None = None) -> bool: ...
     async def forfeit_seat(self, game_id: str, seat: int, bot: str, *,
                            epoch: int | None = None) -> None: ...
+    async def mark_paused(self, game_id: str, when: float | None) -> None: ...
     async def game(self, game_id: str) -> dict | None: ...
     async def game_actions(self, game_id: str) -> list[dict]: ...
     async def games_of_seat(self, game_id: str, seat: int) -> int | None: ...
@@ -588,6 +589,18 @@ class SqlRepository:
             seats = [dict(s) for s in seats or []]
             seats[seat] = {**seats[seat], "bot": bot, "forfeited": True}
             await conn.execute(games.update().where(games.c.id == game_id).values(seats=seats))
+
+    async def mark_paused(self, game_id: str, when: float | None) -> None:
+        """Since when (wall clock) the game waits with nobody connected (None: it plays
+        again): a restart ends a game paused past ``abandon_after`` instead of resuming it."""
+        async with self._write, self.engine.begin() as conn:
+            options = await conn.scalar(sa.select(games.c.options)
+                                        .where(games.c.id == game_id))
+            options = {k: v for k, v in dict(options or {}).items() if k != "paused_at"}
+            if when is not None:
+                options["paused_at"] = when
+            await conn.execute(games.update().where(games.c.id == game_id)
+                               .values(options=options))
 
     async def game(self, game_id: str) -> dict | None:
         async with self.engine.connect() as conn:
