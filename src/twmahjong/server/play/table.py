@@ -446,12 +446,14 @@ class Table(Seating):
                             self.social.turn_started(i, s.decision_turn)
                 elif s.bot_scheduled != s.decision_turn:
                     s.bot_scheduled = s.decision_turn
-                    # in a window: half way, when no message of this table is in flight
-                    # (deciding as the window opens would delay its own updates' sending)
-                    delay = (max(0.0, self.window_end - now) / 2
-                             if self.window is not None and self.window != self.window_passed
-                             else 0.0 if self.window is not None
-                             else self.sv.settings.bot_delay)
+                    if self._holding():
+                        # half way, when no message of this table is in flight (deciding
+                        # as the window opens would delay the sending of its updates)
+                        delay = max(0.0, self.window_end - now) / 2
+                    elif self.window is not None:
+                        delay = 0.0      # the minimum has passed (a person kept it open)
+                    else:
+                        delay = self.sv.settings.bot_delay
                     loop.call_later(delay, self.inbox.put_nowait, ("bot", i, s.decision_turn))
             elif s.decision_turn is not None:
                 s.decision_turn = None
@@ -479,10 +481,6 @@ class Table(Seating):
         self.stash.clear()
         self.held.clear()
         await self._answer_window(answers)
-
-    async def _pass_for(self, seats: list[int]) -> None:
-        """Pass for the seats that could only pass (one stored batch, one update)."""
-        await self._answer_window({seat: PASS_ONLY[0] for seat in seats})
 
     async def _answer_window(self, answers: dict[int, dict]) -> None:
         """Apply a window's answers in seat order, all at once: their rows go in one
