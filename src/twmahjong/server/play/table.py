@@ -474,10 +474,12 @@ class Table(Seating):
         for seat in sorted(self.pending):
             if seat in self.stash:
                 answers[seat] = self.stash[seat]
-            elif seat in self.held and not self._human_plays(self.seats[seat]):
-                answers[seat] = self.held[seat]
             elif self.pending[seat] == PASS_ONLY:
                 answers[seat] = PASS_ONLY[0]
+            elif not self._human_plays(self.seats[seat]):
+                # decided half way; not yet only with a window too short to hold anything
+                held = self.held.get(seat)
+                answers[seat] = held if held is not None else self._bot_decides(seat)
         self.stash.clear()
         self.held.clear()
         await self._answer_window(answers)
