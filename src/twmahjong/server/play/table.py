@@ -507,12 +507,14 @@ class Table(Seating, Ending):
                             self.social.turn_started(i, s.decision_turn)
                 elif s.bot_scheduled != s.decision_turn:
                     s.bot_scheduled = s.decision_turn
-                    # in a window: half way, when no message of this table is in flight
-                    # (deciding as the window opens would delay its own updates' sending)
-                    delay = (max(0.0, self.window_end - now) / 2
-                             if self.window is not None and self.window != self.window_passed
-                             else 0.0 if self.window is not None
-                             else self.sv.settings.bot_delay)
+                    if self._holding():
+                        # half way, when no message of this table is in flight (deciding
+                        # as the window opens would delay the sending of its updates)
+                        delay = max(0.0, self.window_end - now) / 2
+                    elif self.window is not None:
+                        delay = 0.0      # the minimum has passed (a person kept it open)
+                    else:
+                        delay = self.sv.settings.bot_delay
                     self._ask_bot(i, s.decision_turn, delay)
             elif s.decision_turn is not None:
                 s.decision_turn = None
@@ -540,17 +542,15 @@ class Table(Seating, Ending):
         for seat in sorted(self.pending):
             if seat in self.stash:
                 answers[seat] = self.stash[seat]
-            elif seat in self.held and not self._human_plays(self.seats[seat]):
-                answers[seat] = self.held[seat]
             elif self.pending[seat] == PASS_ONLY:
                 answers[seat] = PASS_ONLY[0]
+            elif not self._human_plays(self.seats[seat]):
+                # decided half way; not yet only with a window too short to hold anything
+                held = self.held.get(seat)
+                answers[seat] = held if held is not None else self._bot_decides(seat)
         self.stash.clear()
         self.held.clear()
         await self._answer_window(answers)
-
-    async def _pass_for(self, seats: list[int]) -> None:
-        """Pass for the seats that could only pass (one stored batch, one update)."""
-        await self._answer_window({seat: PASS_ONLY[0] for seat in seats})
 
     async def _answer_window(self, answers: dict[int, dict]) -> None:
         """Apply a window's answers in seat order, all at once: their rows go in one
