@@ -180,3 +180,79 @@ def test_the_wheel_builds_installs_and_runs(tmp_path: Path) -> None:
     _check_commands(installed, tmp_path / "run")
     _check_unwritable_cache(installed, tmp_path / "ro")
     _check_serve(installed, tmp_path / "serve", cache=tmp_path / "run" / "cache")
+
+
+# -- what `make run` and `make test` install -------------------------------------------
+
+DEV_TOOLS = {"mypy", "mkdocs", "mkdocstrings", "playwright", "pytest", "pytest-xdist", "hypothesis",
+             "numpy", "gymnasium", "pettingzoo", "build", "hatchling", "py-spy", "httpx", "mahjong",
+             "pytest-asyncio"}
+
+
+def _names(requirements: list[str]) -> set[str]:
+    import re
+    return {re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0].lower() for r in requirements}
+
+
+def test_the_runtime_dependencies_hold_no_dev_tool() -> None:
+    """`make run` installs ``.`` alone: pyproject's dependencies are what serving and
+    the command line need; every test, type-checking, docs and RL tool is an extra."""
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = _names(project["dependencies"])
+    assert runtime & DEV_TOOLS == set()
+    extras = project["optional-dependencies"]
+    in_dev = _names(extras["dev"]) | _names(extras["rl"]) | _names(extras["docs"])
+    assert DEV_TOOLS <= in_dev | {"twmahjong"}
+
+
+def _make(*args: str, cwd: Path = ROOT) -> list[str]:
+    r = subprocess.run(["make", "--no-print-directory", *args], cwd=cwd, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout.splitlines()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_run_installs_the_package_alone_and_make_test_the_dev_extras() -> None:
+    run = _make("-n", "-B", "run")
+    assert ".venv/bin/python -m pip install -q -e ." in run
+    assert not any("[dev]" in line for line in run)
+    test = _make("-n", "-B", "test")
+    assert ".venv/bin/python -m pip install -q -e '.[dev]'" in test
+    assert test[-1] == ".venv/bin/python -m pytest -q -n 2"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_run_passes_host_and_port_to_twmj_serve() -> None:
+    assert _make("-n", "-B", "run")[-1] == ".venv/bin/twmj serve"     # twmj serve's defaults
+    assert _make("-n", "-B", "run", "PORT=9123", "HOST=0.0.0.0")[-1] == \
+        ".venv/bin/twmj serve --host '0.0.0.0' --port '9123'"
+    assert _make("-n", "-B", "run", "PORT=8080")[-1] == ".venv/bin/twmj serve --port '8080'"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_each_install_has_its_stamp(tmp_path: Path) -> None:
+    """Run for real with a stand-in for the venv's python (it logs what pip is asked):
+    `make run` after `make test` installs nothing; `make test` after `make run`
+    installs the dev extras; a changed pyproject.toml installs again."""
+    log = tmp_path / "pip.log"
+    for order, wanted in ((["install-dev", "install"], ["-e .[dev]"]),
+                          (["install", "install-dev"], ["-e .", "-e .[dev]"])):
+        work = tmp_path / "-".join(order)
+        (work / ".venv" / "bin").mkdir(parents=True)
+        shutil.copy(ROOT / "Makefile", work)
+        shutil.copy(ROOT / "pyproject.toml", work)
+        fake = work / ".venv" / "bin" / "python"
+        fake.write_text(f'#!/bin/sh\n[ "$3" = install ] && [ "$4" = -q ] && echo "$5 $6" >> {log}\nexit 0\n')
+        fake.chmod(0o755)
+        log.write_text("")
+        for target in order:
+            _make(target, cwd=work)
+        assert log.read_text().split("\n")[:-1] == wanted, order
+        assert _make("-q", "install", "install-dev", cwd=work) == []   # both up to date
+    later = (work / ".venv" / ".installed-dev").stat().st_mtime + 10
+    os.utime(work / "pyproject.toml", (later, later))
+    log.write_text("")
+    _make("install", cwd=work)
+    assert log.read_text() == "-e .\n"

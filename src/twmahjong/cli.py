@@ -10,7 +10,8 @@ import sys
 # error). `_signal`, not `signal`, which would first import enum and functools.
 import _signal
 
-_LOADING = _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT})
+_MASK = getattr(_signal, "pthread_sigmask", None)          # none on Windows
+_LOADING = _MASK(_signal.SIG_BLOCK, {_signal.SIGINT}) if _MASK else {_signal.SIGINT}
 try:
     try:
         from .interrupt import held, leave
@@ -20,8 +21,8 @@ try:
 
         from .errors import UserError
     finally:
-        if _signal.SIGINT not in _LOADING:
-            _signal.pthread_sigmask(_signal.SIG_UNBLOCK, {_signal.SIGINT})
+        if _MASK and _signal.SIGINT not in _LOADING:
+            _MASK(_signal.SIG_UNBLOCK, {_signal.SIGINT})
 except KeyboardInterrupt:
     leave()
 

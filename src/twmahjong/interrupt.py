@@ -48,21 +48,27 @@ def leave(code: int = INTERRUPTED) -> NoReturn:
     sys.exit(code)
 
 
+# Holding needs POSIX signal masks; without them (Windows) a Ctrl-C is never held.
+_MASKS = hasattr(signal, "pthread_sigmask")
+
+
 def hold() -> None:
     """Keep a Ctrl-C pending from now on (this thread; it survives ``exec``)."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    if _MASKS:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 def release() -> None:
     """Let Ctrl-C in again: one sent while held arrives now."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if _MASKS:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 @contextmanager
 def held() -> Iterator[None]:
     """A Ctrl-C during the block arrives at its end (as KeyboardInterrupt, with
     Python's handler or ``on_ctrl_c``)."""
-    was = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    was = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _MASKS else {signal.SIGINT}
     try:
         yield
     finally:

@@ -41,6 +41,10 @@ class _Server:
                     print(f"twmj: serving on http://{_shown(settings.host)}:{settings.port}/ "
                           f"— open it in a browser (storage: {where}; Ctrl-C stops)",
                           flush=True)
+                    lan = _lan_address() if settings.host in ("0.0.0.0", "", "::") else None
+                    if lan:
+                        print(f"twmj: from another device on this network: "
+                              f"http://{lan}:{settings.port}/", flush=True)
 
             @contextlib.contextmanager
             def capture_signals(self):
@@ -87,6 +91,19 @@ def _tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _lan_address() -> str | None:
+    """This machine's address on its local network: the one a UDP socket would send
+    from (connecting a UDP socket sends nothing); None without a network."""
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            address = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
 
 
 def _shown(host: str) -> str:
