@@ -117,6 +117,14 @@ class Settings(BaseModel):
     # WebSockets one process holds; the next is told "server_full" and closed (1013),
     # instead of the silent stall of running out of file descriptors (ulimit -n)
     max_connections: int = Field(10_000, ge=1)
+    # -- one address's sockets (docs/security.md): an address (an IPv6 /64) may hold this
+    # many WebSockets; a new socket says hello within hello_timeout s; a socket that sends
+    # nothing, not even a ping, for idle_timeout s is closed (the clients ping every 30 s)
+    max_connections_per_address: int = Field(64, ge=1)
+    hello_timeout: float = Field(10.0, gt=0)
+    idle_timeout: float = Field(300.0, gt=0)
+    pre_hello_frames: int = Field(8, ge=1)     # frames before a hello (the hello included)
+    flood_burst: int = Field(100, ge=1)        # frames refused for rate before a socket is closed
     # messages a connection may have unsent; past that it is dropped (its seat goes
     # on 托管, its ticket brings it back) so that a slow reader never slows its table
     send_queue: int = Field(256, ge=8)

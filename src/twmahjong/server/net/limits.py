@@ -21,6 +21,7 @@ keeps its own buckets and counts its own tables (docs/security-http.md says so).
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import time
 from collections.abc import AsyncIterator, Callable, Hashable
 from typing import Any
@@ -30,7 +31,8 @@ from cachetools import TTLCache
 from ...errors import UserError
 from ..play.timers import TokenBucket
 
-__all__ = ["LimitError", "Limiter", "Limits", "active_seats", "table_state"]
+__all__ = ["Counts", "LimitError", "Limiter", "Limits", "active_seats", "network_of",
+           "table_state"]
 
 Clock = Callable[[], float]
 
@@ -75,6 +77,49 @@ class Limiter:
         return b is None or min(b.burst, b.tokens + (now - b.stamp) * b.rate) >= 1.0
 
 
+def network_of(host: str) -> str:
+    """The key one client is counted under: an IPv4 address as it is, an IPv6 address
+    by its /64 (one subscriber's network: each of its machines picks any address in it).
+
+    >>> network_of("2001:db8:1:2:aaaa::1"), network_of("::ffff:192.0.2.7")
+    ('2001:db8:1:2::/64', '192.0.2.7')
+    """
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class Counts:
+    """How many of something (open sockets) each key holds, at most ``cap`` each."""
+
+    def __init__(self) -> None:
+        self._n: dict[str, int] = {}
+
+    def __getitem__(self, key: str) -> int:
+        return self._n.get(key, 0)
+
+    def take(self, key: str, cap: int) -> bool:
+        """One more for ``key``, unless it holds ``cap`` already."""
+        n = self._n.get(key, 0)
+        if n >= cap:
+            return False
+        self._n[key] = n + 1
+        return True
+
+    def give_back(self, key: str) -> None:
+        n = self._n.get(key, 0) - 1
+        if n > 0:
+            self._n[key] = n
+        else:
+            self._n.pop(key, None)
+
+
 class Limits:
     """Every per-key limit of one server, built from its settings."""
 
@@ -91,6 +136,7 @@ class Limits:
         self.room_miss_client = lim(st.room_miss_rate, st.room_miss_burst)
         self.room_miss_account = lim(st.room_miss_rate, st.room_miss_burst)
         self.max_active_tables = st.max_active_tables
+        self.sockets = Counts()               # open WebSockets per network_of(address)
         self._making: dict[int, int] = {}     # tables being made, not yet in the directory
 
     def all(self) -> dict[str, Limiter]:

@@ -5,6 +5,8 @@
 // mid-hand; while it is away the server plays the seat (托管).
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
+// the server closes a socket that sends nothing for a while (idle_timeout, 300 s)
+const KEEPALIVE_MS = 30000;
 
 export function wsUrl(loc = globalThis.location) {
   return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}/ws`;
@@ -40,6 +42,8 @@ export class GameSocket {
       // alone is no login: the server refuses it).
       ws.send(JSON.stringify(this.ticket ? { v: 1, type: "hello", token: this.token, ticket: this.ticket } : { v: 1, type: "hello", token: this.token }));
       for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
+      clearInterval(this.keepalive);
+      this.keepalive = setInterval(() => ws.readyState === 1 && ws.send('{"v":1,"type":"ping"}'), KEEPALIVE_MS);
     };
     ws.onmessage = (e) => {
       let msg;
@@ -50,10 +54,12 @@ export class GameSocket {
       }
       // the ticket comes once, when the seat is reserved (never in a snapshot)
       if (msg.type === "matched" && msg.ticket) this.ticket = msg.ticket;
+      if (msg.type === "pong") return;          // the keepalive's answer
       this.onMessage(msg);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
+      clearInterval(this.keepalive);
       this.onStatus("closed");
       if (this.closed) return;
       const wait = RETRY_MS[Math.min(this.tries++, RETRY_MS.length - 1)];
