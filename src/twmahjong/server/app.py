@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -24,7 +24,7 @@ from ..errors import UserError
 from .core import Server
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .net.admin_api import router as admin_router
-from .net.http_api import error_response, router
+from .net.http_api import error_response, ops_only, router
 from .net.ws import Connection
 from .settings import Settings
 from .social.api import router as social_router
@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(admin_router)
     app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
 
-    @app.get("/metrics", include_in_schema=False)
+    @app.get("/metrics", include_in_schema=False, dependencies=[Depends(ops_only)])
     async def metrics() -> Response:
         """Prometheus' scrape (server/metrics.py)."""
         return Response(server.metrics.exposition(), media_type=METRICS_TYPE)
@@ -89,7 +89,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         """The process answers: its event loop is not stuck (a supervisor restarts it if not)."""
         return {"ok": True}
 
-    @app.get("/readyz", include_in_schema=False)
+    @app.get("/readyz", include_in_schema=False, dependencies=[Depends(ops_only)])
     async def readyz() -> JSONResponse:
         """Worth sending players to: started, its database (and Redis) answer in time.
         A load balancer takes a worker that says 503 out of rotation."""

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import UserError
 
@@ -133,8 +133,21 @@ class Settings(BaseModel):
     ws_compression: bool = False
     log_format: Literal["text", "json"] = "text"   # json: one object a line, for collectors
     log_level: Literal["debug", "info", "warning", "error"] = "warning"
+    # who may read /metrics, /readyz and /api/v1/health (docs/operations.md): loopback
+    # always; these networks (comma-separated CIDRs); anyone with this bearer token
+    ops_networks: str = ""
+    ops_token: str | None = Field(None, min_length=16)
     # bearer token for /admin/v1 (``twmj admin close``); None: that API answers 404
     admin_token: str | None = Field(None, min_length=16)
+
+    @field_validator("ops_networks")
+    @classmethod
+    def _networks(cls, v: str) -> str:
+        import ipaddress
+        for n in v.split(","):
+            if n.strip():
+                ipaddress.ip_network(n.strip(), strict=False)   # ValueError names it
+        return v
 
     @property
     def effective_database_url(self) -> str:

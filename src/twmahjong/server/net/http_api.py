@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hmac
+import ipaddress
 import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
@@ -117,6 +120,30 @@ def client_address(request: Request) -> str:
     """The peer's address — or X-Forwarded-For's, which uvicorn puts here only when
     the peer is one of the proxies ``forwarded_allow_ips`` names (none by default)."""
     return request.client.host if request.client else "?"
+
+
+def ops_only(request: Request) -> None:
+    """The server's own figures (/metrics, /readyz, /api/v1/health) are for its operator:
+    loopback, the ``ops_networks`` and a bearer ``ops_token``; anyone else gets 403."""
+    st = server_of(request).settings
+    token = request.headers.get("authorization", "")
+    if st.ops_token and token.startswith("Bearer ") and hmac.compare_digest(
+            token[7:].strip().encode(), st.ops_token.encode()):
+        return
+    try:
+        ip = ipaddress.ip_address(client_address(request))
+    except ValueError:
+        ip = None
+    if ip is not None and (ip.is_loopback or any(ip in net for net in _networks(
+            st.ops_networks))):
+        return
+    raise ApiError(403, "forbidden", "this page is for the server's operator")
+
+
+@functools.lru_cache(maxsize=8)
+def _networks(text: str) -> tuple:
+    return tuple(ipaddress.ip_network(n.strip(), strict=False)
+                 for n in text.split(",") if n.strip())
 
 
 def _throttle(request: Request) -> None:
@@ -582,7 +609,7 @@ async def challenge_progress(acc: Account) -> dict:
     return {"tiers": challenge.tiers(), "beaten": beaten, "next": challenge.next_tier(beaten)}
 
 
-@router.get("/health")
+@router.get("/health", dependencies=[Depends(ops_only)])
 async def health(request: Request) -> dict:
     server = server_of(request)
     tables = server.tables.all()
