@@ -96,7 +96,9 @@ class Server:
         self.started = False             # /readyz: migrated and tables resumed
         from ..analysis import DEFAULT_BOT
         from .play.analysis import Analyses
+        from .play.replay import Replays
         self.analyses = Analyses(bot=DEFAULT_BOT, worlds=settings.analysis_worlds)   # 牌譜分析
+        self.replays = Replays()      # 牌譜重播 and records, made beside the loop and kept
         from .metrics import Metrics
         self.metrics = Metrics(self)
         self.repo.on_commit = self.metrics.committed
@@ -120,6 +122,7 @@ class Server:
             await self.cluster.release_all()
         await self.where.stop()
         self.analyses.close()
+        self.replays.close()
         await self.repo.close()
         await self.engine.dispose()
         if self.cluster is not None:

@@ -85,6 +85,9 @@ class Settings(BaseModel):
 
     # 牌譜分析 in the replay viewer (server/play/analysis.py): sampled worlds per decision
     analysis_worlds: int = Field(32, ge=1, le=4096)
+    # replays and records made (not kept ones) per address a second, and the burst
+    replay_rate: float = Field(1.0, gt=0)
+    replay_burst: int = Field(20, ge=1)
 
     # recorded calls (語音包, server/net/voices.py): <voice_dir>/<cmn|nan>/<call>.<mp3|ogg|wav>
     voice_dir: Path | None = None

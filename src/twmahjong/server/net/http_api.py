@@ -13,6 +13,7 @@ import functools
 import hmac
 import ipaddress
 import logging
+import math
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
@@ -29,7 +30,7 @@ from ..play.game import match_commitment
 from ..play.lobby import LobbyError
 from ..settings import STAKE_LEVELS, TABLE_SPEEDS
 from ..store.schema import name_key
-from .limits import LimitError, table_state
+from .limits import LimitError, network_of, table_state
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,9 @@ def error_response(e: Exception) -> JSONResponse:
     body = {"code": code, "message": str(e)}
     if getattr(e, "reason", None):      # which failure, for a client that translates it
         body["reason"] = e.reason
-    return JSONResponse({"error": body}, status_code=status)
+    after = getattr(e, "retry_after", None)
+    headers = {"Retry-After": str(max(1, math.ceil(after)))} if after else None
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 class Credentials(BaseModel):
@@ -468,17 +471,42 @@ async def my_games(request: Request, acc: Account) -> dict:
                           if r["status"] != "finished" else {})} for r in rows]}
 
 
+async def _replayed(request: Request, key: tuple, work) -> dict:
+    """A finished game's answer made by ``work()`` off the event loop and kept
+    (server/play/replay.py); making one counts against the address's replay limit."""
+    from ..play.replay import TooBusy
+    server = server_of(request)
+    st = server.settings
+    if not server.limits.replays.take(network_of(client_address(request))):
+        raise LimitError("rate_limited", "too many replays asked for; wait a moment",
+                         retry_after=1 / st.replay_rate)
+    try:
+        return await server.replays.make(key, work)
+    except TooBusy as e:
+        raise LimitError("busy", str(e), status=503, retry_after=2) from None
+
+
 @router.get("/games/{game_id}")
 async def game_record(game_id: str, request: Request) -> dict:
     """A finished game as seed + ordered actions per hand, for replay."""
-    repo = server_of(request).repo
+    server = server_of(request)
+    kept = server.replays.kept(("record", game_id))
+    if kept is not None:
+        return kept
+    repo = server.repo
     row = await repo.game(game_id)
     if row is None:
         raise ApiError(404, "not_found", "no such game")
     if row["status"] not in ("finished", "aborted"):
         raise ApiError(409, "conflict", "this game is still being played")
+    rows = await repo.game_actions(game_id)
+    return await _replayed(request, ("record", game_id), lambda: _record(row, rows))
+
+
+def _record(row: dict, rows: list[dict]) -> dict:
+    from ..play.engine_game import EngineGame
     hands: list[dict] = []
-    for r in await repo.game_actions(game_id):
+    for r in rows:
         d = r["data"]
         if r["kind"] == "hand":
             hands.append({"hand_no": r["hand_no"], "seed": d["seed"],
@@ -488,9 +516,17 @@ async def game_record(game_id: str, request: Request) -> dict:
         elif r["kind"] == "settled":
             hands[-1]["net"] = d["net"]
             hands[-1]["fee"] = d["fee"]
-    from ..core import rebuild
     opts = row["options"] or {}
-    game = await rebuild(repo, row)
+    meta = {k: row[k] for k in ("mode", "profile", "stake", "rounds")}
+    meta["options"] = opts
+    game = EngineGame(meta)
+    for r in rows:                      # as core.rebuild replays it
+        if r["kind"] == "hand":
+            game.start_hand()
+        elif r["kind"] == "action":
+            game.act(r["seat"], r["data"]["action"])
+        elif r["kind"] == "settled":
+            game.finish_hand()
     return {"game_id": row["id"], "mode": row["mode"], "profile": row["profile"],
             "stake": row["stake"], "rounds": row["rounds"], "players": _players(row["seats"]),
             "seed": str(opts.get("seed")), "carried": opts.get("carried"),
@@ -521,10 +557,17 @@ async def game_replay(game_id: str, request: Request,
     Any seat may be watched: the game is over, so nothing is secret any more."""
     from ..play.engine_game import EngineGame
     from ..play.replay import NoSuchHand, replay_hand
-    repo = server_of(request).repo
+    server = server_of(request)
+    key = ("replay", game_id, hand, seat)
+    kept = server.replays.kept(key)
+    if kept is not None:
+        return kept
+    repo = server.repo
     _, meta = await _finished_game(repo, game_id, "replay")
+    rows = await repo.game_actions(game_id)
     try:
-        return replay_hand(EngineGame(meta), await repo.game_actions(game_id), hand, seat)
+        return await _replayed(request, key,
+                               lambda: replay_hand(EngineGame(meta), rows, hand, seat))
     except NoSuchHand as e:
         raise ApiError(404, "not_found", str(e)) from None
 

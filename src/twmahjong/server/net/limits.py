@@ -40,9 +40,10 @@ Clock = Callable[[], float]
 class LimitError(UserError):
     """A request over a limit: ``code`` for programs, ``status`` for HTTP."""
 
-    def __init__(self, code: str, message: str, status: int = 429):
+    def __init__(self, code: str, message: str, status: int = 429,
+                 retry_after: float | None = None):
         super().__init__(message)
-        self.code, self.status = code, status
+        self.code, self.status, self.retry_after = code, status, retry_after
 
 
 class Limiter:
@@ -135,6 +136,7 @@ class Limits:
         self.create = lim(st.create_rate, st.create_burst)              # tables asked for
         self.room_miss_client = lim(st.room_miss_rate, st.room_miss_burst)
         self.room_miss_account = lim(st.room_miss_rate, st.room_miss_burst)
+        self.replays = lim(st.replay_rate, st.replay_burst)   # replays/records made, per network
         self.max_active_tables = st.max_active_tables
         self.sockets = Counts()               # open WebSockets per network_of(address)
         self._making: dict[int, int] = {}     # tables being made, not yet in the directory
