@@ -85,6 +85,9 @@ class Settings(BaseModel):
 
     # 牌譜分析 in the replay viewer (server/play/analysis.py): sampled worlds per decision
     analysis_worlds: int = Field(32, ge=1, le=4096)
+    analysis_per_account: int = Field(1, ge=1)     # reviews one account has unfinished
+    analysis_rate: float = Field(1 / 30, gt=0)     # reviews set going per account a second
+    analysis_burst: int = Field(6, ge=1)
     # replays and records made (not kept ones) per address a second, and the burst
     replay_rate: float = Field(1.0, gt=0)
     replay_burst: int = Field(20, ge=1)

@@ -595,7 +595,8 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
     analyses = server.analyses
     try:
         if not progress:
-            return await analyses.review(game_id, meta, rows, hand, seats[0], owner=acc["id"])
+            return await _unless_gone(request, analyses.review(
+                game_id, meta, rows, hand, seats[0], owner=acc["id"]))
         fut = analyses.start(game_id, meta, rows, hand, seats[0], owner=acc["id"])
     except NoSuchHand as e:
         raise ApiError(404, "not_found", str(e)) from None
@@ -637,6 +638,28 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
     # until the review is done, the whole point of the stream lost
     return StreamingResponse(lines(), media_type="application/x-ndjson",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def _unless_gone(request: Request, work) -> dict | JSONResponse:
+    """``work``'s answer, or — when the client goes away first — ``work`` cancelled
+    (a review then is called off unless someone else waits for it) and an answer
+    nobody reads (499, nginx's "client closed request")."""
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+    task, watch = asyncio.ensure_future(work), asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    if task.cancelled():
+        return JSONResponse({"error": {"code": "gone", "message": "the client went away"}},
+                            status_code=499)
+    return task.result()
 
 
 @router.get("/leaderboard")
