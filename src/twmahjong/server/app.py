@@ -237,12 +237,27 @@ def uvicorn_config(app: Any, settings: Settings, **overrides: Any):
         "proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or "",
         "ws_per_message_deflate": settings.ws_compression,
         # the C event loop and HTTP parser when present (uvicorn[standard] brings them)
-        "loop": _have("uvloop", "uvloop", "asyncio"), "http": _have("httptools", "httptools", "h11"),
+        "loop": _have("uvloop", "uvloop", "asyncio"), "http": _http(settings),
+        # a connection idle between two requests; a request itself has request_timeout
+        "timeout_keep_alive": 5,
     }
     if settings.log_format == "json":
         options["log_config"] = None       # uvicorn's loggers go to our JSON handler (logs.py)
         options["access_log"] = False
     return uvicorn.Config(app, **{**options, **overrides})
+
+
+def _http(settings: Settings) -> Any:
+    """httptools (uvicorn[standard]) with a deadline for each request to arrive whole
+    (net/deadline.py); h11 as uvicorn has it when httptools is missing."""
+    if _have("httptools", "httptools", "h11") == "h11":
+        log.warning("httptools is not installed: requests have no deadline to arrive "
+                    "(slowloris); install uvicorn[standard] or keep nginx in front")
+        return "h11"
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from .net.deadline import deadline_protocol
+    return deadline_protocol(HttpToolsProtocol, settings.request_timeout)
 
 
 def _have(module: str, yes: str, no: str) -> str:

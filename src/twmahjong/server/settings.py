@@ -107,6 +107,7 @@ class Settings(BaseModel):
 
     # -- hardening (issue #10, docs/security-http.md): what one client or account may ask
     max_body_bytes: int = Field(64 * 1024, ge=1024)   # HTTP request body, counted as it streams
+    request_timeout: float = Field(20.0, gt=0)  # s an HTTP request has to arrive whole
     max_json_depth: int = Field(16, ge=2)             # nesting of one WebSocket frame
     forwarded_allow_ips: str = ""    # proxies whose X-Forwarded-For is believed ("" none)
     login_name_rate: float = Field(0.05, gt=0)  # login attempts/s per account name
