@@ -386,7 +386,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pythonpath", help="attack the twmahjong found here (an older checkout)")
     ap.add_argument("--only", help="comma-separated phases: fuzz,leaks,nested,tables,http,"
-                                   "kills,body,windows (default: all)")
+                                   "kills,body,windows,net_sockets,net_flood,net_slow,"
+                                   "net_replay,net_analysis (default: all)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if not 0 <= a.frames <= MAX_FRAMES or not 0 <= a.kills <= 50:
@@ -404,6 +405,8 @@ def main() -> None:
                   ("body", lambda: body_limit(srv)),
                   ("windows", lambda: __import__("attack_windows").windows_attack(
                       srv, Path(tmp) / "data"))]     # bench/attack_windows.py
+        from attack_net import phases as net_phases     # sockets, floods, slow requests
+        phases += net_phases(srv)
         if a.only:
             wanted = set(a.only.split(","))
             phases = [(n, f) for n, f in phases if n in wanted]

@@ -750,6 +750,8 @@ def main() -> None:
     else:
         extra = dict(e.split("=", 1) for e in args.env if "=" in e)
         extra.setdefault("TWMJ_MAX_CONNECTIONS", str(plan.clients + plan.idle + 256))
+        # every simulated player comes from loopback: one address
+        extra.setdefault("TWMJ_MAX_CONNECTIONS_PER_ADDRESS", extra["TWMJ_MAX_CONNECTIONS"])
         served = Served(args.serve, args.database, args.redis, extra)
         bases, pids = served.bases, served.pids
     try:

@@ -135,9 +135,28 @@ http {
         least_conn;
 $servers    }
     map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
+    # one address's open connections (WebSockets and HTTP), and slow clients cut off:
+    # a request's headers and body must keep coming (slowloris holds a connection by
+    # sending a byte now and then); the workers have their own limits behind these
+    limit_conn_zone \$binary_remote_addr zone=per_address:10m;
     server {
         listen 127.0.0.1:$port reuseport;
         client_max_body_size 1m;
+        client_header_timeout 10s;
+        client_body_timeout 10s;
+        send_timeout 30s;
+        keepalive_timeout 30s;
+        limit_conn per_address 64;
+        limit_conn_status 429;
+        # the server's own figures are for its operator only (this machine)
+        location ~ ^/(metrics|readyz|api/v1/health)\$ {
+            allow 127.0.0.1;
+            allow ::1;
+            deny all;
+            proxy_pass http://twmj;
+            proxy_set_header Host \$host;
+            proxy_set_header X-Forwarded-For \$remote_addr;
+        }
         location / {
             proxy_pass http://twmj;
             proxy_http_version 1.1;

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import Depends, FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -24,7 +24,7 @@ from ..errors import UserError
 from .core import Server
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .net.admin_api import router as admin_router
-from .net.http_api import error_response, router
+from .net.http_api import error_response, ops_only, router
 from .net.ws import Connection
 from .settings import Settings
 from .social.api import router as social_router
@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(admin_router)
     app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
 
-    @app.get("/metrics", include_in_schema=False)
+    @app.get("/metrics", include_in_schema=False, dependencies=[Depends(ops_only)])
     async def metrics() -> Response:
         """Prometheus' scrape (server/metrics.py)."""
         return Response(server.metrics.exposition(), media_type=METRICS_TYPE)
@@ -89,7 +89,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
         """The process answers: its event loop is not stuck (a supervisor restarts it if not)."""
         return {"ok": True}
 
-    @app.get("/readyz", include_in_schema=False)
+    @app.get("/readyz", include_in_schema=False, dependencies=[Depends(ops_only)])
     async def readyz() -> JSONResponse:
         """Worth sending players to: started, its database (and Redis) answer in time.
         A load balancer takes a worker that says 503 out of rotation."""
@@ -237,12 +237,27 @@ def uvicorn_config(app: Any, settings: Settings, **overrides: Any):
         "proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or "",
         "ws_per_message_deflate": settings.ws_compression,
         # the C event loop and HTTP parser when present (uvicorn[standard] brings them)
-        "loop": _have("uvloop", "uvloop", "asyncio"), "http": _have("httptools", "httptools", "h11"),
+        "loop": _have("uvloop", "uvloop", "asyncio"), "http": _http(settings),
+        # a connection idle between two requests; a request itself has request_timeout
+        "timeout_keep_alive": 5,
     }
     if settings.log_format == "json":
         options["log_config"] = None       # uvicorn's loggers go to our JSON handler (logs.py)
         options["access_log"] = False
     return uvicorn.Config(app, **{**options, **overrides})
+
+
+def _http(settings: Settings) -> Any:
+    """httptools (uvicorn[standard]) with a deadline for each request to arrive whole
+    (net/deadline.py); h11 as uvicorn has it when httptools is missing."""
+    if _have("httptools", "httptools", "h11") == "h11":
+        log.warning("httptools is not installed: requests have no deadline to arrive "
+                    "(slowloris); install uvicorn[standard] or keep nginx in front")
+        return "h11"
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from .net.deadline import deadline_protocol
+    return deadline_protocol(HttpToolsProtocol, settings.request_timeout)
 
 
 def _have(module: str, yes: str, no: str) -> str:

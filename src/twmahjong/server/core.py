@@ -15,7 +15,7 @@ from typing import Any
 from ..engine.wall import new_seed
 from ..errors import UserError
 from .cluster.seams import LocalBus, LocalDirectory, LocalPresence
-from .net.limits import Limits
+from .net.limits import Limiter, Limits
 from .people.auth import Accounts, Tokens
 from .people.ranking import elo_update
 from .play import challenge
@@ -97,7 +97,13 @@ class Server:
         self.started = False             # /readyz: migrated and tables resumed
         from ..analysis import DEFAULT_BOT
         from .play.analysis import Analyses
-        self.analyses = Analyses(bot=DEFAULT_BOT, worlds=settings.analysis_worlds)   # 牌譜分析
+        from .play.replay import Replays
+        self.analyses = Analyses(   # 牌譜分析
+            bot=DEFAULT_BOT, worlds=settings.analysis_worlds,
+            per_player=settings.analysis_per_account,
+            limiter=Limiter(settings.analysis_rate, settings.analysis_burst,
+                            max_keys=settings.limiter_keys))
+        self.replays = Replays()      # 牌譜重播 and records, made beside the loop and kept
         from .metrics import Metrics
         self.metrics = Metrics(self)
         self.repo.on_commit = self.metrics.committed
@@ -121,6 +127,7 @@ class Server:
             await self.cluster.release_all()
         await self.where.stop()
         self.analyses.close()
+        self.replays.close()
         await self.repo.close()
         await self.engine.dispose()
         if self.cluster is not None:

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..errors import UserError
 
@@ -89,6 +89,12 @@ class Settings(BaseModel):
 
     # 牌譜分析 in the replay viewer (server/play/analysis.py): sampled worlds per decision
     analysis_worlds: int = Field(32, ge=1, le=4096)
+    analysis_per_account: int = Field(1, ge=1)     # reviews one account has unfinished
+    analysis_rate: float = Field(1 / 30, gt=0)     # reviews set going per account a second
+    analysis_burst: int = Field(6, ge=1)
+    # replays and records made (not kept ones) per address a second, and the burst
+    replay_rate: float = Field(1.0, gt=0)
+    replay_burst: int = Field(20, ge=1)
 
     # recorded calls (語音包, server/net/voices.py): <voice_dir>/<cmn|nan>/<call>.<mp3|ogg|wav>
     voice_dir: Path | None = None
@@ -105,6 +111,7 @@ class Settings(BaseModel):
 
     # -- hardening (docs/security-http.md): what one client or account may ask
     max_body_bytes: int = Field(64 * 1024, ge=1024)   # HTTP request body, counted as it streams
+    request_timeout: float = Field(20.0, gt=0)  # s an HTTP request has to arrive whole
     max_json_depth: int = Field(16, ge=2)             # nesting of one WebSocket frame
     forwarded_allow_ips: str = ""    # proxies whose X-Forwarded-For is believed ("" none)
     # failed logins (docs/security-http.md §6): per (network, name) and per network they
@@ -141,6 +148,14 @@ class Settings(BaseModel):
     # WebSockets one process holds; the next is told "server_full" and closed (1013),
     # instead of the silent stall of running out of file descriptors (ulimit -n)
     max_connections: int = Field(10_000, ge=1)
+    # -- one address's sockets (docs/security.md): an address (an IPv6 /64) may hold this
+    # many WebSockets; a new socket says hello within hello_timeout s; a socket that sends
+    # nothing, not even a ping, for idle_timeout s is closed (the clients ping every 30 s)
+    max_connections_per_address: int = Field(64, ge=1)
+    hello_timeout: float = Field(10.0, gt=0)
+    idle_timeout: float = Field(300.0, gt=0)
+    pre_hello_frames: int = Field(8, ge=1)     # frames before a hello (the hello included)
+    flood_burst: int = Field(100, ge=1)        # frames refused for rate before a socket is closed
     # messages a connection may have unsent; past that it is dropped (its seat goes
     # on 托管, its ticket brings it back) so that a slow reader never slows its table
     send_queue: int = Field(256, ge=8)
@@ -149,8 +164,21 @@ class Settings(BaseModel):
     ws_compression: bool = False
     log_format: Literal["text", "json"] = "text"   # json: one object a line, for collectors
     log_level: Literal["debug", "info", "warning", "error"] = "warning"
+    # who may read /metrics, /readyz and /api/v1/health (docs/operations.md): loopback
+    # always; these networks (comma-separated CIDRs); anyone with this bearer token
+    ops_networks: str = ""
+    ops_token: str | None = Field(None, min_length=16)
     # bearer token for /admin/v1 (``twmj admin close``); None: that API answers 404
     admin_token: str | None = Field(None, min_length=16)
+
+    @field_validator("ops_networks")
+    @classmethod
+    def _networks(cls, v: str) -> str:
+        import ipaddress
+        for n in v.split(","):
+            if n.strip():
+                ipaddress.ip_network(n.strip(), strict=False)   # ValueError names it
+        return v
 
     @property
     def effective_database_url(self) -> str:

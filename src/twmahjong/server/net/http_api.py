@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import hmac
+import ipaddress
 import logging
+import math
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
@@ -61,7 +65,9 @@ def error_response(e: Exception) -> JSONResponse:
     body = {"code": code, "message": str(e)}
     if getattr(e, "reason", None):      # which failure, for a client that translates it
         body["reason"] = e.reason
-    return JSONResponse({"error": body}, status_code=status)
+    after = getattr(e, "retry_after", None)
+    headers = {"Retry-After": str(max(1, math.ceil(after)))} if after else None
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
 class Credentials(BaseModel):
@@ -117,6 +123,30 @@ def client_address(request: Request) -> str:
     """The peer's address — or X-Forwarded-For's, which uvicorn puts here only when
     the peer is one of the proxies ``forwarded_allow_ips`` names (none by default)."""
     return request.client.host if request.client else "?"
+
+
+def ops_only(request: Request) -> None:
+    """The server's own figures (/metrics, /readyz, /api/v1/health) are for its operator:
+    loopback, the ``ops_networks`` and a bearer ``ops_token``; anyone else gets 403."""
+    st = server_of(request).settings
+    token = request.headers.get("authorization", "")
+    if st.ops_token and token.startswith("Bearer ") and hmac.compare_digest(
+            token[7:].strip().encode(), st.ops_token.encode()):
+        return
+    try:
+        ip = ipaddress.ip_address(client_address(request))
+    except ValueError:
+        ip = None
+    if ip is not None and (ip.is_loopback or any(ip in net for net in _networks(
+            st.ops_networks))):
+        return
+    raise ApiError(403, "forbidden", "this page is for the server's operator")
+
+
+@functools.lru_cache(maxsize=8)
+def _networks(text: str) -> tuple:
+    return tuple(ipaddress.ip_network(n.strip(), strict=False)
+                 for n in text.split(",") if n.strip())
 
 
 def _throttle(request: Request) -> None:
@@ -479,17 +509,42 @@ async def forfeit(game_id: str, request: Request, acc: Account) -> dict:
     return {"game_id": game_id, "outcome": outcome}
 
 
+async def _replayed(request: Request, key: tuple, work) -> dict:
+    """A finished game's answer made by ``work()`` off the event loop and kept
+    (server/play/replay.py); making one counts against the address's replay limit."""
+    from ..play.replay import TooBusy
+    server = server_of(request)
+    st = server.settings
+    if not server.limits.replays.take(network_of(client_address(request))):
+        raise LimitError("rate_limited", "too many replays asked for; wait a moment",
+                         retry_after=1 / st.replay_rate)
+    try:
+        return await server.replays.make(key, work)
+    except TooBusy as e:
+        raise LimitError("busy", str(e), status=503, retry_after=2) from None
+
+
 @router.get("/games/{game_id}")
 async def game_record(game_id: str, request: Request) -> dict:
     """A finished game as seed + ordered actions per hand, for replay."""
-    repo = server_of(request).repo
+    server = server_of(request)
+    kept = server.replays.kept(("record", game_id))
+    if kept is not None:
+        return kept
+    repo = server.repo
     row = await repo.game(game_id)
     if row is None:
         raise ApiError(404, "not_found", "no such game")
     if row["status"] not in ("finished", "aborted"):
         raise ApiError(409, "conflict", "this game is still being played")
+    rows = await repo.game_actions(game_id)
+    return await _replayed(request, ("record", game_id), lambda: _record(row, rows))
+
+
+def _record(row: dict, rows: list[dict]) -> dict:
+    from ..play.engine_game import EngineGame
     hands: list[dict] = []
-    for r in await repo.game_actions(game_id):
+    for r in rows:
         d = r["data"]
         if r["kind"] == "hand":
             hands.append({"hand_no": r["hand_no"], "seed": d["seed"],
@@ -499,9 +554,17 @@ async def game_record(game_id: str, request: Request) -> dict:
         elif r["kind"] == "settled":
             hands[-1]["net"] = d["net"]
             hands[-1]["fee"] = d["fee"]
-    from ..core import rebuild
     opts = row["options"] or {}
-    game = await rebuild(repo, row)
+    meta = {k: row[k] for k in ("mode", "profile", "stake", "rounds")}
+    meta["options"] = opts
+    game = EngineGame(meta)
+    for r in rows:                      # as core.rebuild replays it
+        if r["kind"] == "hand":
+            game.start_hand()
+        elif r["kind"] == "action":
+            game.act(r["seat"], r["data"]["action"])
+        elif r["kind"] == "settled":
+            game.finish_hand()
     return {"game_id": row["id"], "mode": row["mode"], "profile": row["profile"],
             "stake": row["stake"], "rounds": row["rounds"], "players": _players(row["seats"]),
             "seed": str(opts.get("seed")), "carried": opts.get("carried"),
@@ -532,10 +595,17 @@ async def game_replay(game_id: str, request: Request,
     Any seat may be watched: the game is over, so nothing is secret any more."""
     from ..play.engine_game import EngineGame
     from ..play.replay import NoSuchHand, replay_hand
-    repo = server_of(request).repo
+    server = server_of(request)
+    key = ("replay", game_id, hand, seat)
+    kept = server.replays.kept(key)
+    if kept is not None:
+        return kept
+    repo = server.repo
     _, meta = await _finished_game(repo, game_id, "replay")
+    rows = await repo.game_actions(game_id)
     try:
-        return replay_hand(EngineGame(meta), await repo.game_actions(game_id), hand, seat)
+        return await _replayed(request, key,
+                               lambda: replay_hand(EngineGame(meta), rows, hand, seat))
     except NoSuchHand as e:
         raise ApiError(404, "not_found", str(e)) from None
 
@@ -563,7 +633,8 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
     analyses = server.analyses
     try:
         if not progress:
-            return await analyses.review(game_id, meta, rows, hand, seats[0], owner=acc["id"])
+            return await _unless_gone(request, analyses.review(
+                game_id, meta, rows, hand, seats[0], owner=acc["id"]))
         fut = analyses.start(game_id, meta, rows, hand, seats[0], owner=acc["id"])
     except NoSuchHand as e:
         raise ApiError(404, "not_found", str(e)) from None
@@ -607,6 +678,28 @@ async def game_analysis(game_id: str, request: Request, acc: Account,
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
+async def _unless_gone(request: Request, work) -> dict | JSONResponse:
+    """``work``'s answer, or — when the client goes away first — ``work`` cancelled
+    (a review then is called off unless someone else waits for it) and an answer
+    nobody reads (499, nginx's "client closed request")."""
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+    task, watch = asyncio.ensure_future(work), asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    if task.cancelled():
+        return JSONResponse({"error": {"code": "gone", "message": "the client went away"}},
+                            status_code=499)
+    return task.result()
+
+
 @router.get("/leaderboard")
 async def leaderboard(request: Request) -> dict:
     rows = await server_of(request).repo.leaderboard()
@@ -620,7 +713,7 @@ async def challenge_progress(acc: Account) -> dict:
     return {"tiers": challenge.tiers(), "beaten": beaten, "next": challenge.next_tier(beaten)}
 
 
-@router.get("/health")
+@router.get("/health", dependencies=[Depends(ops_only)])
 async def health(request: Request) -> dict:
     server = server_of(request)
     tables = server.tables.all()

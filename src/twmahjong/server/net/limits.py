@@ -31,7 +31,8 @@ from cachetools import TTLCache
 from ...errors import UserError
 from ..play.timers import TokenBucket
 
-__all__ = ["LimitError", "Limiter", "Limits", "active_seats", "network_of", "table_state"]
+__all__ = ["Counts", "LimitError", "Limiter", "Limits", "active_seats", "network_of",
+           "table_state"]
 
 Clock = Callable[[], float]
 
@@ -39,9 +40,10 @@ Clock = Callable[[], float]
 class LimitError(UserError):
     """A request over a limit: ``code`` for programs, ``status`` for HTTP."""
 
-    def __init__(self, code: str, message: str, status: int = 429):
+    def __init__(self, code: str, message: str, status: int = 429,
+                 retry_after: float | None = None):
         super().__init__(message)
-        self.code, self.status = code, status
+        self.code, self.status, self.retry_after = code, status, retry_after
 
 
 class Limiter:
@@ -97,6 +99,31 @@ def network_of(address: str, v4_prefix: int = 32) -> str:
     return str(ipaddress.IPv4Network(f"{ip}/{v4_prefix}", strict=False))
 
 
+class Counts:
+    """How many of something (open sockets) each key holds, at most ``cap`` each."""
+
+    def __init__(self) -> None:
+        self._n: dict[str, int] = {}
+
+    def __getitem__(self, key: str) -> int:
+        return self._n.get(key, 0)
+
+    def take(self, key: str, cap: int) -> bool:
+        """One more for ``key``, unless it holds ``cap`` already."""
+        n = self._n.get(key, 0)
+        if n >= cap:
+            return False
+        self._n[key] = n + 1
+        return True
+
+    def give_back(self, key: str) -> None:
+        n = self._n.get(key, 0) - 1
+        if n > 0:
+            self._n[key] = n
+        else:
+            self._n.pop(key, None)
+
+
 class Limits:
     """Every per-key limit of one server, built from its settings."""
 
@@ -120,7 +147,9 @@ class Limits:
         self.create = lim(st.create_rate, st.create_burst)              # tables asked for
         self.room_miss_client = lim(st.room_miss_rate, st.room_miss_burst)
         self.room_miss_account = lim(st.room_miss_rate, st.room_miss_burst)
+        self.replays = lim(st.replay_rate, st.replay_burst)   # replays/records made, per network
         self.max_active_tables = st.max_active_tables
+        self.sockets = Counts()               # open WebSockets per network_of(address)
         self._making: dict[int, int] = {}     # tables being made, not yet in the directory
 
     def all(self) -> dict[str, Limiter]:

@@ -6,6 +6,13 @@ queue requests to the lobby, actions to its table's inbox. Outgoing messages go
 through a bounded queue drained by a writer task, so a slow client can never make
 a table wait; a client that falls too far behind is disconnected (its seat goes on
 auto-play and it can reconnect with its ticket).
+
+What one client may hold is bounded too: an address (an IPv6 /64) opens at most
+``max_connections_per_address`` sockets; a socket says ``hello`` within
+``hello_timeout`` and in at most ``pre_hello_frames`` frames; after that one that
+sends nothing, not even a ping, for ``idle_timeout`` is closed; and one that keeps
+sending past its rate (``flood_burst`` frames refused) is closed, not just told.
+Each is closed with a close code and a reason saying which (``CLOSE_*``).
 """
 
 from __future__ import annotations
@@ -29,11 +36,16 @@ from ..play.seats import FORFEITED
 from ..play.timers import TokenBucket
 from ..store.db import UNAVAILABLE, said_database_away, unreachable
 from . import protocol as P
-from .limits import LimitError
+from .limits import LimitError, network_of
 
 __all__ = ["Connection"]
 
 _TALK = '{"v":1,"type":"talk"'          # social.talk_message's text begins so
+
+# close codes: 1008 (policy) for a client that broke a rule, 1013 (try again later)
+# for one refused for now, 1001 (going away) for an idle one
+CLOSE_POLICY, CLOSE_AGAIN, CLOSE_IDLE = 1008, 1013, 1001
+CLOSE_FLUSH = 2.0       # s a closing connection's last messages may take to go out
 
 log = logging.getLogger("twmahjong.server.net.ws")
 
@@ -45,6 +57,9 @@ class Connection:
         st = server.settings
         now = time.monotonic()
         self.bucket = TokenBucket(st.conn_rate, st.conn_burst, now)
+        self.refusals = TokenBucket(st.conn_rate, st.flood_burst, now)   # past it: closed
+        self.frames = 0                  # frames received (before a hello: a small budget)
+        self.address: str | None = None  # network_of(peer), counted while open
         self.account: dict | None = None
         self.table = None
         self.seat: int | None = None
@@ -124,17 +139,31 @@ class Connection:
 
     # -- main loop --------------------------------------------------------------------------
     async def run(self) -> None:
-        if self.server.connections >= self.server.settings.max_connections:
+        st = self.server.settings
+        if self.server.connections >= st.max_connections:
             await self._refuse_full()
             return
+        address = network_of(self.ws.client.host if self.ws.client else "?")
+        if not self.server.limits.sockets.take(address, st.max_connections_per_address):
+            await self._refuse_address(address)
+            return
+        self.address = address
         self.server.connections += 1         # counted before the first await: a cap holds
         self.server.conns.add(self)
         self.task = asyncio.current_task()
         try:
             await self.ws.accept()
             self.writer = asyncio.create_task(self._writer())
+            hello_by = time.monotonic() + st.hello_timeout
             while not self.closed:
-                msg = await self.ws.receive()
+                wait = (st.idle_timeout if self.account is not None
+                        else hello_by - time.monotonic())
+                try:
+                    async with asyncio.timeout(max(0.0, wait)):
+                        msg = await self.ws.receive()
+                except TimeoutError:
+                    await self._timed_out()
+                    break
                 if msg["type"] == "websocket.disconnect":
                     break
                 raw = msg.get("text")
@@ -151,6 +180,7 @@ class Connection:
         finally:
             self.closed = True
             self.server.connections -= 1
+            self.server.limits.sockets.give_back(address)
             self.server.conns.discard(self)
             self._leave()
             if self.account:
@@ -172,6 +202,32 @@ class Connection:
             await self.ws.send_text(P.out(P.Error(
                 code="server_full", message="this server is full; try again in a moment")))
             await self.ws.close(code=1013)
+
+    async def _refuse_address(self, address: str) -> None:
+        """This address (or /64) holds ``max_connections_per_address`` sockets already:
+        the others' players still find room."""
+        cap = self.server.settings.max_connections_per_address
+        self.server.metrics.refused.inc()
+        log.warning("refusing a connection: %s holds %d, the cap per address", address, cap)
+        with contextlib.suppress(Exception):
+            await self.ws.accept()
+            await self.ws.send_text(P.out(P.Error(
+                code="too_many_connections",
+                message=f"your address has {cap} connections open here already; "
+                        "close one and try again")))
+            await self.ws.close(code=CLOSE_AGAIN, reason="too many connections from "
+                                                        "your address")
+
+    async def _timed_out(self) -> None:
+        st = self.server.settings
+        if self.account is None:
+            self.error("hello_timeout", f"say hello within {st.hello_timeout:g} s of "
+                                        "connecting")
+            await self._close_after_sending(CLOSE_POLICY, "no hello in time")
+        else:
+            self.error("idle", f"nothing heard for {st.idle_timeout:g} s; "
+                               "a client pings to stay connected")
+            await self._close_after_sending(CLOSE_IDLE, "idle")
 
     def _leave(self) -> None:
         if self.watching is not None:
@@ -203,9 +259,22 @@ class Connection:
         return ok
 
     async def _frame(self, raw: str | bytes) -> None:
-        if not self._rate_ok():
-            return
+        # counted and limited before anything decodes it: a flood costs a count each
+        self.frames += 1
         st = self.server.settings
+        if self.account is None and self.frames > st.pre_hello_frames:
+            log.warning("closing a connection that sent %d frames without a hello (%s)",
+                        self.frames, self._who())
+            self.error("not_authenticated", "say hello with your token first")
+            await self._close_after_sending(CLOSE_POLICY, "no hello")
+            return
+        if not self._rate_ok():
+            if not self.refusals.take(time.monotonic()):
+                log.warning("closing a connection that keeps flooding (%s)", self._who())
+                self.server.metrics.errors.labels("flooding").inc()
+                self.error("flooding", "too many messages for too long; closed")
+                await self._close_after_sending(CLOSE_POLICY, "flooding")
+            return
         msg = None
         try:
             msg = P.parse_client(raw, st.max_frame_bytes, st.max_json_depth)
@@ -235,15 +304,18 @@ class Connection:
             if isinstance(msg, (P.Hello, P.Join)):
                 await self._close_after_sending(1013)
 
-    async def _close_after_sending(self, code: int) -> None:
+    async def _close_after_sending(self, code: int, reason: str = "") -> None:
         """Send what is queued (the error saying why), then close with ``code``."""
         self.closed = True
         self.outbox.put_nowait(None)               # the writer sends the rest, then ends
+        # bounded: a client that does not read (a flooder often does not) keeps neither
+        # the writer nor the close waiting
         if self.writer is not None:
             with contextlib.suppress(Exception):
-                await self.writer
+                await asyncio.wait_for(self.writer, CLOSE_FLUSH)
         with contextlib.suppress(Exception):
-            await self.ws.close(code=code)
+            async with asyncio.timeout(CLOSE_FLUSH):
+                await self.ws.close(code=code, reason=reason)
 
     async def _dispatch(self, msg) -> None:
         if isinstance(msg, P.Ping):

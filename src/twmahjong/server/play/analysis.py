@@ -18,6 +18,11 @@ hands are ahead of it, or how many of its decisions are done. The replay viewer
 shows it ("AI 分析中：7 / 19") instead of a bare spinner. A hand whose last waiting
 request goes away is called off (``leave``), queued or begun: the worker's time goes
 to the hands someone is looking at.
+
+One account may have ``per_player`` reviews unfinished at once (the server sets
+one) and may set new ones going at a rate (``limiter``, per account): a review
+costs seconds of CPU, so asking, calling off and asking again must not keep the
+worker busy for as long as one player likes.
 """
 
 from __future__ import annotations
@@ -121,10 +126,13 @@ def review_stored_hand(meta: dict, rows: list[dict], hand_no: int, seat: int, *,
 class Analyses:
     """Reviewed hands by (game, seat, hand), computed in a worker process."""
 
-    def __init__(self, *, bot: str, worlds: int, call: Callable[..., dict] | None = None):
+    def __init__(self, *, bot: str, worlds: int, call: Callable[..., dict] | None = None,
+                 per_player: int = PER_PLAYER, limiter: Any = None):
         """``call`` does one review in the worker (a module-level function, as the
-        worker imports it): ``_call`` unless a test puts its own there."""
+        worker imports it): ``_call`` unless a test puts its own there. ``limiter``
+        (``net.limits.Limiter``) spends one token of the owner's per review set going."""
         self.bot, self.worlds = bot, worlds
+        self.per_player, self.limiter = per_player, limiter
         self._call = call or _call
         self._pool: ProcessPoolExecutor | None = None
         self._reports: Any = None       # the worker's (key, done, total), one per decision
@@ -158,9 +166,11 @@ class Analyses:
             self._done.move_to_end(key)
             return fut
         if owner is not None and sum(p.owner == owner
-                                     for p in self._pending.values()) >= PER_PLAYER:
-            raise Busy(f"the AI is still reviewing {PER_PLAYER} of your hands; "
+                                     for p in self._pending.values()) >= self.per_player:
+            raise Busy(f"the AI is still reviewing {self.per_player} of your hands; "
                        "ask again when one is done")
+        if owner is not None and self.limiter is not None and not self.limiter.take(owner):
+            raise Busy("you have asked for many reviews lately; wait a minute and ask again")
         loop = asyncio.get_running_loop()
         seq = next(self._count)
         fut = asyncio.ensure_future(loop.run_in_executor(
