@@ -206,3 +206,82 @@ def test_password_checks_are_bounded_and_past_the_queue_refused_at_once(db_url):
     third, running, outcomes, after = run(go())
     assert "busy" in third and running == 1
     assert outcomes == ["wrong_password"] * 2 and after == "known1"
+
+
+# -- sessions end: logout, password change, an operator's reset ----------------------------------
+def _ws_hello(live, token) -> dict:
+    """What the WebSocket answers a hello with this token (welcome, or the error)."""
+    from server_helpers import Client
+
+    async def go():
+        c = await Client.open(live)
+        await c.send({"type": "hello", "token": token})
+        m = await c.recv()
+        await c.close()
+        return m
+    return run(go())
+
+
+def _login_token(live, name, password) -> str:
+    r = live.http("POST", "/api/v1/sessions", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    return r.json()["token"]
+
+
+def test_a_logout_ends_that_session_on_every_worker_and_only_that_one(make_live):
+    one = make_live()
+    two = make_live()                    # a second worker on the same database
+    one.register("Alice1", "owner-secret")
+    a, b = _login_token(one, "Alice1", "owner-secret"), _login_token(two, "Alice1", "owner-secret")
+    assert two.http("GET", "/api/v1/me", a).status_code == 200      # cached as standing
+    r = one.http("DELETE", "/api/v1/sessions/current", a)
+    assert r.status_code == 200 and r.json() == {"logged_out": True}
+    for live in (one, two):
+        refused = live.http("GET", "/api/v1/me", a)
+        assert refused.status_code == 401
+        assert refused.json()["error"]["reason"] == "session_revoked"
+        assert live.http("GET", "/api/v1/me", b).status_code == 200
+    hello = _ws_hello(two, a)
+    assert (hello["type"], hello["code"]) == ("error", "auth")
+    assert _ws_hello(two, b)["type"] == "welcome"
+    assert one.http("DELETE", "/api/v1/sessions/current", a).status_code == 401
+
+
+def test_a_password_change_ends_every_other_session(make_live):
+    live = make_live()
+    live.register("Alice1", "owner-secret")
+    a, b = _login_token(live, "Alice1", "owner-secret"), _login_token(live, "Alice1", "owner-secret")
+    wrong = live.http("POST", "/api/v1/me/password", a, json={"old": "nope-nope", "new": "x" * 8})
+    assert (wrong.status_code, wrong.json()["error"]["reason"]) == (403, "wrong_password")
+    assert live.http("GET", "/api/v1/me", b).status_code == 200      # nothing changed
+    r = live.http("POST", "/api/v1/me/password", a,
+                  json={"old": "owner-secret", "new": "new-secret"})
+    assert r.status_code == 200
+    fresh = r.json()["token"]
+    assert [live.http("GET", "/api/v1/me", t).status_code for t in (a, b, fresh)] == [401, 401, 200]
+    assert _ws_hello(live, b)["type"] == "error" and _ws_hello(live, fresh)["type"] == "welcome"
+    assert _login(live, "Alice1", "owner-secret", "127.0.0.1") == 401
+    _login_token(live, "Alice1", "new-secret")
+    guest = live.guest()
+    r = live.http("POST", "/api/v1/me/password", guest, json={"old": "", "new": "new-secret"})
+    assert (r.status_code, r.json()["error"]["reason"]) == (403, "guest")
+
+
+def test_an_operator_reset_ends_every_session_and_sets_a_new_password(make_live, db_url, capsys):
+    from twmahjong.cli import main as twmj
+    live = make_live()
+    live.register("Alice1", "owner-secret")
+    token = _login_token(live, "Alice1", "owner-secret")
+    capsys.readouterr()
+    try:
+        twmj(["admin", "reset-password", "alice1", "--database", db_url])
+        code = 0
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsys.readouterr().out.strip()
+    assert code == 0 and out.startswith("reset the password of Alice1 and ended every session")
+    new = out.rsplit(": ", 1)[1]
+    assert live.http("GET", "/api/v1/me", token).status_code == 401
+    assert _ws_hello(live, token)["type"] == "error"
+    assert _login(live, "Alice1", "owner-secret", "127.0.0.1") == 401
+    assert live.http("GET", "/api/v1/me", _login_token(live, "Alice1", new)).status_code == 200

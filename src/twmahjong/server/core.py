@@ -16,7 +16,7 @@ from ..engine.wall import new_seed
 from ..errors import UserError
 from .cluster.seams import LocalBus, LocalDirectory, LocalPresence
 from .net.limits import Limits
-from .people.auth import Accounts, Tokens
+from .people.auth import Accounts, Sessions, Tokens
 from .people.ranking import elo_update
 from .play import challenge
 from .play.game import TableGame
@@ -52,6 +52,7 @@ class Server:
         self.repo = SqlRepository(self.engine)
         self.tokens = Tokens(settings.resolved_secret(), session_ttl=settings.session_ttl,
                              ticket_ttl=settings.ticket_ttl)
+        self.sessions = Sessions(self.tokens, self.repo)
         self.accounts = Accounts(self.repo, starting_coins=settings.starting_coins,
                                  hash_slots=settings.hash_slots, hash_queue=settings.hash_queue)
         self.rooms: RoomBook = Rooms(settings.room_idle_ttl)

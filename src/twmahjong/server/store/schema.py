@@ -43,7 +43,23 @@ accounts = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("banned_at", sa.Float, nullable=True),       # None: not banned (migration 0003)
     sa.Column("ban_reason", sa.String(200), nullable=True),
+    # sessions (migration 0007): a token carries the generation it was issued in; a
+    # password change or an operator's reset bumps it, ending every session at once.
+    # revoked_n counts the account's ended sessions (``revoked_sessions``): a token is
+    # checked against that list only when it is not 0, and a cached list only while
+    # the count is the same
+    sa.Column("session_gen", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("revoked_n", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_accounts_name_key", "name_key", unique=True),
+)
+
+# one row per ended session (a logout): its token's id, kept until the token expires
+revoked_sessions = sa.Table(
+    "revoked_sessions", metadata,
+    sa.Column("sid", sa.String(32), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False,
+              index=True),
+    sa.Column("expires_at", sa.Float, nullable=False),
 )
 
 ledger = sa.Table(
