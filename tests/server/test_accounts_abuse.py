@@ -285,3 +285,90 @@ def test_an_operator_reset_ends_every_session_and_sets_a_new_password(make_live,
     assert _ws_hello(live, token)["type"] == "error"
     assert _login(live, "Alice1", "owner-secret", "127.0.0.1") == 401
     assert live.http("GET", "/api/v1/me", _login_token(live, "Alice1", new)).status_code == 200
+
+
+# -- friends and invitations: bounded, and no name oracle -----------------------------------------
+def _befriend(live, a, b, name_a, name_b):
+    assert live.http("POST", "/api/v1/friends", a, json={"name": name_b}).status_code == 200
+    assert live.http("POST", f"/api/v1/friends/{name_a}/accept", b).status_code == 200
+
+
+def test_friend_requests_are_limited_and_a_resent_request_does_not_notify_again(make_live):
+    """The attack: add and withdraw in a loop (1,440 notices in 10 s to one player), and
+    requests to 200 players in 0.8 s."""
+    from server_helpers import Client
+    live = make_live(friend_rate=0.001, friend_burst=5)
+    ta, tb, tc = live.register("Asker1"), live.register("Target1"), live.register("Marker1")
+    others = [live.register(f"Other{i}") for i in range(3)]  # noqa: F841  (names exist)
+
+    async def go():
+        b = await Client.open(live, tb, "B")
+        codes = []
+        for _ in range(4):                      # ask, withdraw, ask again ...
+            codes.append(live.http("POST", "/api/v1/friends", ta,
+                                   json={"name": "Target1"}).status_code)
+            live.http("DELETE", "/api/v1/friends/Target1", ta)
+        spread = [live.http("POST", "/api/v1/friends", ta, json={"name": f"Other{i}"}).status_code
+                  for i in range(3)]
+        # a marker from someone else: every notice sent before it has arrived by then
+        live.http("POST", "/api/v1/friends", tc, json={"name": "Target1"})
+        seen = []
+        while True:
+            m = await b.expect("notice")
+            if m["data"].get("from") == "Marker1":
+                break
+            seen.append(m["data"]["from"])
+        await b.close()
+        return codes, spread, seen
+    codes, spread, seen = run(go())
+    assert codes == [200] * 4 and spread == [200, 429, 429]
+    assert seen == ["Asker1"]                   # asked 4 times, told once
+    print(f"\n4 requests to one player -> {len(seen)} notice; 7 requests -> 5 sent")
+
+
+def test_an_invitation_or_unblock_says_the_same_for_a_stranger_and_for_no_one(make_live):
+    live = make_live(social_name_rate=0.001, social_name_burst=6)
+    ta = live.register("Host1")
+    live.register("Stranger1")
+    room = live.http("POST", "/api/v1/rooms", ta, json={}).json()
+    real = live.http("POST", f"/api/v1/rooms/{room['code']}/invite", ta, json={"name": "Stranger1"})
+    none = live.http("POST", f"/api/v1/rooms/{room['code']}/invite", ta, json={"name": "Nobody99"})
+    assert (real.status_code, real.json()) == (none.status_code, none.json())
+    assert real.json()["error"]["reason"] == "not_friends"
+    real = live.http("DELETE", "/api/v1/blocks/Stranger1", ta)
+    none = live.http("DELETE", "/api/v1/blocks/Nobody99", ta)
+    assert (real.status_code, real.json()) == (none.status_code, none.json())
+    # and names are looked up at a bounded rate (6 here): the 7th is refused
+    codes = [live.http("DELETE", f"/api/v1/blocks/Name{i}", ta).status_code for i in range(4)]
+    assert codes == [404, 404, 429, 429]
+
+
+def test_invitations_are_limited_per_sender_and_per_friend(make_live):
+    live = make_live(invite_pair_rate=0.001, invite_pair_burst=2, invite_rate=0.001,
+                     invite_burst=3)
+    ta, tb, tc = live.register("Host1"), live.register("Friend1"), live.register("Friend2")
+    _befriend(live, ta, tb, "Host1", "Friend1")
+    _befriend(live, ta, tc, "Host1", "Friend2")
+    room = live.http("POST", "/api/v1/rooms", ta, json={}).json()
+
+    def invite(name):
+        return live.http("POST", f"/api/v1/rooms/{room['code']}/invite", ta,
+                         json={"name": name}).status_code
+    assert [invite("Friend1") for _ in range(3)] == [201, 201, 429]
+    assert [invite("Friend2") for _ in range(2)] == [201, 429]      # the sender's 3 spent
+
+
+def test_the_invitation_store_is_bounded():
+    from twmahjong.server.social.friends import Invitations
+
+    async def go():
+        inv = Invitations(60.0, max_invites=16, per_account=3)
+        sender = {"id": 1, "name": "Host1"}
+        for i in range(40):
+            await inv.create(sender, 100 + i, "ABCDEF")
+        for _ in range(10):
+            last = await inv.create(sender, 7, "ABCDEF")
+        return len(inv._local), await inv.for_account(7), last
+    size, mine, last = run(go())
+    assert size <= 16 and len(mine) == 3 and mine[-1]["id"] == last["id"]
+

@@ -78,7 +78,8 @@ class Server:
         link = self.cluster.link if self.cluster is not None else None
         self.friends = FriendStore(self.engine, self.repo)
         self.where = Whereabouts(self, link)
-        self.invites = Invitations(settings.invite_ttl, link)
+        self.invites = Invitations(settings.invite_ttl, link, max_invites=settings.max_invites,
+                                   per_account=settings.invites_per_account)
         self.notices = Notices(self, link)
         self.talk_gate = TalkGate(settings.talk_rate, settings.talk_burst,
                                   settings.limiter_keys, link)

@@ -82,6 +82,18 @@ class Settings(BaseModel):
     # 觀戰 (server/social/watch.py): watchers see the table this many discards late (一巡 = 4)
     watch_delay: int = Field(4, ge=1, le=64)
     invite_ttl: float = Field(120.0, gt=0)     # s an invitation to a room stays open
+    # friends and invitations (docs/security.md): what one account may send
+    friend_rate: float = Field(1 / 30, gt=0)     # friend requests/s per account
+    friend_burst: int = Field(10, ge=1)
+    friend_notice_cooldown: float = Field(3600.0, ge=0)  # s before a re-sent request notifies
+    social_name_rate: float = Field(0.5, gt=0)   # names looked up/s per account (friends API)
+    social_name_burst: int = Field(30, ge=1)
+    invite_rate: float = Field(1 / 6, gt=0)      # invitations/s per sender
+    invite_burst: int = Field(10, ge=1)
+    invite_pair_rate: float = Field(1 / 60, gt=0)  # invitations/s per (sender, friend)
+    invite_pair_burst: int = Field(3, ge=1)
+    max_invites: int = Field(10_000, ge=16)      # invitations one process keeps (oldest dropped)
+    invites_per_account: int = Field(20, ge=1)   # pending invitations one account holds
 
     # 牌譜分析 in the replay viewer (server/play/analysis.py): sampled worlds per decision
     analysis_worlds: int = Field(32, ge=1, le=4096)
