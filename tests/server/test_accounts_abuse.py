@@ -92,6 +92,9 @@ def test_the_grant_key_migration_keeps_a_database_paid_twice_before_it(tmp_path)
 
 
 # -- logins: a stranger cannot lock the owner out ------------------------------------------------
+# the default sizes, but buckets that do not refill while a busy machine runs the test
+SLOW_REFILL = {"login_pair_rate": 1e-6, "login_name_rate": 1e-6, "login_fail_rate": 1e-6}
+
 def _login(live, name, password, address):
     return live.http("POST", "/api/v1/sessions", json={"name": name, "password": password},
                      headers={"X-Forwarded-For": address}).status_code
@@ -101,7 +104,7 @@ def test_a_strangers_guesses_never_lock_the_owner_out_of_their_account(make_live
     """Five wrong guesses from one address (then more, as the attack kept on): that
     address is refused, and so are its further guesses; the owner's right password
     from their own address still logs in, and only a wrong one from there counts."""
-    live = make_live(forwarded_allow_ips="127.0.0.1")
+    live = make_live(forwarded_allow_ips="127.0.0.1", **SLOW_REFILL)
     live.register("Alice1", "owner-secret")
     attacker = [_login(live, "alice1", "guess-pw", "198.51.100.9") for _ in range(8)]
     assert attacker == [401] * 5 + [429] * 3
@@ -116,7 +119,7 @@ def test_a_strangers_guesses_never_lock_the_owner_out_of_their_account(make_live
 
 
 def test_one_ipv6_network_is_one_guesser_whatever_address_it_takes(make_live):
-    live = make_live(forwarded_allow_ips="127.0.0.1")
+    live = make_live(forwarded_allow_ips="127.0.0.1", **SLOW_REFILL)
     live.register("Alice1", "owner-secret")
     codes = [_login(live, "Alice1", "guess-pw", f"2001:db8:7:7::{i:x}") for i in range(1, 9)]
     assert codes == [401] * 5 + [429] * 3
@@ -372,3 +375,58 @@ def test_the_invitation_store_is_bounded():
     size, mine, last = run(go())
     assert size <= 16 and len(mine) == 3 and mine[-1]["id"] == last["id"]
 
+
+# -- look-alike names -----------------------------------------------------------------------------
+def test_a_name_that_only_looks_like_a_taken_one_is_refused(make_live):
+    """TR39's skeleton: a capital I or a digit 1 for the l of a taken name (a Cyrillic
+    а or a full-width letter is refused by the name's format already). ``Al1ce1`` (1
+    for i) and ``阿眀`` (beside ``阿明``) are not TR39 confusables: they stay allowed."""
+    live = make_live()
+    live.register("Alice1")
+    live.register("阿明")
+    codes = {n: live.http("POST", "/api/v1/accounts", json={"name": n, "password": "secret-pw"})
+             for n in ("AIice1", "A1ice1", "Аlice1", "ＡＩｉｃｅ１", "Al1ce1", "阿眀")}
+    refused = {n for n, r in codes.items() if r.status_code == 409}
+    assert refused == {"AIice1", "A1ice1"}
+    assert all(codes[n].json()["error"]["reason"] == "name_taken" for n in refused)
+    assert codes["Аlice1"].status_code == codes["ＡＩｉｃｅ１"].status_code == 400
+    assert codes["Al1ce1"].status_code == codes["阿眀"].status_code == 201
+
+
+def test_the_skeleton_migration_keeps_older_look_alikes_working(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}"
+
+    async def go():
+        from alembic import command
+
+        from twmahjong.server.people.auth import Accounts, AuthError
+        from twmahjong.server.store import db
+        engine = create_engine(url)
+        from argon2 import PasswordHasher
+        hasher = PasswordHasher()
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(db._alembic_config(c), "0007"))
+            # made before skeletons existed (0007): the two look alike
+            for i, (name, pw) in enumerate((("Alice1", "secret-pw"), ("AIice1", "other-pw"))):
+                await conn.execute(sa.text(
+                    "INSERT INTO accounts (id, name, name_key, password_hash, is_guest, coins, "
+                    "rating, ranked_games, challenge_tier, created_at) "
+                    "VALUES (:i, :n, :k, :h, false, 0, 1500, 0, 0, 0)"),
+                    {"i": i + 1, "n": name, "k": name.lower(), "h": hasher.hash(pw)})
+        await migrate(engine)
+        accounts = Accounts(SqlRepository(engine), starting_coins=0)
+        logged = [(await accounts.login(n, p))["name"]
+                  for n, p in (("Alice1", "secret-pw"), ("AIice1", "other-pw"))]
+        try:
+            await accounts.register("A1ice1", "third-pw")
+            third = "made"
+        except AuthError as e:
+            third = e.reason
+        async with engine.connect() as conn:
+            skeletons = [r.name_skeleton for r in await conn.execute(sa.text(
+                "SELECT name_skeleton FROM accounts ORDER BY id"))]
+        await engine.dispose()
+        return logged, third, skeletons
+    logged, third, skeletons = run(go())
+    assert logged == ["Alice1", "AIice1"] and third == "name_taken"
+    assert skeletons == ["alicel", None]

@@ -131,12 +131,12 @@ class Settings(BaseModel):
     signup_burst: int = Field(5, ge=1)
     signup_net_rate: float = Field(1 / 15, gt=0)   # per IPv4 /24
     signup_net_burst: int = Field(20, ge=1)
-    signup_global_rate: float = Field(2.0, gt=0)   # per second, all clients together
-    signup_global_burst: int = Field(120, ge=1)
+    signup_global_rate: float = Field(1.0, gt=0)   # per second, all clients together
+    signup_global_burst: int = Field(60, ge=1)
     # argon2 work: at most hash_slots at once (0: one per core), hash_queue more waiting;
     # past that a login or registration is told 503 busy instead of waiting for ever
     hash_slots: int = Field(0, ge=0)
-    hash_queue: int = Field(32, ge=0)
+    hash_queue: int = Field(8, ge=0)
     max_active_tables: int = Field(3, ge=1)     # unfinished tables + rooms one account sits at
     create_rate: float = Field(0.2, gt=0)       # tables/rooms/queue entries made per account
     create_burst: int = Field(5, ge=1)

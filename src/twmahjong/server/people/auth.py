@@ -127,7 +127,7 @@ class Accounts:
     of CPU and a real player's login waits at most the queue, not the flood."""
 
     def __init__(self, repo: Repository, *, starting_coins: int, hash_slots: int = 0,
-                 hash_queue: int = 32):
+                 hash_queue: int = 8):
         self.repo = repo
         self.starting_coins = starting_coins
         self._hasher = PasswordHasher()
@@ -168,6 +168,9 @@ class Accounts:
         name = self.check_name(name)
         if not 6 <= len(password) <= 128:
             raise AuthError("a password has 6 to 128 characters", "password_length")
+        if await self.repo.lookalike(name) is not None:
+            raise AuthError(f"the name {name!r} is taken (or looks like a taken name)",
+                            "name_taken")
         digest = await self._hash_work(self._hasher.hash, password)
         try:
             return await self.repo.create_account(name, digest, is_guest=False,

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .db import unreachable
 from .schema import (accounts, game_actions, game_players, games, ledger, name_key,
-                     revoked_sessions)
+                     name_skeleton, revoked_sessions)
 
 __all__ = ["HOUSE", "Fenced", "NameTaken", "Refused", "Repository", "SqlRepository",
            "WriteTurns"]
@@ -68,6 +68,7 @@ class Repository(Protocol):
                              is_guest: bool, starting_coins: int) -> dict: ...
     async def account(self, account_id: int) -> dict | None: ...
     async def account_by_name(self, name: str) -> dict | None: ...
+    async def lookalike(self, name: str) -> dict | None: ...
     async def house_id(self) -> int: ...
     async def move_coins(self, entries: Iterable[tuple[int, int, str]], *,
                          game_id: str | None = None, hand_no: int | None = None) -> None: ...
@@ -217,7 +218,8 @@ class SqlRepository:
             try:
                 async with self.engine.begin() as conn:
                     res = await conn.execute(accounts.insert().values(
-                        name=name, name_key=name_key(name), password_hash=password_hash, is_guest=is_guest,
+                        name=name, name_key=name_key(name), name_skeleton=name_skeleton(name),
+                        password_hash=password_hash, is_guest=is_guest,
                         coins=starting_coins, rating=1500.0, ranked_games=0,
                         challenge_tier=0, created_at=now).returning(*accounts.c))
                     acc = _row(res.one())
@@ -242,6 +244,13 @@ class SqlRepository:
             if r is None:
                 r = (await conn.execute(sa.select(accounts).where(
                     accounts.c.name_key == name_key(name)))).first()
+        return _row(r) if r else None
+
+    async def lookalike(self, name: str) -> dict | None:
+        """An account whose name looks like ``name`` (the same TR39 skeleton), if any."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(sa.select(accounts).where(
+                accounts.c.name_skeleton == name_skeleton(name)))).first()
         return _row(r) if r else None
 
     async def house_id(self) -> int:
