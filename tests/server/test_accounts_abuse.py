@@ -92,6 +92,9 @@ def test_the_grant_key_migration_keeps_a_database_paid_twice_before_it(tmp_path)
 
 
 # -- logins: a stranger cannot lock the owner out ------------------------------------------------
+# the default sizes, but buckets that do not refill while a busy machine runs the test
+SLOW_REFILL = {"login_pair_rate": 1e-6, "login_name_rate": 1e-6, "login_fail_rate": 1e-6}
+
 def _login(live, name, password, address):
     return live.http("POST", "/api/v1/sessions", json={"name": name, "password": password},
                      headers={"X-Forwarded-For": address}).status_code
@@ -101,7 +104,7 @@ def test_a_strangers_guesses_never_lock_the_owner_out_of_their_account(make_live
     """Five wrong guesses from one address (then more, as the attack kept on): that
     address is refused, and so are its further guesses; the owner's right password
     from their own address still logs in, and only a wrong one from there counts."""
-    live = make_live(forwarded_allow_ips="127.0.0.1")
+    live = make_live(forwarded_allow_ips="127.0.0.1", **SLOW_REFILL)
     live.register("Alice1", "owner-secret")
     attacker = [_login(live, "alice1", "guess-pw", "198.51.100.9") for _ in range(8)]
     assert attacker == [401] * 5 + [429] * 3
@@ -116,7 +119,7 @@ def test_a_strangers_guesses_never_lock_the_owner_out_of_their_account(make_live
 
 
 def test_one_ipv6_network_is_one_guesser_whatever_address_it_takes(make_live):
-    live = make_live(forwarded_allow_ips="127.0.0.1")
+    live = make_live(forwarded_allow_ips="127.0.0.1", **SLOW_REFILL)
     live.register("Alice1", "owner-secret")
     codes = [_login(live, "Alice1", "guess-pw", f"2001:db8:7:7::{i:x}") for i in range(1, 9)]
     assert codes == [401] * 5 + [429] * 3
@@ -206,3 +209,224 @@ def test_password_checks_are_bounded_and_past_the_queue_refused_at_once(db_url):
     third, running, outcomes, after = run(go())
     assert "busy" in third and running == 1
     assert outcomes == ["wrong_password"] * 2 and after == "known1"
+
+
+# -- sessions end: logout, password change, an operator's reset ----------------------------------
+def _ws_hello(live, token) -> dict:
+    """What the WebSocket answers a hello with this token (welcome, or the error)."""
+    from server_helpers import Client
+
+    async def go():
+        c = await Client.open(live)
+        await c.send({"type": "hello", "token": token})
+        m = await c.recv()
+        await c.close()
+        return m
+    return run(go())
+
+
+def _login_token(live, name, password) -> str:
+    r = live.http("POST", "/api/v1/sessions", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    return r.json()["token"]
+
+
+def test_a_logout_ends_that_session_on_every_worker_and_only_that_one(make_live):
+    one = make_live()
+    two = make_live()                    # a second worker on the same database
+    one.register("Alice1", "owner-secret")
+    a, b = _login_token(one, "Alice1", "owner-secret"), _login_token(two, "Alice1", "owner-secret")
+    assert two.http("GET", "/api/v1/me", a).status_code == 200      # cached as standing
+    r = one.http("DELETE", "/api/v1/sessions/current", a)
+    assert r.status_code == 200 and r.json() == {"logged_out": True}
+    for live in (one, two):
+        refused = live.http("GET", "/api/v1/me", a)
+        assert refused.status_code == 401
+        assert refused.json()["error"]["reason"] == "session_revoked"
+        assert live.http("GET", "/api/v1/me", b).status_code == 200
+    hello = _ws_hello(two, a)
+    assert (hello["type"], hello["code"]) == ("error", "auth")
+    assert _ws_hello(two, b)["type"] == "welcome"
+    assert one.http("DELETE", "/api/v1/sessions/current", a).status_code == 401
+
+
+def test_a_password_change_ends_every_other_session(make_live):
+    live = make_live()
+    live.register("Alice1", "owner-secret")
+    a, b = _login_token(live, "Alice1", "owner-secret"), _login_token(live, "Alice1", "owner-secret")
+    wrong = live.http("POST", "/api/v1/me/password", a, json={"old": "nope-nope", "new": "x" * 8})
+    assert (wrong.status_code, wrong.json()["error"]["reason"]) == (403, "wrong_password")
+    assert live.http("GET", "/api/v1/me", b).status_code == 200      # nothing changed
+    r = live.http("POST", "/api/v1/me/password", a,
+                  json={"old": "owner-secret", "new": "new-secret"})
+    assert r.status_code == 200
+    fresh = r.json()["token"]
+    assert [live.http("GET", "/api/v1/me", t).status_code for t in (a, b, fresh)] == [401, 401, 200]
+    assert _ws_hello(live, b)["type"] == "error" and _ws_hello(live, fresh)["type"] == "welcome"
+    assert _login(live, "Alice1", "owner-secret", "127.0.0.1") == 401
+    _login_token(live, "Alice1", "new-secret")
+    guest = live.guest()
+    r = live.http("POST", "/api/v1/me/password", guest, json={"old": "", "new": "new-secret"})
+    assert (r.status_code, r.json()["error"]["reason"]) == (403, "guest")
+
+
+def test_an_operator_reset_ends_every_session_and_sets_a_new_password(make_live, db_url, capsys):
+    from twmahjong.cli import main as twmj
+    live = make_live()
+    live.register("Alice1", "owner-secret")
+    token = _login_token(live, "Alice1", "owner-secret")
+    capsys.readouterr()
+    try:
+        twmj(["admin", "reset-password", "alice1", "--database", db_url])
+        code = 0
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsys.readouterr().out.strip()
+    assert code == 0 and out.startswith("reset the password of Alice1 and ended every session")
+    new = out.rsplit(": ", 1)[1]
+    assert live.http("GET", "/api/v1/me", token).status_code == 401
+    assert _ws_hello(live, token)["type"] == "error"
+    assert _login(live, "Alice1", "owner-secret", "127.0.0.1") == 401
+    assert live.http("GET", "/api/v1/me", _login_token(live, "Alice1", new)).status_code == 200
+
+
+# -- friends and invitations: bounded, and no name oracle -----------------------------------------
+def _befriend(live, a, b, name_a, name_b):
+    assert live.http("POST", "/api/v1/friends", a, json={"name": name_b}).status_code == 200
+    assert live.http("POST", f"/api/v1/friends/{name_a}/accept", b).status_code == 200
+
+
+def test_friend_requests_are_limited_and_a_resent_request_does_not_notify_again(make_live):
+    """The attack: add and withdraw in a loop (1,440 notices in 10 s to one player), and
+    requests to 200 players in 0.8 s."""
+    from server_helpers import Client
+    live = make_live(friend_rate=0.001, friend_burst=5)
+    ta, tb, tc = live.register("Asker1"), live.register("Target1"), live.register("Marker1")
+    others = [live.register(f"Other{i}") for i in range(3)]  # noqa: F841  (names exist)
+
+    async def go():
+        b = await Client.open(live, tb, "B")
+        codes = []
+        for _ in range(4):                      # ask, withdraw, ask again ...
+            codes.append(live.http("POST", "/api/v1/friends", ta,
+                                   json={"name": "Target1"}).status_code)
+            live.http("DELETE", "/api/v1/friends/Target1", ta)
+        spread = [live.http("POST", "/api/v1/friends", ta, json={"name": f"Other{i}"}).status_code
+                  for i in range(3)]
+        # a marker from someone else: every notice sent before it has arrived by then
+        live.http("POST", "/api/v1/friends", tc, json={"name": "Target1"})
+        seen = []
+        while True:
+            m = await b.expect("notice")
+            if m["data"].get("from") == "Marker1":
+                break
+            seen.append(m["data"]["from"])
+        await b.close()
+        return codes, spread, seen
+    codes, spread, seen = run(go())
+    assert codes == [200] * 4 and spread == [200, 429, 429]
+    assert seen == ["Asker1"]                   # asked 4 times, told once
+    print(f"\n4 requests to one player -> {len(seen)} notice; 7 requests -> 5 sent")
+
+
+def test_an_invitation_or_unblock_says_the_same_for_a_stranger_and_for_no_one(make_live):
+    live = make_live(social_name_rate=0.001, social_name_burst=6)
+    ta = live.register("Host1")
+    live.register("Stranger1")
+    room = live.http("POST", "/api/v1/rooms", ta, json={}).json()
+    real = live.http("POST", f"/api/v1/rooms/{room['code']}/invite", ta, json={"name": "Stranger1"})
+    none = live.http("POST", f"/api/v1/rooms/{room['code']}/invite", ta, json={"name": "Nobody99"})
+    assert (real.status_code, real.json()) == (none.status_code, none.json())
+    assert real.json()["error"]["reason"] == "not_friends"
+    real = live.http("DELETE", "/api/v1/blocks/Stranger1", ta)
+    none = live.http("DELETE", "/api/v1/blocks/Nobody99", ta)
+    assert (real.status_code, real.json()) == (none.status_code, none.json())
+    # and names are looked up at a bounded rate (6 here): the 7th is refused
+    codes = [live.http("DELETE", f"/api/v1/blocks/Name{i}", ta).status_code for i in range(4)]
+    assert codes == [404, 404, 429, 429]
+
+
+def test_invitations_are_limited_per_sender_and_per_friend(make_live):
+    live = make_live(invite_pair_rate=0.001, invite_pair_burst=2, invite_rate=0.001,
+                     invite_burst=3)
+    ta, tb, tc = live.register("Host1"), live.register("Friend1"), live.register("Friend2")
+    _befriend(live, ta, tb, "Host1", "Friend1")
+    _befriend(live, ta, tc, "Host1", "Friend2")
+    room = live.http("POST", "/api/v1/rooms", ta, json={}).json()
+
+    def invite(name):
+        return live.http("POST", f"/api/v1/rooms/{room['code']}/invite", ta,
+                         json={"name": name}).status_code
+    assert [invite("Friend1") for _ in range(3)] == [201, 201, 429]
+    assert [invite("Friend2") for _ in range(2)] == [201, 429]      # the sender's 3 spent
+
+
+def test_the_invitation_store_is_bounded():
+    from twmahjong.server.social.friends import Invitations
+
+    async def go():
+        inv = Invitations(60.0, max_invites=16, per_account=3)
+        sender = {"id": 1, "name": "Host1"}
+        for i in range(40):
+            await inv.create(sender, 100 + i, "ABCDEF")
+        for _ in range(10):
+            last = await inv.create(sender, 7, "ABCDEF")
+        return len(inv._local), await inv.for_account(7), last
+    size, mine, last = run(go())
+    assert size <= 16 and len(mine) == 3 and mine[-1]["id"] == last["id"]
+
+
+# -- look-alike names -----------------------------------------------------------------------------
+def test_a_name_that_only_looks_like_a_taken_one_is_refused(make_live):
+    """TR39's skeleton: a capital I or a digit 1 for the l of a taken name (a Cyrillic
+    а or a full-width letter is refused by the name's format already). ``Al1ce1`` (1
+    for i) and ``阿眀`` (beside ``阿明``) are not TR39 confusables: they stay allowed."""
+    live = make_live()
+    live.register("Alice1")
+    live.register("阿明")
+    codes = {n: live.http("POST", "/api/v1/accounts", json={"name": n, "password": "secret-pw"})
+             for n in ("AIice1", "A1ice1", "Аlice1", "ＡＩｉｃｅ１", "Al1ce1", "阿眀")}
+    refused = {n for n, r in codes.items() if r.status_code == 409}
+    assert refused == {"AIice1", "A1ice1"}
+    assert all(codes[n].json()["error"]["reason"] == "name_taken" for n in refused)
+    assert codes["Аlice1"].status_code == codes["ＡＩｉｃｅ１"].status_code == 400
+    assert codes["Al1ce1"].status_code == codes["阿眀"].status_code == 201
+
+
+def test_the_skeleton_migration_keeps_older_look_alikes_working(tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}"
+
+    async def go():
+        from alembic import command
+
+        from twmahjong.server.people.auth import Accounts, AuthError
+        from twmahjong.server.store import db
+        engine = create_engine(url)
+        from argon2 import PasswordHasher
+        hasher = PasswordHasher()
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(db._alembic_config(c), "0007"))
+            # made before skeletons existed (0007): the two look alike
+            for i, (name, pw) in enumerate((("Alice1", "secret-pw"), ("AIice1", "other-pw"))):
+                await conn.execute(sa.text(
+                    "INSERT INTO accounts (id, name, name_key, password_hash, is_guest, coins, "
+                    "rating, ranked_games, challenge_tier, created_at) "
+                    "VALUES (:i, :n, :k, :h, false, 0, 1500, 0, 0, 0)"),
+                    {"i": i + 1, "n": name, "k": name.lower(), "h": hasher.hash(pw)})
+        await migrate(engine)
+        accounts = Accounts(SqlRepository(engine), starting_coins=0)
+        logged = [(await accounts.login(n, p))["name"]
+                  for n, p in (("Alice1", "secret-pw"), ("AIice1", "other-pw"))]
+        try:
+            await accounts.register("A1ice1", "third-pw")
+            third = "made"
+        except AuthError as e:
+            third = e.reason
+        async with engine.connect() as conn:
+            skeletons = [r.name_skeleton for r in await conn.execute(sa.text(
+                "SELECT name_skeleton FROM accounts ORDER BY id"))]
+        await engine.dispose()
+        return logged, third, skeletons
+    logged, third, skeletons = run(go())
+    assert logged == ["Alice1", "AIice1"] and third == "name_taken"
+    assert skeletons == ["alicel", None]

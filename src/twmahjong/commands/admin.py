@@ -205,6 +205,29 @@ def ban(who: Annotated[str, typer.Argument(help="Account name, or #id.")],
     typer.echo(f"banned {_run(database, data_dir, work)}")
 
 
+@admin.command("reset-password", help="Set a new password for an account and end every "
+                                      "session of it (on every worker).")
+def reset_password(who: Annotated[str, typer.Argument(help="Account name, or #id.")],
+                   password: Annotated[str | None, typer.Option(
+                       "--password", help="The new password (6-128 characters); without "
+                                          "it a random one is made and shown once.")] = None,
+                   database: DatabaseOpt = None, data_dir: DataDirOpt = None) -> None:
+    from ..server.people.auth import Accounts
+    new = password if password is not None else secrets.token_urlsafe(12)
+    if not 6 <= len(new) <= 128:
+        raise AdminError("--password: a password has 6 to 128 characters")
+
+    async def work(repo):
+        acc = await _account(repo, who)
+        if acc["is_guest"] or not acc["password_hash"]:
+            raise AdminError(f"{acc['name']} is a guest (or the house): it has no password")
+        await Accounts(repo, starting_coins=0).set_password(acc["id"], new)
+        return acc["name"]
+    name = _run(database, data_dir, work)
+    shown = "" if password is not None else f"; the new password: {new}"
+    typer.echo(f"reset the password of {name} and ended every session of it{shown}")
+
+
 @admin.command("unban", help="Lift an account's ban.")
 def unban(who: Annotated[str, typer.Argument(help="Account name, or #id.")],
           database: DatabaseOpt = None, data_dir: DataDirOpt = None) -> None:

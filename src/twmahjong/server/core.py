@@ -16,7 +16,7 @@ from ..engine.wall import new_seed
 from ..errors import UserError
 from .cluster.seams import LocalBus, LocalDirectory, LocalPresence
 from .net.limits import Limiter, Limits
-from .people.auth import Accounts, Tokens
+from .people.auth import Accounts, Sessions, Tokens
 from .people.ranking import elo_update
 from .play import challenge
 from .play.game import TableGame
@@ -52,6 +52,7 @@ class Server:
         self.repo = SqlRepository(self.engine)
         self.tokens = Tokens(settings.resolved_secret(), session_ttl=settings.session_ttl,
                              ticket_ttl=settings.ticket_ttl)
+        self.sessions = Sessions(self.tokens, self.repo)
         self.accounts = Accounts(self.repo, starting_coins=settings.starting_coins,
                                  hash_slots=settings.hash_slots, hash_queue=settings.hash_queue)
         self.rooms: RoomBook = Rooms(settings.room_idle_ttl)
@@ -77,7 +78,8 @@ class Server:
         link = self.cluster.link if self.cluster is not None else None
         self.friends = FriendStore(self.engine, self.repo)
         self.where = Whereabouts(self, link)
-        self.invites = Invitations(settings.invite_ttl, link)
+        self.invites = Invitations(settings.invite_ttl, link, max_invites=settings.max_invites,
+                                   per_account=settings.invites_per_account)
         self.notices = Notices(self, link)
         self.talk_gate = TalkGate(settings.talk_rate, settings.talk_burst,
                                   settings.limiter_keys, link)

@@ -86,6 +86,18 @@ class Settings(BaseModel):
     watch_per_account: int = Field(2, ge=1)    # connections of one account watching one table
     watchers_per_table: int = Field(100, ge=1)  # watching connections at one table, all told
     invite_ttl: float = Field(120.0, gt=0)     # s an invitation to a room stays open
+    # friends and invitations (docs/security.md): what one account may send
+    friend_rate: float = Field(1 / 30, gt=0)     # friend requests/s per account
+    friend_burst: int = Field(10, ge=1)
+    friend_notice_cooldown: float = Field(3600.0, ge=0)  # s before a re-sent request notifies
+    social_name_rate: float = Field(0.5, gt=0)   # names looked up/s per account (friends API)
+    social_name_burst: int = Field(30, ge=1)
+    invite_rate: float = Field(1 / 6, gt=0)      # invitations/s per sender
+    invite_burst: int = Field(10, ge=1)
+    invite_pair_rate: float = Field(1 / 60, gt=0)  # invitations/s per (sender, friend)
+    invite_pair_burst: int = Field(3, ge=1)
+    max_invites: int = Field(10_000, ge=16)      # invitations one process keeps (oldest dropped)
+    invites_per_account: int = Field(20, ge=1)   # pending invitations one account holds
 
     # 牌譜分析 in the replay viewer (server/play/analysis.py): sampled worlds per decision
     analysis_worlds: int = Field(32, ge=1, le=4096)
@@ -130,12 +142,12 @@ class Settings(BaseModel):
     signup_burst: int = Field(5, ge=1)
     signup_net_rate: float = Field(1 / 15, gt=0)   # per IPv4 /24
     signup_net_burst: int = Field(20, ge=1)
-    signup_global_rate: float = Field(2.0, gt=0)   # per second, all clients together
-    signup_global_burst: int = Field(120, ge=1)
+    signup_global_rate: float = Field(1.0, gt=0)   # per second, all clients together
+    signup_global_burst: int = Field(60, ge=1)
     # argon2 work: at most hash_slots at once (0: one per core), hash_queue more waiting;
     # past that a login or registration is told 503 busy instead of waiting for ever
     hash_slots: int = Field(0, ge=0)
-    hash_queue: int = Field(32, ge=0)
+    hash_queue: int = Field(8, ge=0)
     max_active_tables: int = Field(3, ge=1)     # unfinished tables + rooms one account sits at
     create_rate: float = Field(0.2, gt=0)       # tables/rooms/queue entries made per account
     create_burst: int = Field(5, ge=1)

@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...errors import UserError
-from ..people.auth import AuthError, Busy, check_not_banned, public_account
+from ..people.auth import AuthError, Busy, public_account
 from ..play import challenge, opponents
 from ..play.game import match_commitment
 from ..play.lobby import LobbyError
@@ -107,12 +107,9 @@ async def current_account(request: Request,
                           authorization: Annotated[str | None, Header()] = None) -> dict:
     if not authorization or not authorization.startswith("Bearer "):
         raise AuthError("log in first (Authorization: Bearer <token>)")
-    server = server_of(request)
-    account_id = server.tokens.account_of(authorization[7:].strip())
-    acc = await server.repo.account(account_id)
-    if acc is None or acc["name"].startswith("__"):
-        raise AuthError("this account does not exist")
-    check_not_banned(acc)
+    # forged, expired, ended (logout, password change) or banned: 401 (auth.Sessions)
+    acc, session = await server_of(request).sessions.check(authorization[7:].strip())
+    request.state.session = session
     return acc
 
 
@@ -155,7 +152,7 @@ def _throttle(request: Request) -> None:
 
 
 def _session(server, acc: dict) -> dict:
-    return {"token": server.tokens.session(acc["id"]), "account": public_account(acc)}
+    return {"token": server.sessions.issue(acc), "account": public_account(acc)}
 
 
 @router.post("/accounts", status_code=201)
@@ -187,6 +184,40 @@ async def login(body: Credentials, request: Request) -> dict:
             server.limits.login_failed(client, name)
         raise
     return _session(server, acc)
+
+
+@router.delete("/sessions/current")
+async def logout(request: Request, acc: Account) -> dict:
+    """Log out: this session's token is refused from now on, on every worker (the
+    account's other sessions go on)."""
+    await server_of(request).sessions.end(request.state.session)
+    return {"logged_out": True}
+
+
+class PasswordChange(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    old: str = Field(max_length=128)
+    new: str = Field(max_length=128)
+
+
+@router.post("/me/password")
+async def change_password(body: PasswordChange, request: Request, acc: Account) -> dict:
+    """A new password, the current one proved. Every other session of the account ends
+    (a stolen token with it); the answer carries this client's new token. A wrong
+    current password counts as a failed login (the same limits)."""
+    server = server_of(request)
+    client, name = client_address(request), name_key(acc["name"])
+    server.limits.check_login(client, name)
+    try:
+        fresh = await server.accounts.change_password(acc, body.old, body.new)
+    except AuthError as e:
+        if e.reason == "wrong_password":
+            server.limits.login_failed(client, name)
+            raise ApiError(403, "forbidden", str(e), e.reason) from None
+        raise ApiError(400 if e.reason == "password_length" else 403,
+                       "bad_request" if e.reason == "password_length" else "forbidden",
+                       str(e), e.reason) from None
+    return _session(server, fresh)
 
 
 @router.post("/guests", status_code=201)

@@ -148,6 +148,14 @@ class Limits:
         self.room_miss_client = lim(st.room_miss_rate, st.room_miss_burst)
         self.room_miss_account = lim(st.room_miss_rate, st.room_miss_burst)
         self.replays = lim(st.replay_rate, st.replay_burst)   # replays/records made, per network
+        self.friend_requests = lim(st.friend_rate, st.friend_burst)     # per account
+        self.social_names = lim(st.social_name_rate, st.social_name_burst)
+        self.invites = lim(st.invite_rate, st.invite_burst)             # per sender
+        self.invite_pair = lim(st.invite_pair_rate, st.invite_pair_burst)
+        # (sender, receiver) pairs told of a friend request lately: a request withdrawn
+        # and sent again within the cool-down is stored but not told again
+        self.noticed: TTLCache = TTLCache(maxsize=st.limiter_keys,
+                                          ttl=max(st.friend_notice_cooldown, 1e-6), timer=clock)
         self.max_active_tables = st.max_active_tables
         self.sockets = Counts()               # open WebSockets per network_of(address)
         self._making: dict[int, int] = {}     # tables being made, not yet in the directory
@@ -215,6 +223,18 @@ class Limits:
         self.signup.take(net)
         self.signup_net.take(wide)
         self.signup_all.take("all")
+
+    def spend(self, limiter: Limiter, key: Hashable, what: str) -> None:
+        """One token of ``limiter`` for ``key``, or 429 saying ``what`` was too fast."""
+        if not limiter.take(key):
+            raise LimitError("rate_limited", f"{what}; wait a moment")
+
+    def first_notice(self, sender: int, receiver: int) -> bool:
+        """True once per cool-down for a (sender, receiver) pair: whether to tell."""
+        if (sender, receiver) in self.noticed:
+            return False
+        self.noticed[(sender, receiver)] = True
+        return True
 
     def check_room_lookup(self, client: str, account_id: int) -> None:
         """Refused while this client or account has guessed too many wrong codes — even

@@ -29,7 +29,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...errors import UserError
-from ..people.auth import AuthError, check_not_banned, public_account
+from ..people.auth import AuthError, public_account
 from ..play import challenge
 from ..play.lobby import LobbyError
 from ..play.seats import FORFEITED
@@ -360,11 +360,7 @@ class Connection:
             # proved by that account's session token (a guest has one too)
             raise AuthError("say hello with your session token (and a seat's ticket "
                             "to sit back down)")
-        account_id = self.server.tokens.account_of(msg.token)
-        acc = await self.server.repo.account(account_id)
-        if acc is None or acc["name"].startswith("__"):
-            raise AuthError("this account does not exist")
-        check_not_banned(acc)
+        acc = await self.server.sessions.account(msg.token)   # ended sessions: refused
         self.account = acc
         self.server.presence.connected(acc["id"])
         await self._load_blocks()

@@ -28,7 +28,7 @@ from ...errors import UserError
 from ..store.repository import NameTaken, Repository
 from ..store.schema import name_key
 
-__all__ = ["Accounts", "AuthError", "Busy", "Ticket", "Tokens", "check_not_banned", "public_account"]
+__all__ = ["Accounts", "AuthError", "Busy", "Session", "Sessions", "Ticket", "Tokens", "check_not_banned", "public_account"]
 
 _NAME = re.compile(r"^[A-Za-z0-9\u3400-\u9fff][A-Za-z0-9_\-\u3400-\u9fff]{1,19}$")
 
@@ -50,6 +50,14 @@ def check_not_banned(acc: dict) -> None:
 
 
 @dataclass(frozen=True)
+class Session:
+    account_id: int
+    gen: int                  # the account's session generation when it was issued
+    sid: str | None           # its own id (None: a token from before sessions could end)
+    expires_at: float
+
+
+@dataclass(frozen=True)
 class Ticket:
     game_id: str
     seat: int
@@ -63,19 +71,26 @@ class Tokens:
         self.session_ttl = session_ttl
         self.ticket_ttl = ticket_ttl
 
-    def session(self, account_id: int) -> str:
-        return self._session.dumps({"a": account_id})
+    def session(self, account_id: int, gen: int = 0) -> str:
+        """A session token: the account, the session generation it is issued in, and
+        an id of its own (so that it alone can be ended: a logout)."""
+        return self._session.dumps({"a": account_id, "g": gen, "s": secrets.token_urlsafe(12)})
 
-    def account_of(self, token: str) -> int:
+    def read_session(self, token: str) -> Session:
         try:
-            data = self._session.loads(token, max_age=self.session_ttl)
+            data, signed = self._session.loads(token, max_age=self.session_ttl,
+                                               return_timestamp=True)
         except SignatureExpired:
             raise AuthError("your session has expired; please log in again",
                             "session_expired") from None
         except BadSignature:
             raise AuthError("invalid session token; please log in again",
                             "session_invalid") from None
-        return int(data["a"])
+        return Session(int(data["a"]), int(data.get("g", 0)), data.get("s"),
+                       signed.timestamp() + self.session_ttl)
+
+    def account_of(self, token: str) -> int:
+        return self.read_session(token).account_id
 
     def ticket(self, game_id: str, seat: int, account_id: int) -> str:
         return self._ticket.dumps({"g": game_id, "s": seat, "a": account_id})
@@ -112,7 +127,7 @@ class Accounts:
     of CPU and a real player's login waits at most the queue, not the flood."""
 
     def __init__(self, repo: Repository, *, starting_coins: int, hash_slots: int = 0,
-                 hash_queue: int = 32):
+                 hash_queue: int = 8):
         self.repo = repo
         self.starting_coins = starting_coins
         self._hasher = PasswordHasher()
@@ -153,6 +168,9 @@ class Accounts:
         name = self.check_name(name)
         if not 6 <= len(password) <= 128:
             raise AuthError("a password has 6 to 128 characters", "password_length")
+        if await self.repo.lookalike(name) is not None:
+            raise AuthError(f"the name {name!r} is taken (or looks like a taken name)",
+                            "name_taken")
         digest = await self._hash_work(self._hasher.hash, password)
         try:
             return await self.repo.create_account(name, digest, is_guest=False,
@@ -176,6 +194,25 @@ class Accounts:
         check_not_banned(acc)
         return acc  # type: ignore[return-value]
 
+    async def change_password(self, acc: dict, old: str, new: str) -> dict:
+        """A new password, the old one proved; every session of the account ends (the
+        caller issues the one asking a new token). The account as it is now."""
+        if not acc.get("password_hash"):
+            raise AuthError("a guest has no password; register to have one", "guest")
+        if not 6 <= len(new) <= 128:
+            raise AuthError("a password has 6 to 128 characters", "password_length")
+        try:
+            await self._hash_work(self._hasher.verify, acc["password_hash"], old)
+        except (VerifyMismatchError, InvalidHashError):
+            raise AuthError("the current password is wrong", "wrong_password") from None
+        return await self.set_password(acc["id"], new)
+
+    async def set_password(self, account_id: int, new: str) -> dict:
+        """Set a password (a change, an operator's reset) and end every session."""
+        digest = await self._hash_work(self._hasher.hash, new)
+        await self.repo.set_password(account_id, digest)
+        return await self.repo.account(account_id)  # type: ignore[return-value]
+
     async def guest(self) -> dict:
         """Play without registering: a throwaway account with the same 新人禮包."""
         for _ in range(5):
@@ -186,3 +223,62 @@ class Accounts:
             except NameTaken:
                 continue
         raise AuthError("could not create a guest account; try again")
+
+
+class Sessions:
+    """Who a session token speaks for — and whether its session still stands.
+
+    A token is refused (401 ``session_revoked``) when the account's session
+    generation has moved since it was issued (a password change, an operator's reset:
+    every session ends) or when its own id is among the account's ended sessions (a
+    logout). Both live in the database, so an end holds on every worker at once. The
+    check costs nothing extra in the usual case: the generation and the count of
+    ended sessions come with the account row the request reads anyway, and the list
+    of ended ids is read only for an account that has one, then cached for as long as
+    that count does not move (bounded, ``cache`` accounts)."""
+
+    def __init__(self, tokens: Tokens, repo: Repository, *, cache: int = 10_000):
+        from cachetools import LRUCache
+        self.tokens, self.repo = tokens, repo
+        self._ended: LRUCache = LRUCache(maxsize=cache)   # account -> (revoked_n, sids)
+
+    def issue(self, acc: dict) -> str:
+        return self.tokens.session(acc["id"], int(acc.get("session_gen") or 0))
+
+    async def check(self, token: str) -> tuple[dict, Session]:
+        """The account a token speaks for, and its session: AuthError if the token is
+        forged or expired, the session ended, the account gone or banned."""
+        session = self.tokens.read_session(token)
+        acc = await self.repo.account(session.account_id)
+        if acc is None or acc["name"].startswith("__"):
+            raise AuthError("this account does not exist")
+        if session.gen != int(acc.get("session_gen") or 0) or (
+                session.sid is not None and session.sid in await self._ended_sids(acc)):
+            raise AuthError("this session has ended (logged out, or the password was "
+                            "changed); please log in again", "session_revoked")
+        check_not_banned(acc)
+        return acc, session
+
+    async def account(self, token: str) -> dict:
+        return (await self.check(token))[0]
+
+    async def _ended_sids(self, acc: dict) -> frozenset[str]:
+        n = int(acc.get("revoked_n") or 0)
+        if n == 0:
+            return frozenset()
+        cached = self._ended.get(acc["id"])
+        if cached is not None and cached[0] == n:
+            return cached[1]
+        sids = frozenset(await self.repo.revoked_sids(acc["id"]))
+        self._ended[acc["id"]] = (n, sids)
+        return sids
+
+    async def end(self, session: Session) -> None:
+        """Log out: this session only (a token from before sessions had ids: all of the
+        account's sessions, the only way to end it)."""
+        if session.sid is None:
+            acc = await self.repo.account(session.account_id)
+            if acc is not None:
+                await self.repo.set_password(session.account_id, acc["password_hash"])
+            return
+        await self.repo.revoke_session(session.account_id, session.sid, session.expires_at)

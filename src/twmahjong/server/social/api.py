@@ -32,9 +32,20 @@ def _registered(acc: dict) -> None:
                                          "your friends", "guest")
 
 
-async def _other(server, name: str) -> dict:
+async def _find(server, acc: dict, name: str) -> dict | None:
+    """The registered player called ``name`` (None: none), counted against the asking
+    account: names are looked up at a bounded rate, so the API is no fast oracle."""
+    server.limits.spend(server.limits.social_names, acc["id"],
+                        "you are looking up too many names")
     other = await server.repo.account_by_name(name.strip())
     if other is None or other["name"].startswith("__") or other["is_guest"]:
+        return None
+    return other
+
+
+async def _other(server, acc: dict, name: str) -> dict:
+    other = await _find(server, acc, name)
+    if other is None:
         raise ApiError(404, "not_found", f"no player called {name[:40]!r}", "no_account")
     return other
 
@@ -66,11 +77,15 @@ async def add_friend(body: Name, request: Request, acc: Account) -> dict:
     """Ask a player (by name, or one of 最近同桌) to be friends."""
     _registered(acc)
     server = server_of(request)
-    other = await _other(server, body.name)
+    other = await _other(server, acc, body.name)
+    server.limits.spend(server.limits.friend_requests, acc["id"],
+                        "you are sending friend requests too fast")
     state = await server.friends.request(acc["id"], other["id"])
     if await server.friends.state(other["id"], acc["id"]) != "blocked":
-        server.notices.send(other["id"], "friend_accepted" if state == "friends"
-                            else "friend_request", {"from": acc["name"]})
+        # a request withdrawn and sent again is not told again within the cool-down
+        if state == "friends" or server.limits.first_notice(acc["id"], other["id"]):
+            server.notices.send(other["id"], "friend_accepted" if state == "friends"
+                                else "friend_request", {"from": acc["name"]})
     return {"state": state, "name": other["name"]}
 
 
@@ -78,7 +93,7 @@ async def add_friend(body: Name, request: Request, acc: Account) -> dict:
 async def accept_friend(name: str, request: Request, acc: Account) -> dict:
     _registered(acc)
     server = server_of(request)
-    other = await _other(server, name)
+    other = await _other(server, acc, name)
     await server.friends.accept(acc["id"], other["id"])
     server.notices.send(other["id"], "friend_accepted", {"from": acc["name"]})
     return {"state": "friends", "name": other["name"]}
@@ -88,7 +103,7 @@ async def accept_friend(name: str, request: Request, acc: Account) -> dict:
 async def decline_friend(name: str, request: Request, acc: Account) -> dict:
     _registered(acc)
     server = server_of(request)
-    other = await _other(server, name)
+    other = await _other(server, acc, name)
     await server.friends.decline(acc["id"], other["id"])
     return {"state": None, "name": other["name"]}
 
@@ -97,7 +112,7 @@ async def decline_friend(name: str, request: Request, acc: Account) -> dict:
 async def remove_friend(name: str, request: Request, acc: Account) -> dict:
     _registered(acc)
     server = server_of(request)
-    other = await _other(server, name)
+    other = await _other(server, acc, name)
     await server.friends.remove(acc["id"], other["id"])
     return {"state": None, "name": other["name"]}
 
@@ -108,7 +123,7 @@ async def block_player(name: str, request: Request, acc: Account) -> dict:
     emotes ever reach me (the server drops them)."""
     _registered(acc)
     server = server_of(request)
-    other = await _other(server, name)
+    other = await _other(server, acc, name)
     await server.friends.block(acc["id"], other["id"])
     server.notices.send(acc["id"], "blocks")       # my connections, on every worker
     return {"state": "blocked", "name": other["name"]}
@@ -118,7 +133,10 @@ async def block_player(name: str, request: Request, acc: Account) -> dict:
 async def unblock_player(name: str, request: Request, acc: Account) -> dict:
     _registered(acc)
     server = server_of(request)
-    other = await _other(server, name)
+    # no such player and a player not blocked get one answer: no name oracle
+    other = await _find(server, acc, name)
+    if other is None:
+        raise ApiError(404, "not_found", "this player is not blocked", "not_blocked")
     await server.friends.unblock(acc["id"], other["id"])
     server.notices.send(acc["id"], "blocks")
     return {"state": None, "name": other["name"]}
@@ -137,9 +155,16 @@ async def invite_friend(code: str, body: Name, request: Request, acc: Account) -
     if room.started:
         raise ApiError(409, "conflict", "this room's game has already started",
                        "room_started")
-    other = await _other(server, body.name)
-    if await server.friends.state(acc["id"], other["id"]) != "friend":
+    # no such player and a player who is not a friend get one answer: no name oracle
+    other = await _find(server, acc, body.name)
+    if other is None or await server.friends.state(acc["id"], other["id"]) != "friend":
         raise ApiError(403, "forbidden", "you can invite friends only", "not_friends")
+    lim, pair = server.limits, (acc["id"], other["id"])
+    if not lim.invite_pair.allows(pair):         # a refusal spends nothing
+        raise ApiError(429, "rate_limited", "you invited this friend a moment ago; wait a "
+                                            "little", "rate_limited")
+    lim.spend(lim.invites, acc["id"], "you are inviting too fast")
+    lim.invite_pair.take(pair)
     inv = await server.invites.create(acc, other["id"], room.code)
     server.notices.send(other["id"], "invite", public_invite(inv))
     return {"invite": public_invite(inv)}

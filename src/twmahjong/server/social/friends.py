@@ -271,8 +271,12 @@ class Invitations:
     """Seats in private rooms offered to friends: ``{id, from, from_id, to, code,
     expires_at}``; gone once accepted, declined or expired."""
 
-    def __init__(self, ttl: float, link: Any = None):
+    def __init__(self, ttl: float, link: Any = None, *, max_invites: int = 10_000,
+                 per_account: int = 20):
         self.ttl, self.link = ttl, link
+        # bounded: past max_invites the oldest is dropped, and one account holds at most
+        # per_account pending (its oldest dropped), whoever sends them
+        self.max_invites, self.per_account = max_invites, per_account
         self._local: dict[str, dict] = {}
 
     async def create(self, sender: dict, to: int, code: str) -> dict:
@@ -280,6 +284,11 @@ class Invitations:
                "to": to, "code": code, "expires_at": time.time() + self.ttl}
         if self.link is None:
             self._expire()
+            held = [k for k, v in self._local.items() if v["to"] == to]
+            for k in held[:max(0, len(held) - self.per_account + 1)]:
+                del self._local[k]
+            while len(self._local) >= self.max_invites:
+                del self._local[next(iter(self._local))]     # the oldest (insertion order)
             self._local[inv["id"]] = inv
         else:
             r = self.link.r
@@ -287,6 +296,8 @@ class Invitations:
                 pipe.set(self.link.key("invite", inv["id"]), json.dumps(inv),
                          px=int(self.ttl * 1000))
                 pipe.zadd(self.link.key("invites", str(to)), {inv["id"]: inv["expires_at"]})
+                pipe.zremrangebyrank(self.link.key("invites", str(to)), 0,
+                                     -self.per_account - 1)
                 pipe.expire(self.link.key("invites", str(to)), int(self.ttl) + 60)
                 await pipe.execute()
         return inv

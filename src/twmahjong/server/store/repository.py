@@ -23,7 +23,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .db import unreachable
-from .schema import accounts, game_actions, game_players, games, ledger, name_key
+from .schema import (accounts, game_actions, game_players, games, ledger, name_key,
+                     name_skeleton, revoked_sessions)
 
 __all__ = ["HOUSE", "Fenced", "NameTaken", "Refused", "Repository", "SqlRepository",
            "WriteTurns"]
@@ -67,11 +68,15 @@ class Repository(Protocol):
                              is_guest: bool, starting_coins: int) -> dict: ...
     async def account(self, account_id: int) -> dict | None: ...
     async def account_by_name(self, name: str) -> dict | None: ...
+    async def lookalike(self, name: str) -> dict | None: ...
     async def house_id(self) -> int: ...
     async def move_coins(self, entries: Iterable[tuple[int, int, str]], *,
                          game_id: str | None = None, hand_no: int | None = None) -> None: ...
     async def take_coins(self, account_id: int, amount: int, reason: str) -> bool: ...
     async def set_ban(self, account_id: int, reason: str | None, *, banned: bool) -> None: ...
+    async def set_password(self, account_id: int, password_hash: str) -> int: ...
+    async def revoke_session(self, account_id: int, sid: str, expires_at: float) -> None: ...
+    async def revoked_sids(self, account_id: int) -> set[str]: ...
     async def find_accounts(self, name: str | None = None, limit: int = 50) -> list[dict]: ...
     async def ledger_sum(self, account_id: int) -> int: ...
     async def grant(self, account_id: int, amount: int, reason: str, key: str, *,
@@ -216,7 +221,8 @@ class SqlRepository:
             try:
                 async with self.engine.begin() as conn:
                     res = await conn.execute(accounts.insert().values(
-                        name=name, name_key=name_key(name), password_hash=password_hash, is_guest=is_guest,
+                        name=name, name_key=name_key(name), name_skeleton=name_skeleton(name),
+                        password_hash=password_hash, is_guest=is_guest,
                         coins=starting_coins, rating=1500.0, ranked_games=0,
                         challenge_tier=0, created_at=now).returning(*accounts.c))
                     acc = _row(res.one())
@@ -241,6 +247,13 @@ class SqlRepository:
             if r is None:
                 r = (await conn.execute(sa.select(accounts).where(
                     accounts.c.name_key == name_key(name)))).first()
+        return _row(r) if r else None
+
+    async def lookalike(self, name: str) -> dict | None:
+        """An account whose name looks like ``name`` (the same TR39 skeleton), if any."""
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(sa.select(accounts).where(
+                accounts.c.name_skeleton == name_skeleton(name)))).first()
         return _row(r) if r else None
 
     async def house_id(self) -> int:
@@ -319,6 +332,39 @@ class SqlRepository:
         async with self._write, self.engine.begin() as conn:
             await conn.execute(accounts.update().where(accounts.c.id == account_id).values(
                 banned_at=time.time() if banned else None, ban_reason=reason if banned else None))
+
+    # -- sessions -----------------------------------------------------------------------
+    async def set_password(self, account_id: int, password_hash: str) -> int:
+        """A new password, and a new session generation: every session issued before
+        ends (on every worker: the generation is checked with the account row). The
+        new generation."""
+        async with self._write, self.engine.begin() as conn:
+            await conn.execute(accounts.update().where(accounts.c.id == account_id).values(
+                password_hash=password_hash, session_gen=accounts.c.session_gen + 1))
+            return int(await conn.scalar(sa.select(accounts.c.session_gen).where(
+                accounts.c.id == account_id)))
+
+    async def revoke_session(self, account_id: int, sid: str, expires_at: float) -> None:
+        """End one session (a logout): its id is listed until its token would have
+        expired anyway, and the account's ``revoked_n`` moves so caches read it again."""
+        now = time.time()
+        try:
+            async with self._write, self.engine.begin() as conn:
+                await conn.execute(revoked_sessions.delete().where(
+                    revoked_sessions.c.expires_at < now))
+                await conn.execute(revoked_sessions.insert().values(
+                    sid=sid, account_id=account_id, expires_at=expires_at))
+                await conn.execute(accounts.update().where(accounts.c.id == account_id)
+                                   .values(revoked_n=accounts.c.revoked_n + 1))
+        except IntegrityError:
+            return                              # ended already
+
+    async def revoked_sids(self, account_id: int) -> set[str]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(sa.select(revoked_sessions.c.sid).where(
+                revoked_sessions.c.account_id == account_id,
+                revoked_sessions.c.expires_at >= time.time()))
+        return {r.sid for r in rows}
 
     async def find_accounts(self, name: str | None = None, limit: int = 50) -> list[dict]:
         """Accounts whose name contains ``name`` (all without one), newest first."""

@@ -28,12 +28,30 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
+def name_skeleton(name: str) -> str:
+    """The form no two new names may share: the Unicode TR39 confusables skeleton
+    (``disarm.skeleton_key`` with TR39's digits, ``1 ≡ l``, ``0 ≡ O``: NFKC, the
+    confusables table, case folded), so a name that only looks like a taken one —
+    ``AIice1`` (capital I) or ``A1ice1`` beside ``Alice1`` — is refused. The TR39 table is about letters
+    that look alike in a font; it does not pair CJK characters that differ by a
+    stroke (``阿眀`` and ``阿明`` keep two skeletons).
+
+        >>> name_skeleton("AIice1") == name_skeleton("Alice1")
+        True
+    """
+    from disarm import skeleton_key
+    return str(skeleton_key(unicodedata.normalize("NFKC", name), digit_policy="tr39"))[:64]
+
+
 accounts = sa.Table(
     "accounts", metadata,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(32), nullable=False, unique=True),
     # name_key(name), unique: migration 0002 filled it for older rows
     sa.Column("name_key", sa.String(64), nullable=True),
+    # name_skeleton(name), unique: migration 0008 filled it for older rows (of older
+    # look-alikes only the first keeps it — both go on working, no new one is made)
+    sa.Column("name_skeleton", sa.String(64), nullable=True),
     sa.Column("password_hash", sa.String(200), nullable=True),   # None: guest / house
     sa.Column("is_guest", sa.Boolean, nullable=False, default=False),
     sa.Column("coins", sa.BigInteger, nullable=False, default=0),
@@ -43,7 +61,24 @@ accounts = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("banned_at", sa.Float, nullable=True),       # None: not banned (migration 0003)
     sa.Column("ban_reason", sa.String(200), nullable=True),
+    # sessions (migration 0007): a token carries the generation it was issued in; a
+    # password change or an operator's reset bumps it, ending every session at once.
+    # revoked_n counts the account's ended sessions (``revoked_sessions``): a token is
+    # checked against that list only when it is not 0, and a cached list only while
+    # the count is the same
+    sa.Column("session_gen", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("revoked_n", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_accounts_name_key", "name_key", unique=True),
+    sa.Index("ix_accounts_name_skeleton", "name_skeleton", unique=True),
+)
+
+# one row per ended session (a logout): its token's id, kept until the token expires
+revoked_sessions = sa.Table(
+    "revoked_sessions", metadata,
+    sa.Column("sid", sa.String(32), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False,
+              index=True),
+    sa.Column("expires_at", sa.Float, nullable=False),
 )
 
 ledger = sa.Table(
