@@ -37,9 +37,11 @@ def test_every_lobby_question_fits_an_80_column_terminal():
 
     from twmahjong.tui.strings import tr
 
-    widest = {"back": None, "code": "WWWWWW"}
+    widest = {"back": None, "code": "WWWWWW", "games": None}
     for lang in ("zh", "en"):
         widest["back"] = tr(lang, "lobby_back")
-        for key in [k for k in STRINGS if k.startswith("lobby_") and k not in ("lobby_back", "lobby_hello")]:
+        widest["games"] = tr(lang, "lobby_games")
+        for key in [k for k in STRINGS if k.startswith("lobby_")
+                    and k not in ("lobby_back", "lobby_games", "lobby_hello")]:
             line = tr(lang, key, **widest) + " [1]: "
             assert cell_len(line) <= 80, (lang, key, cell_len(line), line)

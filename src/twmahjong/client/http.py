@@ -155,6 +155,18 @@ class Api:
     async def games(self) -> list[dict]:
         return (await self.call("GET", "/games"))["games"]
 
+    async def unfinished(self) -> list[dict]:
+        """進行中的牌局: this account's active games still theirs (not forfeited), each
+        with its seat's ``ticket``."""
+        return [g for g in await self.games()
+                if g.get("status") == "active" and not g.get("forfeited") and g.get("ticket")]
+
+    async def forfeit(self, game_id: str) -> dict:
+        """認輸: give up an unfinished game — ``{"game_id", "outcome"}``, ``outcome``
+        ``"ended"`` (the game settled) or ``"bot_plays"`` (a bot plays the seat to the
+        end). ``no_game`` (404), ``game_over`` (409) are ``ApiError``."""
+        return await self.call("POST", f"/games/{quote(game_id)}/forfeit")
+
     async def profiles(self) -> dict:
         return await self.call("GET", "/profiles")
 

@@ -77,6 +77,54 @@ def log_in(api: Api, creds: Credentials, lang: str, ask=typer.prompt, say=typer.
         return out["account"]
 
 
+def _refused_for_tables(e: ApiError) -> bool:
+    return "too_many_tables" in (e.code, e.reason)
+
+
+def games_in_progress(api: Api, lang: str, ask=typer.prompt, say=typer.echo) -> tuple | None:
+    """進行中的牌局: the account's unfinished games, each with 回到牌桌 (``b N``) and
+    認輸 (``f N``, after a confirm that says what happens). ``("ticket", ticket)`` to
+    sit back down, None to go back to the menu."""
+    import datetime
+    while True:
+        games = _run(api.unfinished())
+        if not games:
+            say(tr(lang, "games_none"))
+            return None
+        say(tr(lang, "games_title", n=len(games)))
+        for i, g in enumerate(games, 1):
+            others = [n.removeprefix("bot:") for j, n in enumerate(g.get("players") or [])
+                      if j != g.get("seat")]
+            when = datetime.datetime.fromtimestamp(g.get("created_at") or 0).strftime("%m-%d %H:%M")
+            say(tr(lang, "games_line", i=i, profile=g.get("profile", ""), mode=g.get("mode", ""),
+                   seat=g.get("seat", "?"), players="、".join(others) if lang == "zh"
+                   else ", ".join(others), when=when))
+        ans = str(ask(tr(lang, "games_ask"), default="")).strip().lower()
+        if not ans:
+            return None
+        word, _, num = ans.partition(" ")
+        if not num and len(word) > 1 and word[0] in "bf":
+            word, num = word[0], word[1:]
+        if word not in ("b", "f") or not num.strip().isdigit() or not 1 <= int(num) <= len(games):
+            say(tr(lang, "games_bad"))
+            continue
+        g = games[int(num) - 1]
+        if word == "b":
+            return ("ticket", g["ticket"])
+        yes = str(ask(tr(lang, "games_confirm", i=int(num)), default="n")).strip().lower()
+        if not yes.startswith("y"):
+            say(tr(lang, "games_kept"))
+            continue
+        try:
+            out = _run(api.forfeit(g["game_id"]))
+        except ApiError as e:
+            if e.code == "network":
+                raise
+            say(error_text(lang, e))
+            continue
+        say(tr(lang, "games_forfeit_ended" if out.get("outcome") == "ended" else "games_forfeit_bot"))
+
+
 def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = None,
                  ask=typer.prompt, say=typer.echo, wait_at_table: bool = False) -> tuple | None:
     """How to sit down: ``("quick", profile, stake)`` or ``("ticket", ticket)``; None to quit.
@@ -88,7 +136,8 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
     while True:
         back = tr(lang, "lobby_back") if creds.ticket else ""
         typed = ""                                  # the room code asked for, if any
-        pick = str(ask(tr(lang, "lobby_menu", back=back), default="1")).strip().lower()
+        pick = str(ask(tr(lang, "lobby_menu", back=back, games=tr(lang, "lobby_games")),
+                       default="1")).strip().lower()
         try:
             if pick == "1":
                 return ("quick", profile, "low")
@@ -122,12 +171,23 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                 continue
             if pick == "4" and creds.ticket:
                 return ("ticket", creds.ticket)
+            if pick == "5":
+                plan = games_in_progress(api, lang, ask, say)
+                if plan is not None:
+                    return plan
+                continue
             if pick in ("q", "quit"):
                 return None
             say(tr(lang, "lobby_again"))
         except ApiError as e:
             if e.code == "network":
                 raise
+            if _refused_for_tables(e):        # say what to do, and offer the games at once
+                say(tr(lang, "games_too_many"))
+                plan = games_in_progress(api, lang, ask, say)
+                if plan is not None:
+                    return plan
+                continue
             say(error_text(lang, e, code=typed))
 
 
@@ -144,18 +204,24 @@ def play_online(url: str, *, lang: str = "zh", plain: bool = False, profile: str
         account = log_in(api, creds, lang, ask, say)
         say(tr(lang, "lobby_hello", name=account["name"], coins=account.get("coins", 0)))
         plan = choose_table(api, creds, lang, profile, ask, say, wait_at_table=not plain)
+        while plan is not None:
+            session = OnlineSession(base, api.token, plan, creds=creds)
+            if plain:
+                from .plain_online import play_plain_online
+                (run_app or asyncio.run)(play_plain_online(session, lang, prefs=Prefs.load()))
+            else:
+                app = PlayApp(session, lang, prefs=Prefs.load())
+                (run_app or PlayApp.run)(app)
+                if session.waiting_for_room:
+                    _leave(api, session.room)    # left before the host started: the seat is free
+            if session.refused != "too_many_tables":
+                return
+            # the quick match was refused: the waiting page closed; say what to do and
+            # offer the games in progress (回到牌桌 / 認輸), then the menu again
+            say(tr(lang, "games_too_many"))
+            plan = games_in_progress(api, lang, ask, say) or choose_table(
+                api, creds, lang, profile, ask, say, wait_at_table=not plain)
     except ApiError as e:
         # the one line `twmj` prints for it, in the player's language (the address
         # typed wrong, the server not running), not the client library's English
         raise UserError(error_text(lang, e, server=url.strip(), url=url.strip())) from None
-    if plan is None:
-        return
-    session = OnlineSession(base, api.token, plan, creds=creds)
-    if plain:
-        from .plain_online import play_plain_online
-        (run_app or asyncio.run)(play_plain_online(session, lang, prefs=Prefs.load()))
-        return
-    app = PlayApp(session, lang, prefs=Prefs.load())
-    (run_app or PlayApp.run)(app)
-    if session.waiting_for_room:
-        _leave(api, session.room)        # left before the host started: the seat is free again

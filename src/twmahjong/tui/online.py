@@ -103,6 +103,7 @@ class OnlineSession:
         self.talk: list[dict] = []        # the ``talk`` messages heard, oldest first
         self.muted: set[int] = set()      # seats whose talk this person does not want
         self.talk_note = ""               # a refused line, until the person does something
+        self.refused: str | None = None   # the seat was refused (too_many_tables): the lobby offers more
 
     # -- the connection -------------------------------------------------------------------
     def attach(self, app) -> None:
@@ -143,6 +144,10 @@ class OnlineSession:
                 self.messages.append(m)
                 self.on_message(m)
                 self._tell(m)
+                if self.refused:                  # no seat to wait for: back to the lobby
+                    if self.app is not None:
+                        self.app.exit()
+                    return
                 if self.auto and st.decision() and self.link.up:
                     await self.link.act(safe_move(st.obs))
                 if m["type"] == "error" and m["code"] == "not_started" and self.plan[0] == "ticket":
@@ -253,6 +258,8 @@ class OnlineSession:
         elif t == "error" and m["code"] in TALK_ERRORS:
             self.talk_note = tr(lang, f"talk_err_{m['code']}")
         elif t == "error":
+            if "too_many_tables" in (m["code"], m.get("reason")) and st.seat is None:
+                self.refused = "too_many_tables"  # the lobby offers 進行中的牌局
             if m["code"] == "not_started":
                 self.notice = tr(lang, "online_not_started")
             elif m["code"] == "no_table" and self.room and st.seat is None:

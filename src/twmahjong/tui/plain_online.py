@@ -60,6 +60,8 @@ class _PlainOnline(_Plain):
             self.say(tr(self.lang, "online_second_window" if many else "online_second_window_gone"))
         if m["type"] == "link" and m.get("state") == "lost":
             self.say(s.offline_text(self.lang))
+        if s.refused:
+            self.done.set()
         if m["type"] == "link" and m.get("state") == "gone":
             self.done.set()
         if s.legal():
