@@ -44,13 +44,14 @@ SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "hei
 LANGS = {"phone": "zh-TW", "desktop": "en"}
 # The monkey's server: short clocks, so a table that waits for nothing is told from a
 # player thinking within seconds; bots quick, so there are many moves to make.
-SERVER = dict(bot_delay=0.25, claim_window=0.3, pause_after=3600, hand_pause=4.0, max_active_tables=2,
-              bot_fill_wait=1.0, turn_base=4.0, turn_bank=2.0)
+SERVER = dict(bot_delay=0.25, claim_window=0.3, pause_after=3600, hand_pause=4.0,
+              max_active_tables=2, bot_fill_wait=1.0, turn_base=4.0, turn_bank=2.0)
 # What a loaded machine may add to the clocks before a quiet table counts as stalled.
 SLACK_S = 15.0
 
 # (kind, selector, weight). "throw" taps twice (a tile thrown); "tap" once; "flip" taps
-# 託管 and then 取消託管 as soon as it shows; "back" is the browser's Back. Weighted so that play goes on between the distractions.
+# 託管 and then 取消託管 as soon as it shows; "back" is the browser's Back. Weighted so
+# that play goes on between the distractions.
 TABLE = [
     ("throw", ".hand.my-turn .hand-tile:not(.blocked)", 30),
     ("tap", ".hand .hand-tile", 3),
@@ -97,7 +98,8 @@ FIND = """(sels) => {
     return !!top && (top === e || e.contains(top) || top.contains(e));
   };
   return {
-    counts: sels.map((s) => [...document.querySelectorAll(s)].map((e, i) => ok(e) ? i : -1).filter((i) => i >= 0)),
+    counts: sels.map((s) => [...document.querySelectorAll(s)]
+      .map((e, i) => ok(e) ? i : -1).filter((i) => i >= 0)),
     spinner: [...document.querySelectorAll('.queue .spinner')].some((e) => e.checkVisibility()),
     table: location.hash.startsWith('#/table'),
   };
@@ -167,7 +169,8 @@ class Monkey:
 
     def console(self, m) -> None:
         # an HTTP refusal (409 too many tables, 429) is the page's to say, not an error
-        if m.type == "error" and "Failed to load resource" not in m.text and "favicon" not in m.text:
+        text = m.text
+        if m.type == "error" and "Failed to load resource" not in text and "favicon" not in text:
             self.sum.errors.append(f"console: {m.text}")
 
     def socket(self, ws) -> None:
@@ -181,7 +184,8 @@ class Monkey:
         kind = msg.get("type")
         if kind not in MOVES:
             return
-        self.frames = (self.frames + [kind + (f" turn {msg.get('turn')}" if "turn" in msg else "")])[-8:]
+        said = kind + (f" turn {msg.get('turn')}" if "turn" in msg else "")
+        self.frames = (self.frames + [said])[-8:]
         now = time.monotonic()
         if self.seated:
             self.sum.longest_quiet = max(self.sum.longest_quiet, now - self.moved_at)
@@ -230,7 +234,8 @@ class Monkey:
             if not found["table"]:
                 spinner_since = (spinner_since or now) if found["spinner"] else None
             if not found["table"] and spinner_since and now - spinner_since > self.fill_limit:
-                self.sum.spinners.append(f"the quick match spinner up for {now - spinner_since:.0f} s; "
+                self.sum.spinners.append(
+                    f"the quick match spinner up for {now - spinner_since:.0f} s; "
                                          f"screenshot {self.shot('spinner')}")
                 break
             choices = [(kind, sel, i, w) for (kind, sel, w), idx in zip(controls, found["counts"])
@@ -241,7 +246,8 @@ class Monkey:
             else:
                 self.sum.idle += 1          # nothing to tap (a screen being drawn): look again
             # a finger's pace, or a burst
-            pause = self.rng.uniform(0.03, 0.25) if self.rng.random() < 0.6 else self.rng.uniform(0.25, 1.0)
+            burst = self.rng.random() < 0.6
+            pause = self.rng.uniform(0.03, 0.25) if burst else self.rng.uniform(0.25, 1.0)
             page.wait_for_timeout(pause * 1000)
         self.sum.seconds += time.monotonic() - start
         return self.sum
@@ -282,8 +288,8 @@ def serve(data_dir: Path, **settings):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(Settings.from_env({}, data_dir=data_dir, port=port, **settings)),
-                            host="127.0.0.1", port=port, log_level="warning",
+    app = create_app(Settings.from_env({}, data_dir=data_dir, port=port, **settings))
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
@@ -316,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes = ["phone", "desktop"] if args.size == "both" else [args.size]
     results = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=args.chromium, args=["--headless", "--no-sandbox"])
+        browser = pw.chromium.launch(executable_path=args.chromium,
+                                     args=["--headless", "--no-sandbox"])
         for size in sizes:
             with serve(Path(tmp) / size, **SERVER) as url:
                 monkey = Monkey(browser, url, size, seed, shots=args.shots)
