@@ -73,7 +73,8 @@ def _tap_fast(page, selector: str, times: int):
 
 
 @pytest.mark.parametrize("size,lang", COMBOS)
-def test_fast_auto_taps_ask_once_each_and_show_the_server_word(player, tmp_path_factory, size, lang):
+def test_fast_auto_taps_ask_once_each_and_show_the_server_word(player, tmp_path_factory, size,
+                                                               lang):
     with game_server(tmp_path_factory.mktemp("autotaps"), bot_delay=0.3, claim_window=0.02,
                      pause_after=3600, hand_pause=600.0, bot_fill_wait=0.2,
                      turn_base=60.0, turn_bank=20.0) as url:

@@ -90,9 +90,9 @@ def test_a_stopped_server_is_said_and_the_table_resumes_when_it_is_back(
         timeout=EVENT_WAIT_MS)
     p.shot("link-lost")
     with game_server(data, port=port, **SERVER):
-        expect(page.locator(".toast")).to_contain_text(BACK[lang])
-        expect(banner).to_be_hidden()
+        expect(page.locator(".link-banner.back")).to_have_text(BACK[lang])
         p.shot("reconnected")
+        expect(banner).to_be_hidden()
         assert page.url.endswith("#/table")
         assert page.evaluate("document.body.dataset.hand") == hand_no
         assert not page.evaluate("document.querySelector('.hand-wrap').inert")
@@ -100,7 +100,8 @@ def test_a_stopped_server_is_said_and_the_table_resumes_when_it_is_back(
 
 
 @pytest.mark.parametrize("size,lang", COMBOS)
-def test_a_silent_server_is_noticed_without_the_socket_closing(player, tmp_path_factory, size, lang):
+def test_a_silent_server_is_noticed_without_the_socket_closing(player, tmp_path_factory, size,
+                                                               lang):
     """The server stops answering but its socket stays open (a hung process, a dead
     route): the page's ping goes unanswered, and the link is said lost all the same;
     when the server speaks again the banner goes and the table plays on."""
@@ -122,6 +123,6 @@ def test_a_silent_server_is_noticed_without_the_socket_closing(player, tmp_path_
         expect(banner).to_contain_text(LOST[lang])
         _assert_frozen(page, lang)
         silent["on"] = False
+        expect(page.locator(".link-banner.back")).to_have_text(BACK[lang])
         expect(banner).to_be_hidden()
-        expect(page.locator(".toast")).to_contain_text(BACK[lang])
         make_a_discard(page)

@@ -63,7 +63,8 @@ def test_a_second_tab_at_the_seat_is_said_in_both(player, tmp_path_factory, size
         expect(line2).to_have_text(TWICE[lang])
         p.shot("twice")
         # the line takes no tap: the board and the hand under it still play
-        assert first.evaluate("getComputedStyle(document.querySelector('.twice-line')).pointerEvents") == "none"
+        assert first.evaluate(
+            "getComputedStyle(document.querySelector('.twice-line')).pointerEvents") == "none"
         hand = first.locator(".hand-wrap").bounding_box()
         box = line1.bounding_box()
         assert box["y"] + box["height"] <= hand["y"]

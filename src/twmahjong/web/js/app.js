@@ -24,6 +24,7 @@ import { WatchView } from "./watch.js";
 
 const TICKET_KEY = "twmj.ticket";
 const FRIENDS_EVERY_MS = 5000;
+const LINK_BACK_MS = 4000;
 const screen = document.getElementById("screen");
 const toastEl = document.getElementById("toast");
 
@@ -58,8 +59,7 @@ let sitting = null;        // {seat, tries}: a room's seat being sat down at
 const SIT_TRIES = 30;
 let learnView = null;
 
-function toast(message, { top = false } = {}) {
-  toastEl.classList.toggle("top", top);      // the link's news: where its banner was
+function toast(message) {
   toastEl.textContent = message;
   toastEl.hidden = false;
   clearTimeout(toast.timer);
@@ -120,18 +120,29 @@ linkEl.hidden = true;
 document.body.append(linkEl);
 let linkDown = null;          // {attempt} while the link is lost
 
+let linkBack = false;        // 已重新連線: said in the banner's place for a moment
+
 function onLink({ up, attempt }) {
   const was = linkDown;
   linkDown = up ? null : { attempt };
+  linkBack = Boolean(up && was);
+  clearTimeout(onLink.timer);
+  if (linkBack) {
+    onLink.timer = setTimeout(() => {
+      linkBack = false;
+      paintLink();
+    }, LINK_BACK_MS);
+  }
   paintLink();
   game?.setLink(up);
-  if (up && was) toast(t("link.back"), { top: true });
 }
 
 function paintLink() {
-  linkEl.hidden = !linkDown;
+  linkEl.hidden = !linkDown && !linkBack;
+  linkEl.classList.toggle("back", !linkDown && linkBack);
   document.body.dataset.link = linkDown ? "lost" : "up";
   if (linkDown) linkEl.textContent = t("link.lost", { n: linkDown.attempt });
+  else if (linkBack) linkEl.textContent = t("link.back");
 }
 
 /** The page lets go of its socket on purpose (leaving, signing out): nothing is lost. */
@@ -139,6 +150,7 @@ function dropSocket() {
   socket?.close();
   socket = null;
   linkDown = null;
+  linkBack = false;
   paintLink();
 }
 

@@ -52,6 +52,7 @@ export class GameSocket {
     this.closed = false;
     this.tries = 0;
     this.lost = false;
+    this.everUp = false;
     this.heardAt = 0;
     this.pingAt = 0;
     this.watchAt = 0;
@@ -87,6 +88,7 @@ export class GameSocket {
       }
       // the server answers: the link is up (after a reopening, or a silence that ended)
       this.tries = 0;
+      this.everUp = true;
       if (this.lost) {
         this.lost = false;
         this.onLink({ up: true, attempt: 0 });
@@ -118,8 +120,11 @@ export class GameSocket {
       }
     }
     this.tries += 1;
-    this.lost = true;
-    this.onLink({ up: false, attempt: this.tries });
+    // a link never up (no server behind /ws at all) is the page's "offline", not a loss
+    if (this.everUp) {
+      this.lost = true;
+      this.onLink({ up: false, attempt: this.tries });
+    }
     clearTimeout(this.retry);
     this.retry = setTimeout(() => !this.closed && this.connect(), backoffMs(this.tries - 1));
   }
@@ -145,7 +150,7 @@ export class GameSocket {
       ws.send(JSON.stringify({ v: 1, type: "ping" }));
     }
     if (quiet >= DEAD_MS) this.redial();
-    else if (quiet >= SILENT_MS && !this.lost) {
+    else if (quiet >= SILENT_MS && !this.lost && this.everUp) {
       this.lost = true;
       this.onLink({ up: false, attempt: Math.max(1, this.tries) });
     }
