@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 import httpx
+import attack_accounts                 # bench/attack_accounts.py: accounts, credits, friends
 from load import choose as simple      # bench/load.py: win, pass claims, throw the draw
 from websockets.asyncio.client import connect
 
@@ -72,7 +73,8 @@ def fuzz_frame(rng: random.Random, turn: int | None) -> str:
 
 
 class Server:
-    def __init__(self, pythonpath: str | None, data: Path):
+    def __init__(self, pythonpath: str | None, data: Path, extra_env: dict | None = None):
+        self.data = data
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -83,7 +85,7 @@ class Server:
                     "TWMJ_SECRET_KEY": "attack", "TWMJ_BOT_DELAY": "0",
                     "TWMJ_BOT_FILL_WAIT": "0.2", "TWMJ_HAND_PAUSE": "0.05",
                     "TWMJ_DISCONNECT_GRACE": "60", "TWMJ_TURN_BASE": "60",
-                    "TWMJ_CLAIM_WINDOW": "0.05"})
+                    "TWMJ_CLAIM_WINDOW": "0.05", **(extra_env or {})})
         self.env = env
         self.proc: subprocess.Popen | None = None
 
@@ -386,7 +388,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pythonpath", help="attack the twmahjong found here (an older checkout)")
     ap.add_argument("--only", help="comma-separated phases: fuzz,leaks,nested,tables,http,"
-                                   "kills,body,windows,net_sockets,net_flood,net_slow,"
+                                   "kills,body,windows,accounts,net_sockets,net_flood,net_slow,"
                                    "net_replay,net_analysis (default: all)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
@@ -404,7 +406,12 @@ def main() -> None:
                   ("kills", lambda: asyncio.run(kills(srv, a.kills))),
                   ("body", lambda: body_limit(srv)),
                   ("windows", lambda: __import__("attack_windows").windows_attack(
-                      srv, Path(tmp) / "data"))]     # bench/attack_windows.py
+                      srv, Path(tmp) / "data")),     # bench/attack_windows.py
+                  # accounts, credits, logins, friends (bench/attack_accounts.py): servers
+                  # of its own (two workers on one database, X-Forwarded-For believed)
+                  ("accounts", lambda: attack_accounts.attacks(
+                      lambda env, data=None: Server(a.pythonpath, data or Path(tmp) / "acc",
+                                                    env)))]
         from attack_net import phases as net_phases     # sockets, floods, slow requests
         phases += net_phases(srv)
         if a.only:
