@@ -117,11 +117,6 @@ def test_fast_auto_taps_ask_once_each_and_show_the_server_word(player, tmp_path_
         make_a_discard(page)                # the seat is the player's again, and plays
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "server: 託管 on then off before the bot's delay leaves the seat's bot_scheduled at "
-    "the decision's turn (the bot's call then finds a person and returns), so the next "
-    "'on' schedules no bot and the table waits for ever (play/table.py _sync_pending, "
-    "_bot_turn); fixed on the server's branch"))
 def test_the_table_moves_on_after_auto_on_off_then_on_again(player, tmp_path_factory):
     """On the player's turn: 託管, then 取消託管 within the bot's 2 s delay; then, once
     the player's clock has run 3 s (the bot's call has come and gone), 託管 again. The

@@ -3,10 +3,12 @@
 do, with the games in progress (回到牌桌, 認輸) right there; 認輸 says what happens
 before it does — at 390×844 (touch, zh-TW) and 1366×768 (English).
 
-``POST /api/v1/games/{id}/forfeit`` is answered here by a stub in the page
-(``page.route``), by its contract: ``{"game_id", "outcome": "ended" | "bot_plays"}``;
-``GET /api/v1/games`` then marks the game ``"forfeited": true`` without its ticket,
-which the stub adds to the real server's answer.
+The first test forfeits for real (``POST /api/v1/games/{id}/forfeit``, the server
+ends the game and ``GET /api/v1/games`` marks it ``"forfeited": true`` without its
+ticket). A table with another person at it takes two people; the second test stands
+one in by the contract instead (``page.route``: ``{"game_id", "outcome":
+"bot_plays"}``, a person's name in the players) — the server's side of that case is
+tests/server/test_server_forfeit.py.
 """
 
 from __future__ import annotations
@@ -62,6 +64,17 @@ def stub_forfeit(page, outcome: str, person_at_table: bool = False):
     return forfeited
 
 
+def spy_forfeit(page) -> set[str]:
+    """The games the page asked the real server to forfeit."""
+    asked: set[str] = set()
+
+    def seen(request):
+        if request.method == "POST" and request.url.endswith("/forfeit"):
+            asked.add(request.url.split("/games/")[1].split("/")[0])
+    page.on("request", seen)
+    return asked
+
+
 def _leave(page):
     page.click(".leave-btn")
     page.click(".leave-confirm")
@@ -78,7 +91,7 @@ def test_a_refused_quick_match_stops_and_offers_the_games_to_finish_or_forfeit(
     text = TEXT[lang]
     p = player(capped_url, size, lang)
     page = _guest_at_table(p, capped_url)
-    forfeited = stub_forfeit(page, "ended")
+    forfeited = spy_forfeit(page)
     _leave(page)
     page.click(".quick-btn")
     panel = page.locator(".active-panel.refused")
