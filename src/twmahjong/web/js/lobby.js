@@ -255,13 +255,13 @@ function gamesPanel(state, actions) {
             h("span", { class: "game-when" }, when),
             h("span", { class: "game-players" }, g.players.map((n) => (n && n.startsWith("bot:") ? t("bot") : n)).join("・")),
             h("span", { class: "game-score" }, mine),
+            // 已認輸 stays on a game given up, whether it ended there or a bot played on
+            g.forfeited ? h("span", { class: "tag forfeited" }, t("games.forfeited")) : null,
             g.status === "finished"
               ? h("a", { class: "btn small", href: `#/replay/${encodeURIComponent(g.game_id)}` }, t("games.replay"))
-              : g.forfeited
-                ? h("span", { class: "tag forfeited" }, t("games.forfeited"))
-                : g.status === "active" && g.ticket
-                  ? h("button", { type: "button", class: "btn primary small resume-btn", onclick: () => actions.resume(g) }, t("games.resume"))
-                  : null);
+              : !g.forfeited && g.status === "active" && g.ticket
+                ? h("button", { type: "button", class: "btn primary small resume-btn", onclick: () => actions.resume(g) }, t("games.resume"))
+                : null);
         }))
       : h("p", { class: "muted" }, t("games.empty")));
 }
