@@ -262,6 +262,14 @@ def test_giving_up_a_room_in_the_lobby_gives_its_seat_up_on_the_server(live, con
     assert live.http("GET", "/api/v1/health").json()["rooms_waiting"] == 1   # only host-q's
 
 
+def typed_when(pred) -> None:
+    """A person types when there is something to answer: the plain loop reads its
+    input all the time (from a thread), so a scripted stdin waits for its cue."""
+    import time
+    while not pred():
+        time.sleep(0.01)
+
+
 class _Answers:
     """stdin for the plain loop: Enter (throw the drawn tile) or x, one line per decision."""
 
@@ -272,6 +280,7 @@ class _Answers:
         self.left -= 1
         if self.left <= 0:
             return ""
+        typed_when(lambda: self.session.legal() or self.session.link.state.last_hand_end)
         legal = self.session.legal()
         return "\n" if any(a.type == "discard" for a in legal) else "x\n"
 

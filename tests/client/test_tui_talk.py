@@ -274,11 +274,17 @@ async def test_plain_lines_print_talk_and_say_speaks(make_live):
         script = ["say", "say 3", "say 999", "say foo", "help"]
 
         def readline(self) -> str:
+            from .test_tui_online import typed_when
             if self.script:
+                typed_when(lambda: session.seated)
                 return self.script.pop(0) + "\n"
             me = session.link.state.seat
-            if {m.get("phrase") for m in session.talk if m["seat"] == me} >= {"thanks"} and \
-                    any(m["seat"] != me for m in session.talk):
+
+            def heard_both():
+                return {m.get("phrase") for m in session.talk if m["seat"] == me} >= {
+                    "thanks"} and any(m["seat"] != me for m in session.talk)
+            typed_when(lambda: session.legal() or heard_both())
+            if heard_both():
                 return "q\n"
             return "\n" if any(a.type == "discard" for a in session.legal()) else "x\n"
 

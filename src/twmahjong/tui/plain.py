@@ -139,7 +139,7 @@ class _Plain:
                 continue
             line = event_line(self.lang, e, self.name, self.s.seat)
             if line:
-                self.say(line)
+                self.say(line + self.tag(e))
             if e["type"] == "deal":
                 obs = self.s.observation()
                 d = obs["dealer"]
@@ -148,6 +148,10 @@ class _Plain:
                 if obs["seat_winds"][d] != "E":
                     self.say(tr(self.lang, "dealer_not_east", who=self.name(d),
                                 wind=wind_label(self.lang, obs["seat_winds"][d])))
+
+    def tag(self, e: dict) -> str:
+        """A mark after an event's line (online: the server's moves for this seat)."""
+        return ""
 
     def leave(self) -> bool:
         s = self.s
