@@ -1,9 +1,9 @@
 """進行中的牌局 on the terminal's online lobby: 回到牌桌 and 認輸, and the refusal for too
 many tables that stops waiting and offers that list.
 
-The forfeit endpoint (``POST /api/v1/games/{id}/forfeit``) is the server's, made on
-another branch: the lobby is tested here against a small fake of its contract; the
-refusal is the real server's."""
+The lobby's answers to each outcome and refusal are tested against a small fake of
+the forfeit contract (``POST /api/v1/games/{id}/forfeit``); a forfeit through the
+lobby and the refusal for too many tables are tested against the real server."""
 
 from __future__ import annotations
 
@@ -122,3 +122,28 @@ async def test_a_quick_match_refused_for_too_many_tables_stops_waiting_and_leave
     assert session.refused == "too_many_tables"
     assert [g["game_id"] for g in await api.unfinished()] == [first.state.game_id]
     await first.close()
+
+
+def test_forfeit_through_the_lobby_ends_a_real_bot_table(make_live):
+    """Alone with bots, 認輸 ends the game: the real server says so, the list is empty
+    and the account's games mark it given up, with no ticket to sit back down."""
+    live = make_live(hand_pause=30.0, turn_base=600.0)
+    api = Api(live.base)
+
+    async def seat() -> str:
+        await api.guest()
+        link = GameLink(live.base, api.token)
+        await link.connect()
+        await link.quick_match()
+        while link.state.seat is None:
+            await link.recv()
+        await link.close()
+        return link.state.game_id
+    game_id = asyncio.run(seat())
+    ask, say, said = script("f 1", "y")
+    assert games_in_progress(api, "en", ask, say) is None
+    out = lines(said)
+    assert "Games in progress (1):" in out
+    assert "Forfeited: the game is over" in out and out[-1] == "No games in progress"
+    mine = next(g for g in asyncio.run(api.games()) if g["game_id"] == game_id)
+    assert mine["status"] == "finished" and mine["forfeited"] is True and "ticket" not in mine
