@@ -340,18 +340,11 @@ class Server:
 
 async def rebuild(repo, game_row: dict, game_factory=None):
     """The game's engine state replayed from its stored rows (records, resume)."""
-    from .play.engine_game import EngineGame
+    from .play.engine_game import EngineGame, replay_stored
     meta = {k: game_row[k] for k in ("mode", "profile", "stake", "rounds")}
     meta["options"] = game_row.get("options") or {}
     game = (game_factory or EngineGame)(meta)
-    for r in await repo.game_actions(game_row["id"]):
-        if r["kind"] == "hand":
-            game.start_hand()
-        elif r["kind"] == "action":
-            game.act(r["seat"], r["data"]["action"])
-        elif r["kind"] == "settled":
-            game.finish_hand()
-    return game
+    return replay_stored(game, await repo.game_actions(game_row["id"]))
 
 
 def new_game_id() -> str:

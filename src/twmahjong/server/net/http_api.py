@@ -573,7 +573,7 @@ async def game_record(game_id: str, request: Request) -> dict:
 
 
 def _record(row: dict, rows: list[dict]) -> dict:
-    from ..play.engine_game import EngineGame
+    from ..play.engine_game import EngineGame, replay_stored
     hands: list[dict] = []
     for r in rows:
         d = r["data"]
@@ -588,14 +588,7 @@ def _record(row: dict, rows: list[dict]) -> dict:
     opts = row["options"] or {}
     meta = {k: row[k] for k in ("mode", "profile", "stake", "rounds")}
     meta["options"] = opts
-    game = EngineGame(meta)
-    for r in rows:                      # as core.rebuild replays it
-        if r["kind"] == "hand":
-            game.start_hand()
-        elif r["kind"] == "action":
-            game.act(r["seat"], r["data"]["action"])
-        elif r["kind"] == "settled":
-            game.finish_hand()
+    game = replay_stored(EngineGame(meta), rows)
     return {"game_id": row["id"], "mode": row["mode"], "profile": row["profile"],
             "stake": row["stake"], "rounds": row["rounds"], "players": _players(row["seats"]),
             "seed": str(opts.get("seed")), "carried": opts.get("carried"),

@@ -21,7 +21,7 @@ from ...tiles import format_tiles, parse_tiles
 from ..settings import STAKE_LEVELS
 from .game import PASS_ONLY
 
-__all__ = ["BOT_CARRY", "EngineGame", "revealed_hands", "table_profile"]
+__all__ = ["BOT_CARRY", "EngineGame", "replay_stored", "revealed_hands", "table_profile"]
 
 BOT_CARRY = 10**12     # bots play for the house, which never runs out of coins
 WINDOWS = ("claim", "rob_kong", "declare")   # decisions whose existence is secret
@@ -152,6 +152,19 @@ class EngineGame:
     def record(self) -> dict:
         """The engine's game record (formats.md): give it out only when the game is over."""
         return self.match.record()
+
+
+def replay_stored(game, rows: list[dict]):
+    """``game`` brought to where its stored rows leave it (a deal, a decision, a
+    settlement each), as a restart, a record and a replay all rebuild it."""
+    for r in rows:
+        if r["kind"] == "hand":
+            game.start_hand()
+        elif r["kind"] == "action":
+            game.act(r["seat"], r["data"]["action"])
+        elif r["kind"] == "settled":
+            game.finish_hand()
+    return game
 
 
 def revealed_hands(hand, wins: list[dict]) -> list[dict]:
