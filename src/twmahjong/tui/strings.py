@@ -360,6 +360,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "err_code_too_many_tables": (
         "你同時進行的牌局太多了，請先完成或回到進行中的牌局",
         "You are at too many tables; finish or rejoin a game in progress first"),
+    "err_code_no_game": ("找不到這一局，或你不在這一局裡", "No such game, or you are not in it"),
+    "err_code_game_over": ("這一局已經結束了", "That game is already over"),
+    "err_code_forfeited": ("你已認輸這一局，不能再回到這一桌",
+                           "You forfeited this game and cannot return to its table"),
     "err_code_rate_limited": ("操作太頻繁，請稍候再試", "Too many attempts; wait a moment"),
     "err_code_too_large": ("送出的資料太大", "That request is too large"),
     "err_code_illegal_action": ("現在不能這樣出牌", "That move is not allowed now"),

@@ -509,7 +509,9 @@ class Connection:
         friends = await self.server.friends.listing(me)
         if not {f["id"] for f in friends["friend"]} & set(seated):
             raise P.ProtocolError("not_friends", "you can watch a friend's table only")
-        if not table.social.watchable:      # never shown as watching a table one may not
+        # never shown as watching a table one may not (another process's: its owner checks)
+        social = getattr(table, "social", None)
+        if social is not None and not social.watchable:
             raise P.ProtocolError("watch_forbidden",
                                   "the host does not allow watching this table")
         st = self.server.settings

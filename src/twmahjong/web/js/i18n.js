@@ -423,6 +423,7 @@ const TABLE = {
   "err.code.too_many_tables": ["你同時進行的牌局太多了，請先完成或回到進行中的牌局", "You are at too many tables; finish or rejoin a game in progress first"],
   "err.code.no_game": ["找不到這一局，或你不在這一局裡", "No such game, or you are not in it"],
   "err.code.game_over": ["這一局已經結束了", "That game is already over"],
+  "err.code.forfeited": ["你已認輸這一局，不能再回到這一桌", "You forfeited this game and cannot return to its table"],
   "err.code.rate_limited": ["操作太頻繁，請稍候再試", "Too many attempts; wait a moment"],
   "err.code.too_large": ["送出的資料太大", "That request is too large"],
   "err.code.illegal_action": ["現在不能這樣出牌", "That move is not allowed now"],
