@@ -58,14 +58,18 @@ async def seated_with_bots(live) -> Client:
 
 
 async def play_actions(c: Client, n: int) -> int:
-    """Answer this seat's decisions until ``n`` of them were applied."""
+    """Answer this seat's decisions until ``n`` of its own turns were played. An answer
+    in a claim window is held until the window's minimum has passed (docs/protocol.md,
+    "Claim windows"), so only own turns are counted as answered at once."""
     done = 0
     while done < n:
         m = await c.recv()
-        if m["type"] in ("update", "snapshot") and (m.get("observation") or {}).get("legal"):
+        legal = (m.get("observation") or {}).get("legal") if m["type"] in (
+            "update", "snapshot") else None
+        if legal:
             await c.send({"type": "action", "action": simple_policy(m["observation"]),
                           "turn": m["turn"]})
-            done += 1
+            done += any(a["type"] == "discard" for a in legal)
     return done
 
 

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import EVENT_WAIT_MS, game_server
+from .test_e2e import PLAYERS_MOMENT
 from .test_link import make_a_discard
 from .test_player_table import _guest_at_table
 
@@ -72,6 +73,29 @@ def _tap_fast(page, selector: str, times: int):
         page.locator(selector).click(force=True, no_wait_after=True)
 
 
+def _to_my_turn(page):
+    """Play on until it is this player's own turn to throw: a claim offered first is
+    passed (its clock would outlast the wait), a hand the bots ended is followed by
+    the next one."""
+    for _ in range(40):
+        page.wait_for_function(PLAYERS_MOMENT, timeout=EVENT_WAIT_MS)
+        if page.locator(".result-panel").is_visible():
+            page.click(".result-panel .next-hand")
+            page.wait_for_selector(".result-wrap", state="hidden")
+            continue
+        names = page.locator(".calls .call").evaluate_all(
+            "els => els.map((e) => e.dataset.call)")
+        if page.locator(".hand.my-turn .hand-tile:not(.blocked)").count() and not names:
+            return
+        if "pass" in names:
+            page.click(".calls .call-pass")
+            page.wait_for_function("() => !document.querySelector('.calls .call-pass')",
+                                   timeout=EVENT_WAIT_MS)
+        elif names:
+            page.click(f".calls .call-{names[0]}")
+    raise AssertionError("no turn of this player's came in 40 decisions")
+
+
 @pytest.mark.parametrize("size,lang", COMBOS)
 def test_fast_auto_taps_ask_once_each_and_show_the_server_word(player, tmp_path_factory, size,
                                                                lang):
@@ -126,7 +150,7 @@ def test_the_table_moves_on_after_auto_on_off_then_on_again(player, tmp_path_fac
                      turn_base=60.0, turn_bank=20.0) as url:
         p = player(url, "desktop", "en")
         page = _guest_at_table(p, url)
-        page.wait_for_selector(".hand.my-turn .hand-tile:not(.blocked)", timeout=EVENT_WAIT_MS)
+        _to_my_turn(page)
         banner = page.locator(".auto-banner")
         before = page.locator(".river.pos-self .tile").count()
         page.click(".auto-btn")
