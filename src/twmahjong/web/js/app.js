@@ -124,6 +124,13 @@ let linkBack = false;        // 已重新連線: said in the banner's place for 
 
 function onLink({ up, attempt }) {
   const was = linkDown;
+  if (!up && !game && state.queue) {
+    // the server drops a closed socket's place in the queue: the spinner would turn for
+    // a match nobody is making, so it stops and says to ask again
+    state.queue = null;
+    toast(t("queue.lost"));
+    render();
+  }
   linkDown = up ? null : { attempt };
   linkBack = Boolean(up && was);
   clearTimeout(onLink.timer);

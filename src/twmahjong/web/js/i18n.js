@@ -193,6 +193,7 @@ const TABLE = {
   "room.empty": ["空位", "Empty seat"],
   "queue.waiting": ["配對中…（{n} 人等待，{s} 秒後由電腦補位）", "Matching… ({n} waiting, bots fill in {s}s)"],
   "queue.cancel": ["取消配對", "Cancel"],
+  "queue.lost": ["連線中斷，配對已取消；連回來後請再按一次快速配對", "The connection dropped and the match was cancelled; tap Quick match again once it is back"],
   "leaderboard.title": ["積分排行榜", "Ranked leaderboard"],
   "leaderboard.games": ["{n} 場", "{n} games"],
   "leaderboard.empty": ["還沒有積分賽紀錄", "No ranked games yet"],
