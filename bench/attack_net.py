@@ -202,35 +202,14 @@ def phases(srv) -> list:
 
 
 def main() -> None:
-    import argparse
-    import tempfile
-    from pathlib import Path
+    """The connection attacks alone: bench/attack.py's run (its server, its flags, its
+    report), with ``--only`` the net_* phases unless the command line names others."""
+    import sys
 
-    from attack import Server          # bench/attack.py: starts `twmj serve` on loopback
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pythonpath", help="attack the twmahjong found here (an older checkout)")
-    ap.add_argument("--only", help="comma-separated phases (default: all)")
-    ap.add_argument("--json", action="store_true")
-    a = ap.parse_args()
-    res: dict = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        srv = Server(a.pythonpath, Path(tmp) / "data").start()
-        try:
-            for name, run in phases(srv):
-                if a.only and name not in a.only.split(","):
-                    continue
-                try:
-                    got = run()
-                except Exception as e:      # one failed phase is a finding, not the end
-                    got = {f"{name}_failed": f"{type(e).__name__}: {e}"[:120]}
-                res.update(got)
-                if not a.json:
-                    for k, v in got.items():
-                        print(f"{k:<38}  {v}", flush=True)
-        finally:
-            srv.stop()
-    if a.json:
-        print(json.dumps(res))
+    import attack                        # bench/attack.py
+    if "--only" not in sys.argv:
+        sys.argv += ["--only", "net_sockets,net_flood,net_slow,net_replay,net_analysis"]
+    attack.main()
 
 
 if __name__ == "__main__":
