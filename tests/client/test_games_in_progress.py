@@ -72,10 +72,23 @@ def test_forfeit_asks_first_says_what_happens_and_the_game_leaves_the_list(outco
     assert "Games in progress (1):" in out                      # the forfeited and the finished are not
     assert any(x.startswith("1. standard casual  seat 0  shark, hermit, counter") for x in out)
     confirm = [x for x in out if x.startswith("Forfeit game 1?")]
-    assert confirm and "A bot plays your seat to the end" in confirm[0] and "cannot be undone" in confirm[0]
+    # g_1 is a table of bots: the game ends now and the hand in play is void, as the
+    # server does it (not "a bot plays your seat to the end")
+    assert confirm and "the game ends now" in confirm[0] and "cannot be undone" in confirm[0]
+    assert "the hand in play does not count" in confirm[0] and "bot plays" not in confirm[0]
     assert "The game is kept" in out                            # n: nothing sent
     assert api.forfeited == ["g_1"] and text in out
     assert out[-1] == "No games in progress"
+
+
+def test_forfeit_at_a_table_with_people_says_a_bot_plays_the_seat_on():
+    api = FakeApi()
+    api.games_[0]["players"] = ["me", "小華", "bot:hermit", "bot:counter"]
+    ask, say, said = script("f 1", "n", "")
+    assert games_in_progress(api, "zh", ask, say) is None
+    confirm = [x for x in lines(said) if x.startswith("對第 1 局認輸？")]
+    assert confirm and "桌上還有其他玩家：電腦會替你把這個位子打到終局" in confirm[0]
+    assert api.forfeited == []
 
 
 def test_back_to_the_table_gives_its_ticket_and_bad_input_asks_again():

@@ -111,7 +111,11 @@ def games_in_progress(api: Api, lang: str, ask=typer.prompt, say=typer.echo) -> 
         g = games[int(num) - 1]
         if word == "b":
             return ("ticket", g["ticket"])
-        yes = str(ask(tr(lang, "games_confirm", i=int(num)), default="n")).strip().lower()
+        # as the server decides it: alone with bots the game ends, else a bot plays on
+        people = [n for j, n in enumerate(g.get("players") or [])
+                  if j != g.get("seat") and not str(n).startswith("bot:")]
+        confirm = "games_confirm_others" if people else "games_confirm_alone"
+        yes = str(ask(tr(lang, confirm, i=int(num)), default="n")).strip().lower()
         if not yes.startswith("y"):
             say(tr(lang, "games_kept"))
             continue

@@ -468,6 +468,10 @@ class TableScreen(Screen):
         legal = self.session.legal()
         if not legal:
             return " ".join(p for p in (tr(lang, "waiting"), extra) if p)
+        if getattr(self.session, "offline", False):
+            # the link is down and no key is sent: the banner and the stopped clock, and
+            # why nothing moves, in place of a "your turn" prompt that keys would not obey
+            return " ".join(p for p in (extra, tr(lang, "online_offline_wait")) if p)
         phase = obs["phase"]
         head = ""
         if phase == "turn":
