@@ -238,7 +238,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_second_window_gone": ("只剩這個視窗在這一桌", "Only this window is at this table now"),
     "online_reconnecting": ("連線中斷，正在重新連線…（第 {n} 次）",
                             "Connection lost, reconnecting… (attempt {n})"),
-    "online_offline_wait": ("連回來之前不能出牌", "no moves until the link is back"),
+    "online_offline_wait": ("連回來之前不能出牌", "moves wait for the link"),
     "online_offline_key": ("連線中斷，正在重新連線：這個按鍵沒有送出",
                            "Offline, reconnecting: that key was not sent"),
     "online_not_started": ("等房主開局… 開始後自動入座", "Waiting for the host to start… you sit down when it does"),
