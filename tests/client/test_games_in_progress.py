@@ -160,3 +160,16 @@ def test_forfeit_through_the_lobby_ends_a_real_bot_table(make_live):
     assert "Forfeited: the game is over" in out and out[-1] == "No games in progress"
     mine = next(g for g in asyncio.run(api.games()) if g["game_id"] == game_id)
     assert mine["status"] == "finished" and mine["forfeited"] is True and "ticket" not in mine
+
+
+def test_forfeiting_the_remembered_table_takes_back_to_the_table_off_the_menu(config_home):
+    """The menu's 4 回到牌桌 sits back down with the last table's ticket: once that game is
+    given up it must go, or it offers a seat that is not the player's any more."""
+    api = FakeApi("ended")
+    creds = Credentials("http://127.0.0.1:9")
+    creds.set(token="tok", ticket="t1")                  # g_1's seat, as the last table
+    ask, say, said = script("5", "f 1", "y", "", "q")
+    assert choose_table(api, creds, "en", ask=ask, say=say) is None
+    menus = [q for k, q in (x for x in said if isinstance(x, tuple)) if q.startswith("1 quick match")]
+    assert "4 resume" in menus[0] and "4 resume" not in menus[-1]
+    assert creds.ticket is None and creds.token == "tok"
