@@ -146,6 +146,18 @@ class TableScreen(Screen):
         self.after_move()
         self.advance()
 
+    def on_screen_resume(self) -> None:
+        """Back from a dialog (help, settings, the log, talk, the quit question): what
+        came while it was open is shown now — the hand's result, the match's end — or
+        the table would sit on a finished hand, or game, with nothing left to press."""
+        if not self.is_attached or not self.query("#status") or self.app.screen is not self:
+            return
+        s = self.session
+        if s.online and s.match_over and not (s.hand_over and self.result_for != s.hand_no):
+            self.after_result()                 # the game ended under the dialog
+            return
+        self.after_move()
+
     # -- flow ----------------------------------------------------------------------
 
     def start_hand(self) -> None:
