@@ -77,6 +77,8 @@ class Server:
         from .social.talk import TalkGate
         link = self.cluster.link if self.cluster is not None else None
         self.friends = FriendStore(self.engine, self.repo)
+        from .store.clips import ClipStore
+        self.clips = ClipStore(self.engine)              # 真人語音: players' recorded calls
         self.where = Whereabouts(self, link)
         self.invites = Invitations(settings.invite_ttl, link, max_invites=settings.max_invites,
                                    per_account=settings.invites_per_account)
