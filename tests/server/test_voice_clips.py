@@ -4,6 +4,7 @@ served by every worker of a cluster (SQLite and PostgreSQL alike)."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -21,6 +22,7 @@ REASONS = ("clip_too_big", "clip_too_long", "clip_not_audio", "clip_quota", "gue
            "no_such_call", "clip_empty", "no_clip")
 
 
+@functools.lru_cache(maxsize=None)
 def tone(seconds: float, fmt: str = "webm") -> bytes:
     """``seconds`` of a quiet 440 Hz tone as Opus in WebM (what Chromium records) or Ogg."""
     import math

@@ -173,5 +173,10 @@ def test_a_call_recorded_in_one_page_is_heard_in_another(pages, server_url):
     b.click(f'.talk-mute .mute-btn[data-seat="{seat_a}"]')          # heard again
     b.click(".talk-close")
     assert b.evaluate(speak, seat_a) == f"player:{seat_a}:pon"
+    # B reports A's voice from the talk panel; the server stores it (201)
+    b.click(".talk-btn")
+    b.click(f'.voice-report .report-btn[data-seat="{seat_a}"]')
+    b.wait_for_selector(f'.voice-report .report-btn[data-seat="{seat_a}"]:has-text("已檢舉，謝謝")')
+    b.click(".talk-close")
     b.evaluate("async () => (await import('./js/prefs.js')).setPref('playerVoices', false)")
     assert not str(b.evaluate(speak, seat_a)).startswith("player:")
