@@ -14,6 +14,7 @@ import pytest
 from test_redis_cluster import cluster  # noqa: F401  (the fixture)
 
 from twmahjong.cli import main as twmj
+from twmahjong.server.net.limits import Limiter
 from twmahjong.server.net.voices import credits, scan
 from twmahjong.server.social.clips import MAX_BYTES
 from twmahjong.web import STATIC_DIR
@@ -146,13 +147,16 @@ def test_a_clip_is_kept_played_refused_reported_and_removed(make_live, db_url, c
     assert live.http("GET", f"/api/v1/games/{quiet['game_id']}/voices", bea).json() == {
         "game_id": quiet["game_id"], "on": False, "seats": []}
     assert live.http("GET", "/api/v1/games/g_nothing/voices", bea).status_code == 404
+    db = ["--database", db_url]
+    assert admin(capsys, "ban", "阿德", *db)[0] == 0             # a banned voice is not offered
+    assert live.http("GET", f"/api/v1/games/{room['game_id']}/voices", bea).json()["seats"] == []
+    assert admin(capsys, "unban", "阿德", *db)[0] == 0
 
     # a listener reports it; the operator sees the report and removes the clip
     rep = live.http("POST", f"/api/v1/clips/{new_id}/report", bea,
                     json={"reason": "shouting", "game_id": room["game_id"]})
     assert rep.status_code == 201 and rep.json()["new"] is True
     assert live.http("POST", f"/api/v1/clips/{new_id}/report", bea, json={}).json()["new"] is False
-    db = ["--database", db_url]
     code, out, _ = admin(capsys, "voice-reports", "--json", *db)
     assert code == 0
     [report] = json.loads(out)
@@ -170,6 +174,14 @@ def test_a_clip_is_kept_played_refused_reported_and_removed(make_live, db_url, c
     assert live.http("GET", "/api/v1/me/clips", aud).json()["clips"] == []
     # and the player deletes their own
     refused(live.http("DELETE", "/api/v1/me/clips/nan/pon", aud), 404, "no_clip")
+    assert put(live, aud, "nan", "pon", good).status_code == 200
+    assert live.http("DELETE", "/api/v1/me/clips/nan/pon", aud).json()["used"] == {
+        "clips": 0, "bytes": 0}
+    # uploads are rate-limited per account
+    live.server.clip_limit = Limiter(0.001, 1)
+    assert put(live, aud, "nan", "pon", good).status_code == 200
+    r = put(live, aud, "nan", "pon", good)
+    assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
 
 
 def test_an_operator_makes_a_voice_pack_that_credits_the_player(make_live, db_url, capsys,

@@ -87,6 +87,10 @@ def test_a_call_recorded_in_one_page_is_heard_in_another(pages, server_url):
     tag = secrets.token_hex(2)
     pa, pb = pages("desktop", "en"), pages("phone", "zh-TW")
     a, b = _register(pa, server_url, f"Aud{tag}"), _register(pb, server_url, f"乙{tag}")
+    # the host's choice for a room: players' recorded voices allowed (the default)
+    assert b.is_checked("#room-voices")
+    b.locator(".room-panel").scroll_into_view_if_needed()
+    pb.shot("lobby")
 
     # -- A records 碰 and a 快捷語 in 台語, hearing each take before keeping it -------------
     a.click(".app-settings")

@@ -81,6 +81,7 @@ async def record_clip(voice: str, call: str, request: Request, acc: Account) -> 
     _registered(acc)
     _call(voice, call)
     server = server_of(request)
+    server.limits.spend(server.clip_limit, acc["id"], "you are recording too fast")
     data = await _body(request)
     try:
         checked = await asyncio.to_thread(clips.check, data)
@@ -165,6 +166,6 @@ async def report_clip(clip_id: int, body: Report, request: Request, acc: Account
     c = await server.clips.get(clip_id)
     if c is None:
         raise ApiError(404, "not_found", "this recording is gone (redone or removed)", "no_clip")
-    server.limits.spend(server.limits.social_names, acc["id"], "you are reporting too fast")
+    server.limits.spend(server.clip_limit, acc["id"], "you are reporting too fast")
     new = await server.clips.report(c, acc["id"], body.reason.strip(), body.game_id)
     return {"reported": clip_id, "new": new}

@@ -89,13 +89,16 @@ class ClipStore:
         return [_row(r) for r in rows]
 
     async def of_accounts(self, account_ids: list[int]) -> dict[int, list[dict]]:
-        """The clips (no bytes) of several accounts at once: a table's seats."""
+        """The clips (no bytes) of several accounts at once, a table's seats; none of a
+        banned account."""
         out: dict[int, list[dict]] = {a: [] for a in account_ids}
         if not account_ids:
             return out
         async with self.engine.connect() as conn:
-            rows = await conn.execute(sa.select(*_SHOWN).where(
-                voice_clips.c.account_id.in_(account_ids)).order_by(voice_clips.c.id))
+            rows = await conn.execute(sa.select(*_SHOWN)
+                .join(accounts, accounts.c.id == voice_clips.c.account_id)
+                .where(voice_clips.c.account_id.in_(account_ids), accounts.c.banned_at.is_(None))
+                .order_by(voice_clips.c.id))
         for r in rows:
             out[r.account_id].append(_row(r))
         return out
