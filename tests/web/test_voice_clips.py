@@ -181,6 +181,7 @@ def test_a_call_recorded_in_one_page_is_heard_in_another(pages, server_url):
     b.click(".talk-btn")
     b.click(f'.voice-report .report-btn[data-seat="{seat_a}"]')
     b.wait_for_selector(f'.voice-report .report-btn[data-seat="{seat_a}"]:has-text("已檢舉，謝謝")')
+    pb.shot("talk-report")
     b.click(".talk-close")
     b.evaluate("async () => (await import('./js/prefs.js')).setPref('playerVoices', false)")
     assert not str(b.evaluate(speak, seat_a)).startswith("player:")

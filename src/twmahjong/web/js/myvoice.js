@@ -89,13 +89,17 @@ async function call(path, { method = "GET", body, raw = false } = {}) {
 }
 
 // -- at the table ----------------------------------------------------------------------------
-const table = { gameId: null, on: false, seats: new Map(), muted: new Set(), loaded: null };
+const table = { gameId: null, on: false, seats: new Map(), muted: new Set(), loaded: null, loadedAt: 0 };
 const blobs = new Map();        // clip id -> object URL (fetched once a page)
 
 /** Ask which seats of `gameId` have clips (once a game; again after a minute). */
 export function loadSeatVoices(gameId) {
   if (!gameId || !api.getToken()) return Promise.resolve(null);
   if (table.gameId === gameId && table.loaded && Date.now() - table.loadedAt < 60_000) return table.loaded;
+  if (table.gameId !== gameId) {           // another table: the last one's clips go
+    for (const url of blobs.values()) url.then((u) => URL.revokeObjectURL(u)).catch(() => {});
+    blobs.clear();
+  }
   table.gameId = gameId;
   table.loadedAt = Date.now();
   table.loaded = call(`/games/${encodeURIComponent(gameId)}/voices`).then((v) => {
@@ -153,6 +157,7 @@ async function clipUrl(id) {
 
 /** Play `seat`'s own clip of `call` (listener's voice first); true if there is one. */
 function playSeatClip(seat, callName) {
+  if (table.gameId && Date.now() - table.loadedAt >= 60_000) loadSeatVoices(table.gameId);   // for the next call
   if (!table.on || !getPref("playerVoices") || table.muted.has(seat) || !globalThis.document) return false;
   const clips = table.seats.get(seat);
   if (!clips) return false;
