@@ -198,6 +198,12 @@ def test_an_operator_makes_a_voice_pack_that_credits_the_player(make_live, db_ur
     assert credits(out) == {"nan": "阿德"}
     code, _, err = admin(capsys, "voice-pack", "阿德", str(out), "--database", db_url)
     assert code == 2 and "give --force" in err
+    # a second player's 胡 joins the pack, and both are credited
+    bea = live.register("Bea")
+    assert put(live, bea, "nan", "win", tone(0.6)).status_code == 200
+    assert admin(capsys, "voice-pack", "Bea", str(out), "--database", db_url)[0] == 0
+    assert sorted(scan(out)[0]["nan"]) == ["phrase_lucky", "pon", "self_draw", "win"]
+    assert credits(out) == {"nan": "阿德、Bea"}
 
 
 def test_a_clip_uploaded_on_one_worker_plays_from_another(cluster):  # noqa: F811

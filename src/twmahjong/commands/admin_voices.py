@@ -155,7 +155,11 @@ def voice_pack(who: WhoArg,
             p.unlink(missing_ok=True)
         (folder / f"{c['call']}.ogg").write_bytes(to_ogg_opus(data))
         written[c["voice"]] = written.get(c["voice"], 0) + 1
-    for v in written:
-        (out / v / CREDITS_FILE).write_text(f"{name}\n", encoding="utf-8")
+    for v in written:          # a pack of several players' clips credits each of them
+        credit = out / v / CREDITS_FILE
+        before = credit.read_text(encoding="utf-8").strip().splitlines()[:1] \
+            if credit.exists() else []
+        names = [n for n in (before[0].split("、") if before else []) if n and n != name]
+        credit.write_text("、".join([*names, name]) + "\n", encoding="utf-8")
     typer.echo("wrote " + ", ".join(f"{n} {v} clips" for v, n in sorted(written.items()))
                + f" in the voice of {name} to {out}")

@@ -16,7 +16,7 @@
 
 import * as api from "./api.js";
 import { h } from "./dom.js";
-import { addStrings, errorText, onLangChange, t } from "./i18n.js";
+import { addStrings, errorText, getLang, onLangChange, t } from "./i18n.js";
 import { getPref, setPref } from "./prefs.js";
 import { setSeatVoice } from "./speech.js";
 
@@ -237,6 +237,12 @@ function label(callName, phrases) {
   return p ? (getPref("hokkien") ? p.nan : p.cmn) : callName;
 }
 
+/** What a phrase means, in the page's language when that is not the line itself (English). */
+function meaningOf(callName, phrases) {
+  const p = phrases?.find((x) => `phrase_${x.id}` === callName);
+  return p && getLang() === "en" ? p.en : null;
+}
+
 /** The 真人語音 part of the settings panel: the listener's switch and, for a registered
  * player, the recorder. Draws itself again after each change. */
 export function myVoiceSection() {
@@ -279,8 +285,10 @@ export function myVoiceSection() {
         : busy ? t("myvoice.saving")
         : take ? t("myvoice.take")
         : clip ? t("myvoice.kept", { s: (clip.duration_ms / 1000).toFixed(1) }) : t("myvoice.none");
+      const meaning = meaningOf(callName, state.phrases);
       return h("li", { class: "myvoice-call", dataset: { call: callName, kept: clip ? "1" : "0" } },
-        h("span", { class: "myvoice-name" }, label(callName, state.phrases)),
+        h("span", { class: "myvoice-name", title: meaning }, label(callName, state.phrases),
+          meaning ? h("small", { class: "myvoice-meaning" }, meaning) : null),
         h("small", { class: "myvoice-status" }, status),
         h("span", { class: "myvoice-btns" }, ...buttons));
     };
