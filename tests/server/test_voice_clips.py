@@ -20,7 +20,7 @@ from twmahjong.server.social.clips import MAX_BYTES
 from twmahjong.web import STATIC_DIR
 
 REASONS = ("clip_too_big", "clip_too_long", "clip_not_audio", "clip_quota", "guest_clips",
-           "no_such_call", "clip_empty", "no_clip")
+           "no_such_call", "clip_empty", "no_clip", "no_game", "not_seated")
 
 
 @functools.lru_cache(maxsize=None)
@@ -136,13 +136,17 @@ def test_a_clip_is_kept_played_refused_reported_and_removed(make_live, db_url, c
     # a table's seats with clips; a room whose host turned voices off has none
     room = live.http("POST", "/api/v1/rooms", aud, json={"bots": "L1"}).json()
     assert room["room"]["voices"] is True
+    assert live.http("POST", f"/api/v1/rooms/{room['code']}/join", bea).status_code == 200
     assert live.http("POST", f"/api/v1/rooms/{room['code']}/start", aud).status_code == 200
+    refused(live.http("GET", f"/api/v1/games/{room['game_id']}/voices", guest), 403,
+            "not_seated")                                         # not a player of it
     v = live.http("GET", f"/api/v1/games/{room['game_id']}/voices", bea).json()
     assert v["on"] is True and [s["seat"] for s in v["seats"]] == [0]
     assert v["seats"][0]["clips"]["nan"]["pon"] == new_id
     assert v["seats"][0]["version"] == max(new_id, v["seats"][0]["clips"]["cmn"]["win"])
     quiet = live.http("POST", "/api/v1/rooms", aud, json={"bots": "L1", "voices": False}).json()
     assert quiet["room"]["voices"] is False
+    live.http("POST", f"/api/v1/rooms/{quiet['code']}/join", bea)
     live.http("POST", f"/api/v1/rooms/{quiet['code']}/start", aud)
     assert live.http("GET", f"/api/v1/games/{quiet['game_id']}/voices", bea).json() == {
         "game_id": quiet["game_id"], "on": False, "seats": []}

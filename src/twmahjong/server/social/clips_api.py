@@ -10,7 +10,8 @@
 
 Errors have the usual shape (http_api.py); ``reason`` names the failure:
 ``guest_clips``, ``no_such_call``, ``clip_too_big``, ``clip_not_audio``,
-``clip_too_long``, ``clip_empty``, ``clip_quota``, ``no_clip``.
+``clip_too_long``, ``clip_empty``, ``clip_quota``, ``no_clip``, ``no_game``,
+``not_seated``.
 """
 
 from __future__ import annotations
@@ -125,7 +126,8 @@ async def clip_bytes(clip_id: int, request: Request, acc: Account) -> Response:
 
 @router.get("/games/{game_id}/voices")
 async def game_voices(game_id: str, request: Request, acc: Account) -> Response:
-    """Which seats of a game speak in their own recorded voice: for each seat of a
+    """Which seats of a game speak in their own recorded voice (asked by a player
+    of the game; a watcher's page says no calls): for each seat of a
     registered player with clips, ``{"seat", "version", "clips": {voice: {call: id}}}``
     (``version``: the newest clip id, changed by any new recording). ``on`` is false
     (and ``seats`` empty) when the room's host turned player voices off."""
@@ -133,11 +135,14 @@ async def game_voices(game_id: str, request: Request, acc: Account) -> Response:
     game = await server.repo.game(game_id[:40])
     if game is None:
         raise ApiError(404, "not_found", f"no game {game_id[:40]!r}", "no_game")
+    people = {i: s["account_id"] for i, s in enumerate(game["seats"])
+              if not s.get("bot") and s.get("account_id")}
+    if acc["id"] not in people.values():
+        raise ApiError(403, "forbidden", "only the players of a game hear its voices",
+                       "not_seated")
     on = (game.get("options") or {}).get("voices", True) is not False
     seats: list[dict] = []
     if on:
-        people = {i: s["account_id"] for i, s in enumerate(game["seats"])
-                  if not s.get("bot") and s.get("account_id")}
         got = await server.clips.of_accounts(sorted(set(people.values())))
         for seat, account_id in people.items():
             rows = got.get(account_id) or []

@@ -55,6 +55,7 @@ addStrings({
   "err.reason.no_such_call": ["沒有這句可以錄", "There is no such call to record"],
   "err.reason.no_clip": ["這段錄音已經不在了", "This recording is gone"],
   "err.reason.no_game": ["找不到這局牌", "No such game"],
+  "err.reason.not_seated": ["只有這局的玩家聽得到玩家語音", "Only the players of a game hear its voices"],
 });
 
 const CALL_KEYS = { chi: "call.chi", pon: "call.pon", kong: "call.kong", win: "call.win",
