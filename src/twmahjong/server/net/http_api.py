@@ -95,6 +95,8 @@ class RoomRequest(BaseModel):
     speed: Literal["fast", "standard", "slow"] = "standard"
     # 觀戰: may friends watch the game? (the host may forbid it)
     watch: bool = True
+    # 真人語音: may the players' own recorded calls be heard? (the host may turn them off)
+    voices: bool = True
     # test mode only (server/play/stacked.py): deal the first hand from these tiles
     wall: StackedWall | None = None
 
@@ -295,10 +297,11 @@ async def profile_patterns(name: str) -> dict:
 async def voices(request: Request) -> dict:
     """The recorded calls this server has (語音包): ``{voice: [call, …]}`` and where
     to fetch one (``/api/v1/voices/{voice}/{call}``)."""
-    from .voices import VOICES
-    packs = server_of(request).voices
+    from .voices import VOICES, credits
+    server = server_of(request)
+    packs = server.voices
     return {"voices": {v: sorted(packs.get(v, {})) for v in VOICES},
-            "names": VOICES}
+            "names": VOICES, "credits": credits(server.settings.voice_dir)}
 
 
 @router.get("/voices/{voice}/{call}")
@@ -367,6 +370,8 @@ async def open_room(body: RoomRequest, request: Request,
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
     options = {} if body.watch else {"watch": False}
+    if not body.voices:
+        options["voices"] = False
     if body.wall is not None:
         if not server.settings.test_mode:
             raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "

@@ -6,6 +6,7 @@
 // turns the hand's `win` / `settlement` events into the end-of-hand panel.
 
 import { TableView } from "./table.js";
+import { loadSeatVoices } from "./myvoice.js";
 import { TalkBar } from "./talk.js";
 import { onLangChange } from "./i18n.js";
 import { splitTiles } from "./tiles.js";
@@ -104,6 +105,7 @@ export class GameController {
       case "snapshot": {
         const table = msg.table || {};
         this.gameId = table.game_id ?? this.gameId;
+        loadSeatVoices(this.gameId);       // which seats speak in their own voice (myvoice.js)
         this.view.setTableInfo(table, this.account);
         if (msg.hand) document.body.dataset.hand = String(msg.hand.hand_no);
         this.scores = table.scores || this.scores;

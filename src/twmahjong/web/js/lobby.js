@@ -227,6 +227,10 @@ function roomPanel(state, actions) {
             h("input", { type: "checkbox", id: "room-watch", checked: state.options.watch !== false,
               onchange: (e) => actions.option("watch", e.target.checked) }),
             h("span", {}, t("room.watch"))),
+          h("label", { class: "check room-voices" },
+            h("input", { type: "checkbox", id: "room-voices", checked: state.options.voices !== false,
+              onchange: (e) => actions.option("voices", e.target.checked) }),
+            h("span", {}, t("room.voices"))),
           h("form", { class: "join-form", onsubmit: (e) => { e.preventDefault(); actions.joinRoom(code.value.trim().toUpperCase()); } },
             h("label", { for: "room-code" }, t("room.code")), code,
             h("button", { type: "submit", class: "btn", disabled }, t("room.join")))));

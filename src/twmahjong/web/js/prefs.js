@@ -11,6 +11,7 @@ const DEFAULTS = {
   autoPass: false,  // 自動過
   readyHints: true, // 聽牌提示 (waits.js)
   dealInfo: true,   // 開局說明: the deal's dice, wall break and dealer's seat each hand
+  playerVoices: true, // 玩家真人語音: other players' own recorded calls (myvoice.js)
 };
 
 const listeners = new Set();
