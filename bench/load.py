@@ -21,6 +21,18 @@ flight get their full timeout to be answered. It prints p50/p95/p99/max, sent
 vs acknowledged, messages/s, each server process's CPU% and RSS, and its own
 CPU, as a table (or JSON with ``--json``).
 
+Own-turn moves (draw, then throw or win) and answers in a claim window (pass) are
+timed apart: a pass is answered only when every seat asked has answered, so its
+latency is the other players' thinking, not the server's. The figures are the
+own moves'.
+
+The bench times itself too: each client process samples its own event loop (a
+50 ms sleep, and by how much it overshoots) and its CPU over the play window. An
+answer waits that long in the client before its time is read, so when a client
+process's loop-lag p99 is more than a quarter of the measured p99
+(``CLIENT_LAG_SHARE``) the p99 is printed as "unreliable: client-bound" with both
+numbers instead of as a figure: add ``--procs`` or move the clients elsewhere.
+
 Without ``--url`` it starts ``twmj serve`` itself (SQLite in a temporary folder,
 or ``--database``; ``--serve N --redis URL`` starts N processes of one cluster)
 with sign-up limits opened for loopback, so seating is not the bottleneck:
@@ -67,6 +79,59 @@ MAX_SECONDS = 1800
 choose = simple_policy
 
 
+def claim_window(obs: dict) -> bool:
+    """A decision in a claim window (pass is legal): its answer waits for every seat
+    asked, so its latency is the others' thinking, not the server's."""
+    return any(a.get("type") == "pass" for a in obs.get("legal", ()))
+
+
+class LoopLag:
+    """This client process's own event loop, timed: a sleep of ``every`` s, and by how
+    much it overshoots. An answer that reached the process waits as long before the
+    bench reads its time, so the overshoot is the part of a latency that is the
+    client's, not the server's."""
+
+    def __init__(self, every: float = 0.05):
+        self.every = every
+        self.samples: list[float] = []     # ms of overshoot, in the play window
+        self.counting = False
+
+    async def run(self) -> None:
+        while True:      # perf_counter: uvloop's loop.time() ticks in whole ms
+            t = time.perf_counter()
+            await asyncio.sleep(self.every)
+            if self.counting:
+                self.samples.append(max(0.0, (time.perf_counter() - t - self.every) * 1000))
+
+
+# a p99 is the server's only while no client process's own loop lag p99 is more than
+# this share of it; past it the figure is printed as unreliable (client-bound)
+CLIENT_LAG_SHARE = 0.25
+
+
+def client_bound(p99: float, procs: list[dict]) -> str | None:
+    """Why the measured own-move ``p99`` (ms) is not the server's, or None when it is.
+
+    The rule: a client process whose event loop ran late by more than
+    ``CLIENT_LAG_SHARE`` of the p99 (its lag p99) adds that much to the answers it
+    reads, so the figure is the client's as much as the server's.
+
+    >>> client_bound(100.0, [{"index": 0, "lag_ms": {"p99": 40.0}, "cpu_percent": 95.0}])
+    'client process 0: loop lag p99 40.0 ms = 40% of the measured p99 100.0 ms (CPU 95.0%)'
+    >>> client_bound(100.0, [{"index": 0, "lag_ms": {"p99": 5.0}, "cpu_percent": 20.0}]) is None
+    True
+    """
+    worst = max(procs, key=lambda p: p["lag_ms"]["p99"], default=None)
+    if worst is None or p99 != p99:          # no client figures, or no p99 (NaN)
+        return None
+    lag = worst["lag_ms"]["p99"]
+    if lag <= CLIENT_LAG_SHARE * p99:
+        return None
+    return (f"client process {worst['index']}: loop lag p99 {lag} ms = "
+            f"{100 * lag / max(p99, 1e-9):.0f}% of the measured p99 {p99} ms "
+            f"(CPU {worst['cpu_percent']}%)")
+
+
 @dataclasses.dataclass
 class Plan:
     """What one run does; the same plan for every client process (each takes a slice)."""
@@ -85,7 +150,8 @@ class Plan:
 @dataclasses.dataclass
 class Tally:
     """What one client process counted; summed over processes."""
-    latencies: list[float] = dataclasses.field(default_factory=list)   # ms, answered actions
+    latencies: list[float] = dataclasses.field(default_factory=list)   # ms, own-turn moves
+    pass_latencies: list[float] = dataclasses.field(default_factory=list)  # ms, claim answers
     seat_waits: list[float] = dataclasses.field(default_factory=list)  # ms, queue to snapshot
     sent: int = 0           # actions
     acked: int = 0          # answered by an update that reflects them
@@ -109,6 +175,7 @@ class Tally:
     play_seconds: float = 0.0
     play_from: float = 0.0  # wall clock (time.time) of play's start and end
     play_to: float = 0.0
+    procs: list[dict] = dataclasses.field(default_factory=list)  # each client process's self
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -139,6 +206,7 @@ class Player:
         self.out_turn: int | None = None     # the turn of the action in flight
         self.out_at = 0.0
         self.out_counted = False             # sent in the play window (not warm-up)
+        self.out_pass = False                # an answer in a claim window, not an own turn
         self.queued_at = 0.0
         self.seated = False
         self.leaving = False
@@ -189,14 +257,15 @@ class Player:
             if self.out_turn is not None and turn > self.out_turn:
                 if self.out_counted:
                     t.acked += 1
-                    t.latencies.append((now - self.out_at) * 1000)
+                    (t.pass_latencies if self.out_pass else t.latencies).append(
+                        (now - self.out_at) * 1000)
                 self.out_turn = None
             obs = m.get("observation") or {}
             self._cancel_plan()
             if obs.get("legal") and self.out_turn is None and not self.sl.stopping:
                 delay = self.rng.uniform(*self.sl.plan.think)
                 self.plan = asyncio.get_running_loop().call_later(
-                    delay, self._act, turn, choose(obs))
+                    delay, self._act, turn, choose(obs), claim_window(obs))
         elif kind == "error":
             t.error(m.get("code", "?"))
             if self.out_turn is not None:
@@ -210,11 +279,12 @@ class Player:
             if not self.sl.stopping:      # people play another game
                 self.sl.spawn(self._queue())
 
-    def _act(self, turn: int, action: dict) -> None:
+    def _act(self, turn: int, action: dict, answers_claim: bool = False) -> None:
         self.plan = None
         if self.sl.stopping or self.out_turn is not None or self.ws is None:
             return
         self.out_turn, self.out_at = turn, time.monotonic()
+        self.out_pass = answers_claim
         self.out_counted = self.sl.counting
         if self.out_counted:
             self.sl.tally.sent += 1
@@ -339,6 +409,8 @@ class Slice:
         limits = httpx.Limits(max_connections=self.plan.signup_parallel)
         async with httpx.AsyncClient(timeout=120, limits=limits) as self.http:
             sweeper = self.spawn(self._sweep())
+            lag = LoopLag()
+            lagger = self.spawn(lag.run())
             idle = [self.spawn(self._idle(self._base())) for _ in range(self._mine(self.plan.idle))]
             await asyncio.gather(*(self._arrive() for _ in range(self._mine(self.plan.clients))))
             # play starts once everyone is seated (or given up on): sign-up is not play
@@ -353,7 +425,7 @@ class Slice:
                 await asyncio.sleep(0.05)
             if self.barrier is not None:       # sign-up is over everywhere: play starts
                 await asyncio.to_thread(self.barrier.wait)
-            self.counting = True
+            self.counting = lag.counting = True
             before = (self.tally.messages_in, self.tally.messages_out)
             t1 = time.monotonic()
             cpu0 = time.process_time()       # the client's CPU is counted over play only
@@ -365,6 +437,15 @@ class Slice:
             self.tally.play_seconds = time.monotonic() - t1
             self.tally.cpu = time.process_time() - cpu0
             self.tally.play_to = time.time()
+            lag.counting = False
+            lagger.cancel()
+            self.tally.procs.append({
+                "index": self.index, "pid": os.getpid(),
+                "cpu_percent": round(100 * self.tally.cpu / self.tally.play_seconds, 1),
+                "lag_ms": {"p50": round(pct(lag.samples, 50), 1),
+                           "p99": round(pct(lag.samples, 99), 1),
+                           "max": round(max(lag.samples, default=float("nan")), 1),
+                           "n": len(lag.samples)}})
             # messages of the play window only, like the actions
             self.tally.messages_in -= before[0]
             self.tally.messages_out -= before[1]
@@ -548,7 +629,9 @@ def pct(values: list[float], p: float) -> float:
 
 
 def summary(plan: Plan, tally: Tally, servers: list[dict], client_cpu: float) -> dict:
-    lat = tally.latencies
+    lat, passes = tally.latencies, tally.pass_latencies
+    p99 = round(pct(lat, 99), 1)
+    bound = client_bound(p99, tally.procs)
     play = max(tally.play_seconds, 1e-9)
     answered = tally.acked + tally.refused
     failed = tally.timed_out + tally.lost
@@ -564,9 +647,15 @@ def summary(plan: Plan, tally: Tally, servers: list[dict], client_cpu: float) ->
                     "timed_out": tally.timed_out, "lost": tally.lost, "failed": failed,
                     "acked_ratio": round(tally.acked / tally.sent, 5) if tally.sent else None,
                     "per_second": round(tally.sent / play, 1)},
+        # own-turn moves: the server's answer time (a pass waits for the other seats)
         "latency_ms": {"p50": round(pct(lat, 50), 1), "p95": round(pct(lat, 95), 1),
-                       "p99": round(pct(lat, 99), 1),
+                       "p99": None if bound else p99, "p99_measured": p99,
                        "max": round(max(lat, default=float("nan")), 1), "n": len(lat)},
+        "client_bound": bound,
+        "pass_latency_ms": {"p50": round(pct(passes, 50), 1), "p99": round(pct(passes, 99), 1),
+                            "max": round(max(passes, default=float("nan")), 1),
+                            "n": len(passes)},
+        "client_processes": sorted(tally.procs, key=lambda p: p["index"]),
         "messages": {"in": tally.messages_in, "out": tally.messages_out,
                      "per_second": round((tally.messages_in + tally.messages_out) / play, 0)},
         "warmup_actions": tally.warmup_actions,
@@ -600,8 +689,11 @@ def print_table(s: dict) -> None:
         ("actions", f"sent {a['sent']}, acked {a['acked']} ({a['acked_ratio']}), refused "
                     f"{a['refused']}, timed out {a['timed_out']}, lost {a['lost']}; "
                     f"{a['per_second']}/s"),
-        ("latency ms", f"p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
-                       f"max {lat['max']}  (n={lat['n']})"),
+        ("own moves ms", f"p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
+                         f"max {lat['max']}  (n={lat['n']})" if not s["client_bound"] else
+                         f"p50 {lat['p50']}  p99 unreliable: client-bound ({s['client_bound']})"),
+        ("passes ms", f"p50 {s['pass_latency_ms']['p50']}  p99 {s['pass_latency_ms']['p99']}  "
+                      f"(n={s['pass_latency_ms']['n']}; a pass waits for every seat asked)"),
         ("messages", f"{s['messages']['in']} in, {s['messages']['out']} out, "
                      f"{s['messages']['per_second']:.0f}/s"),
         ("hands/games", f"{s['hands']} hand ends seen, {s['games']} game ends; churn "
@@ -625,6 +717,10 @@ def print_table(s: dict) -> None:
         rows.append(("per unit", f"server CPU {s['server_cpu_ms_per_action']} ms per player "
                                  f"action; {s['server_kb_per_connection']} KB RSS per connection"))
     rows.append(("client", f"CPU {s['client_cpu_percent']}% (of one core, all client processes)"))
+    for c in s["client_processes"]:
+        rows.append((f"client {c['index']}", f"CPU {c['cpu_percent']}%  loop lag p50 "
+                                             f"{c['lag_ms']['p50']} / p99 {c['lag_ms']['p99']} / "
+                                             f"max {c['lag_ms']['max']} ms"))
     rows.append(("load average", " ".join(f"{x:.2f}" for x in s["load_average"])))
     if s["errors"]:
         rows.append(("errors", ", ".join(f"{k} {v}" for k, v in sorted(s["errors"].items()))))
