@@ -85,6 +85,19 @@ def claim_window(obs: dict) -> bool:
     return any(a.get("type") == "pass" for a in obs.get("legal", ()))
 
 
+def route_url(ws_url: str, route: str) -> str:
+    """Where a route (``/ws?w=2`` on the same balancer, or a ws:// URL) is, from a
+    socket's URL.
+
+    >>> route_url("ws://127.0.0.1:8080/ws", "/ws?w=2")
+    'ws://127.0.0.1:8080/ws?w=2'
+    """
+    if "://" in route:
+        return route
+    scheme, rest = ws_url.split("://", 1)
+    return f"{scheme}://{rest.split('/', 1)[0]}{route}"
+
+
 class LoopLag:
     """This client process's own event loop, timed: a sleep of ``every`` s, and by how
     much it overshoots. An answer that reached the process waits as long before the
@@ -167,6 +180,7 @@ class Tally:
     hands: int = 0          # hand_end messages (per client)
     games: int = 0
     arrived: int = 0
+    moved: int = 0          # sockets that moved to their table's worker (its route)
     left: int = 0
     errors: dict[str, int] = dataclasses.field(default_factory=dict)
     cpu: float = 0.0        # this client process's CPU seconds during the run
@@ -210,24 +224,33 @@ class Player:
         self.queued_at = 0.0
         self.seated = False
         self.leaving = False
+        self.route: str | None = None        # the worker this socket is on (welcome)
+        self.ticket: str | None = None       # the seat's (matched): opens it elsewhere
 
     async def run(self) -> None:
         t = self.sl.tally
         try:
-            async with connect(self.url, max_size=2**22, open_timeout=60,
-                               ping_interval=None) as ws:
-                self.ws = ws
-                t.connected += 1
-                await self._send({"type": "hello", "token": self.token})
-                await self._queue()
+            self.ws = await connect(self.url, max_size=2**22, open_timeout=60,
+                                    ping_interval=None)
+            t.connected += 1
+            await self._send({"type": "hello", "token": self.token})
+            await self._queue()
+            while True:
+                ws = self.ws
                 async for raw in ws:
+                    if ws is not self.ws:    # moved: the new socket has the seat
+                        break
                     self._on(orjson.loads(raw))
                     if self.leaving:
                         break
+                if self.leaving or ws is self.ws:
+                    break
         except Exception as e:      # noqa: BLE001 - counted: a dropped client is a result
             if not self.leaving:
                 t.error(type(e).__name__)
         finally:
+            if self.ws is not None:
+                self.sl.spawn(self.ws.close())
             self._cancel_plan()
             if self.out_turn is not None:
                 t.lost += self.out_counted
@@ -249,6 +272,8 @@ class Player:
         now = time.monotonic()
         kind = m.get("type")
         if kind in ("update", "snapshot"):
+            if kind == "snapshot":
+                self._follow(m["table"].get("route"))
             if kind == "snapshot" and not self.seated:
                 self.seated = True
                 t.seated += 1
@@ -271,6 +296,10 @@ class Player:
             if self.out_turn is not None:
                 t.refused += self.out_counted
                 self.out_turn = None
+        elif kind == "welcome":
+            self.route = m.get("route")
+        elif kind == "matched":
+            self.ticket = m["ticket"]
         elif kind == "hand_end":
             t.hands += 1
         elif kind == "game_end":
@@ -291,6 +320,27 @@ class Player:
         else:
             self.sl.tally.warmup_actions += 1
         self.sl.spawn(self._send({"type": "action", "action": action, "turn": turn}))
+
+    def _follow(self, route: str | None) -> None:
+        """The table is played on another worker (its snapshot's route): open the seat
+        there with the ticket, then close this socket (no relay between workers)."""
+        if not route or not self.route or route == self.route or not self.ticket \
+                or self.leaving:
+            return
+        self.route = route                  # once
+        self.sl.spawn(self._move(route_url(self.url, route)))
+
+    async def _move(self, url: str) -> None:
+        try:
+            new = await connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
+            await new.send(orjson.dumps({"type": "hello", "token": self.token,
+                                         "ticket": self.ticket}).decode())
+        except Exception as e:      # noqa: BLE001 - the seat stays where it is (relayed)
+            self.sl.tally.error(f"move_{type(e).__name__}")
+            return
+        old, self.ws = self.ws, new
+        self.sl.tally.moved += 1
+        await old.close()
 
     def _cancel_plan(self) -> None:
         if self.plan is not None:
@@ -571,7 +621,8 @@ def _free_port() -> int:
 class Served:
     """``twmj serve`` processes started for the run, with limits open for loopback clients."""
 
-    def __init__(self, n: int, database: str | None, redis: str | None, extra_env: dict):
+    def __init__(self, n: int, database: str | None, redis: str | None, extra_env: dict,
+                 route: bool = True):
         self.data = Path(tempfile.mkdtemp(prefix="twmj-load-"))
         self.procs: list[subprocess.Popen] = []
         self.bases: list[str] = []
@@ -589,7 +640,10 @@ class Served:
         for i in range(n):
             port = _free_port()
             log = open(self.data / f"serve-{i}.log", "w")
-            self.procs.append(subprocess.Popen([twmj, "serve", "--port", str(port)], env=env,
+            # each worker's own address: a socket moves to its table's worker (no relay)
+            own = {"TWMJ_ROUTE": f"ws://127.0.0.1:{port}/ws"} if route and n > 1 else {}
+            self.procs.append(subprocess.Popen([twmj, "serve", "--port", str(port)],
+                                               env={**env, **own},
                                                stdout=log, stderr=subprocess.STDOUT))
             self.bases.append(f"http://127.0.0.1:{port}")
         for proc, base in zip(self.procs, self.bases):
@@ -660,7 +714,7 @@ def summary(plan: Plan, tally: Tally, servers: list[dict], client_cpu: float) ->
                      "per_second": round((tally.messages_in + tally.messages_out) / play, 0)},
         "warmup_actions": tally.warmup_actions,
         "hands": tally.hands, "games": tally.games, "arrived": tally.arrived,
-        "left": tally.left, "errors": tally.errors, "answered": answered,
+        "left": tally.left, "moved": tally.moved, "errors": tally.errors, "answered": answered,
         "servers": servers,
         # per player action (each also moves the table on: passes, draws, 4 updates)
         "server_cpu_ms_per_action": round(1000 * sum(x["cpu_seconds"] for x in servers)
@@ -697,7 +751,8 @@ def print_table(s: dict) -> None:
         ("messages", f"{s['messages']['in']} in, {s['messages']['out']} out, "
                      f"{s['messages']['per_second']:.0f}/s"),
         ("hands/games", f"{s['hands']} hand ends seen, {s['games']} game ends; churn "
-                        f"{s['left']} left, {s['arrived']} arrived"),
+                        f"{s['left']} left, {s['arrived']} arrived; {s['moved']} sockets "
+                        "moved to their table's worker"),
     ]
     for srv in s["servers"]:
         rows.append((f"server {srv['pid']}", f"CPU {srv['cpu_percent']}% (waited for a core "
@@ -825,6 +880,9 @@ def main() -> None:
     ap.add_argument("--redis", help="Redis for started servers (needed for --serve > 1)")
     ap.add_argument("--env", action="append", default=[], metavar="TWMJ_X=V",
                     help="extra settings for the started servers")
+    ap.add_argument("--no-route", action="store_true",
+                    help="started cluster workers say no route: every seat on the other "
+                         "worker is relayed through Redis (the A/B of routing)")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = ap.parse_args()
     try:
@@ -848,7 +906,7 @@ def main() -> None:
         extra.setdefault("TWMJ_MAX_CONNECTIONS", str(plan.clients + plan.idle + 256))
         # every simulated player comes from loopback: one address
         extra.setdefault("TWMJ_MAX_CONNECTIONS_PER_ADDRESS", extra["TWMJ_MAX_CONNECTIONS"])
-        served = Served(args.serve, args.database, args.redis, extra)
+        served = Served(args.serve, args.database, args.redis, extra, route=not args.no_route)
         bases, pids = served.bases, served.pids
     try:
         s = measure(plan, bases, pids, max(1, args.procs))
