@@ -868,6 +868,8 @@ def main() -> None:
     ap.add_argument("--think", default="1-3", help="think time range in s (default 1-3)")
     ap.add_argument("--timeout", type=float, default=5.0, help="an action unanswered this "
                                                               "long is a failure")
+    ap.add_argument("--seat-timeout", type=float, default=60.0,
+                    help="s after the last sign-up a player may wait to be seated")
     ap.add_argument("--churn", type=float, default=0.0, help="players a second who leave "
                                                              "(as many arrive)")
     ap.add_argument("--seed", type=int, default=1)
@@ -895,7 +897,8 @@ def main() -> None:
         sys.exit("load: --serve N > 1 needs --redis URL (one game world)")
     plan = Plan(clients=max(1, min(args.clients, MAX_CLIENTS)), idle=max(0, args.idle),
                 seconds=max(1.0, min(args.seconds, MAX_SECONDS)), think=(lo, hi),
-                timeout=args.timeout, churn=max(0.0, args.churn), seed=args.seed,
+                timeout=args.timeout, seat_timeout=args.seat_timeout,
+                churn=max(0.0, args.churn), seed=args.seed,
                 signup_parallel=max(1, args.signup_parallel))
     served = None
     if args.url:

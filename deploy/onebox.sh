@@ -14,6 +14,8 @@
 #   ONEBOX_PG_PORT=55432     a PostgreSQL cluster of its own (pg_createcluster; needs root)
 #   ONEBOX_REDIS_PORT=56379  a redis-server of its own
 #   ONEBOX_DATABASE=         use this database URL instead of starting PostgreSQL
+#   ONEBOX_CONN_PER_ADDRESS=64  one address's open connections at nginx (a load bench
+#                            on loopback is one address: bench/load.py in docs/operations.md)
 #   TWMJ=                    the twmj command (default: .venv/bin/twmj beside this script)
 set -euo pipefail
 
@@ -25,6 +27,7 @@ workers=${ONEBOX_WORKERS:-2}
 wport=${ONEBOX_WORKER_PORT:-8001}
 pgport=${ONEBOX_PG_PORT:-55432}
 rport=${ONEBOX_REDIS_PORT:-56379}
+per_address=${ONEBOX_CONN_PER_ADDRESS:-64}
 twmj=${TWMJ:-$here/.venv/bin/twmj}
 # one PostgreSQL cluster per directory, named after it, so two boxes never share one
 cluster="twmj_$(printf '%s' "$dir" | md5sum | cut -c1-8)"
@@ -160,7 +163,7 @@ $map    }
         client_body_timeout 10s;
         send_timeout 30s;
         keepalive_timeout 30s;
-        limit_conn per_address 64;
+        limit_conn per_address $per_address;
         limit_conn_status 429;
         # the server's own figures are for its operator only (this machine)
         location ~ ^/(metrics|readyz|api/v1/health)\$ {
