@@ -43,6 +43,7 @@ core long before the server does.
     .venv/bin/python bench/load.py --clients 200 --seconds 30
     .venv/bin/python bench/load.py --clients 2000 --idle 500 --procs 2 --seconds 60 --json
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --server-pid 1234
+    sudo .venv/bin/python bench/load.py --onebox /tmp/ob --clients 10000 --idle 2500 ...
 """
 
 from __future__ import annotations
@@ -618,6 +619,37 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+# sign-up comes from one address (loopback); the bench is not an attacker
+OPEN_LIMITS = {"TWMJ_AUTH_RATE": "100000", "TWMJ_AUTH_BURST": "100000",
+               "TWMJ_SIGNUP_BURST": "10000000", "TWMJ_SIGNUP_NET_BURST": "10000000",
+               "TWMJ_SIGNUP_GLOBAL_BURST": "10000000", "TWMJ_BOT_FILL_WAIT": "30"}
+
+
+class Onebox:
+    """``deploy/onebox.sh up DIR`` for the run (nginx on 8080 in front of its workers,
+    PostgreSQL, Redis), with the limits opened for loopback clients, and ``down`` after.
+    The clients go through nginx; the workers' CPU and RSS are watched by their pids."""
+
+    def __init__(self, folder: str, extra_env: dict):
+        self.dir = Path(folder).resolve()
+        self.script = Path(__file__).resolve().parents[1] / "deploy" / "onebox.sh"
+        conns = extra_env.get("TWMJ_MAX_CONNECTIONS", "20000")
+        self.env = {**os.environ, **OPEN_LIMITS, "ONEBOX_CONN_PER_ADDRESS": conns,
+                    "TWMJ_MAX_CONNECTIONS_PER_ADDRESS": conns, **extra_env}
+        self.env.setdefault("TWMJ", shutil.which("twmj", path=str(Path(sys.executable).parent))
+                            or "twmj")
+        up = subprocess.run([str(self.script), "up", str(self.dir)], env=self.env,
+                            capture_output=True, text=True)
+        if up.returncode != 0:
+            sys.exit(f"load: deploy/onebox.sh up failed: {up.stderr.strip() or up.stdout}")
+        self.bases = [f"http://127.0.0.1:{self.env.get('ONEBOX_PORT', '8080')}"]
+        self.pids = [int(f.read_text()) for f in sorted(self.dir.glob("worker*.pid"))]
+
+    def stop(self) -> None:
+        subprocess.run([str(self.script), "down", str(self.dir)], env=self.env,
+                       capture_output=True, text=True)
+
+
 class Served:
     """``twmj serve`` processes started for the run, with limits open for loopback clients."""
 
@@ -627,11 +659,7 @@ class Served:
         self.procs: list[subprocess.Popen] = []
         self.bases: list[str] = []
         env = {**os.environ, "TWMJ_SECRET_KEY": "load-bench", "TWMJ_DATA_DIR": str(self.data),
-               # sign-up comes from one address (loopback); the bench is not an attacker
-               "TWMJ_AUTH_RATE": "100000", "TWMJ_AUTH_BURST": "100000",
-               "TWMJ_SIGNUP_BURST": "10000000", "TWMJ_SIGNUP_NET_BURST": "10000000",
-               "TWMJ_SIGNUP_GLOBAL_BURST": "10000000",
-               "TWMJ_BOT_FILL_WAIT": "30", **extra_env}
+               **OPEN_LIMITS, **extra_env}
         if database:
             env["TWMJ_DATABASE_URL"] = database
         if redis:
@@ -882,6 +910,9 @@ def main() -> None:
     ap.add_argument("--redis", help="Redis for started servers (needed for --serve > 1)")
     ap.add_argument("--env", action="append", default=[], metavar="TWMJ_X=V",
                     help="extra settings for the started servers")
+    ap.add_argument("--onebox", metavar="DIR",
+                    help="run deploy/onebox.sh up DIR (nginx + workers + PostgreSQL + Redis) "
+                         "for the run and down after; clients go through nginx")
     ap.add_argument("--no-route", action="store_true",
                     help="started cluster workers say no route: every seat on the other "
                          "worker is relayed through Redis (the A/B of routing)")
@@ -909,7 +940,11 @@ def main() -> None:
         extra.setdefault("TWMJ_MAX_CONNECTIONS", str(plan.clients + plan.idle + 256))
         # every simulated player comes from loopback: one address
         extra.setdefault("TWMJ_MAX_CONNECTIONS_PER_ADDRESS", extra["TWMJ_MAX_CONNECTIONS"])
-        served = Served(args.serve, args.database, args.redis, extra, route=not args.no_route)
+        if args.onebox:
+            served = Onebox(args.onebox, extra)
+        else:
+            served = Served(args.serve, args.database, args.redis, extra,
+                            route=not args.no_route)
         bases, pids = served.bases, served.pids
     try:
         s = measure(plan, bases, pids, max(1, args.procs))

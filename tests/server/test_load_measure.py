@@ -117,3 +117,9 @@ def test_a_p99_the_client_made_is_not_printed():
 def test_claim_answers_are_told_from_own_moves():
     assert load.claim_window({"legal": [{"type": "pass"}, {"type": "pong"}]})
     assert not load.claim_window({"legal": [{"type": "discard", "tile": "1m"}]})
+
+
+def test_a_route_is_found_from_the_socket_s_url():
+    assert load.route_url("ws://127.0.0.1:8080/ws", "/ws?w=2") == "ws://127.0.0.1:8080/ws?w=2"
+    assert load.route_url("ws://127.0.0.1:8080/ws", "ws://10.0.0.2:8002/ws") == \
+        "ws://10.0.0.2:8002/ws"
