@@ -69,8 +69,12 @@ async def insert_fenced(conn: Any, batch: list[dict]) -> dict[str, int] | None:
     except asyncpg.IntegrityConstraintViolationError as e:
         raise IntegrityError(INSERT_FENCED, None, e) from None
     except Exception as e:
-        if isinstance(e, (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
-                          asyncpg.exceptions.OperatorInterventionError)) or raw.is_closed():
+        # anything the server did not answer as an error of the statement is the
+        # connection's: a cut one may say only "another operation is in progress"
+        # (an unsolicited FATAL left it half read), and must not go back to the pool
+        if (not isinstance(e, asyncpg.PostgresError) or raw.is_closed()
+                or isinstance(e, (asyncpg.PostgresConnectionError,
+                                  asyncpg.exceptions.OperatorInterventionError))):
             await conn.invalidate()
             raise ConnectionError(f"the database connection was lost: {e}") from e
         raise
