@@ -21,6 +21,18 @@ flight get their full timeout to be answered. It prints p50/p95/p99/max, sent
 vs acknowledged, messages/s, each server process's CPU% and RSS, and its own
 CPU, as a table (or JSON with ``--json``).
 
+Own-turn moves (draw, then throw or win) and answers in a claim window (pass) are
+timed apart: a pass is answered only when every seat asked has answered, so its
+latency is the other players' thinking, not the server's. The figures are the
+own moves'.
+
+The bench times itself too: each client process samples its own event loop (a
+50 ms sleep, and by how much it overshoots) and its CPU over the play window. An
+answer waits that long in the client before its time is read, so when a client
+process's loop-lag p99 is more than a quarter of the measured p99
+(``CLIENT_LAG_SHARE``) the p99 is printed as "unreliable: client-bound" with both
+numbers instead of as a figure: add ``--procs`` or move the clients elsewhere.
+
 Without ``--url`` it starts ``twmj serve`` itself (SQLite in a temporary folder,
 or ``--database``; ``--serve N --redis URL`` starts N processes of one cluster)
 with sign-up limits opened for loopback, so seating is not the bottleneck:
@@ -31,6 +43,7 @@ core long before the server does.
     .venv/bin/python bench/load.py --clients 200 --seconds 30
     .venv/bin/python bench/load.py --clients 2000 --idle 500 --procs 2 --seconds 60 --json
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --server-pid 1234
+    sudo .venv/bin/python bench/load.py --onebox /tmp/ob --clients 10000 --idle 2500 ...
 """
 
 from __future__ import annotations
@@ -67,6 +80,72 @@ MAX_SECONDS = 1800
 choose = simple_policy
 
 
+def claim_window(obs: dict) -> bool:
+    """A decision in a claim window (pass is legal): its answer waits for every seat
+    asked, so its latency is the others' thinking, not the server's."""
+    return any(a.get("type") == "pass" for a in obs.get("legal", ()))
+
+
+def route_url(ws_url: str, route: str) -> str:
+    """Where a route (``/ws?w=2`` on the same balancer, or a ws:// URL) is, from a
+    socket's URL.
+
+    >>> route_url("ws://127.0.0.1:8080/ws", "/ws?w=2")
+    'ws://127.0.0.1:8080/ws?w=2'
+    """
+    if "://" in route:
+        return route
+    scheme, rest = ws_url.split("://", 1)
+    return f"{scheme}://{rest.split('/', 1)[0]}{route}"
+
+
+class LoopLag:
+    """This client process's own event loop, timed: a sleep of ``every`` s, and by how
+    much it overshoots. An answer that reached the process waits as long before the
+    bench reads its time, so the overshoot is the part of a latency that is the
+    client's, not the server's."""
+
+    def __init__(self, every: float = 0.05):
+        self.every = every
+        self.samples: list[float] = []     # ms of overshoot, in the play window
+        self.counting = False
+
+    async def run(self) -> None:
+        while True:      # perf_counter: uvloop's loop.time() ticks in whole ms
+            t = time.perf_counter()
+            await asyncio.sleep(self.every)
+            if self.counting:
+                self.samples.append(max(0.0, (time.perf_counter() - t - self.every) * 1000))
+
+
+# a p99 is the server's only while no client process's own loop lag p99 is more than
+# this share of it; past it the figure is printed as unreliable (client-bound)
+CLIENT_LAG_SHARE = 0.25
+
+
+def client_bound(p99: float, procs: list[dict]) -> str | None:
+    """Why the measured own-move ``p99`` (ms) is not the server's, or None when it is.
+
+    The rule: a client process whose event loop ran late by more than
+    ``CLIENT_LAG_SHARE`` of the p99 (its lag p99) adds that much to the answers it
+    reads, so the figure is the client's as much as the server's.
+
+    >>> client_bound(100.0, [{"index": 0, "lag_ms": {"p99": 40.0}, "cpu_percent": 95.0}])
+    'client process 0: loop lag p99 40.0 ms = 40% of the measured p99 100.0 ms (CPU 95.0%)'
+    >>> client_bound(100.0, [{"index": 0, "lag_ms": {"p99": 5.0}, "cpu_percent": 20.0}]) is None
+    True
+    """
+    worst = max(procs, key=lambda p: p["lag_ms"]["p99"], default=None)
+    if worst is None or p99 != p99:          # no client figures, or no p99 (NaN)
+        return None
+    lag = worst["lag_ms"]["p99"]
+    if lag <= CLIENT_LAG_SHARE * p99:
+        return None
+    return (f"client process {worst['index']}: loop lag p99 {lag} ms = "
+            f"{100 * lag / max(p99, 1e-9):.0f}% of the measured p99 {p99} ms "
+            f"(CPU {worst['cpu_percent']}%)")
+
+
 @dataclasses.dataclass
 class Plan:
     """What one run does; the same plan for every client process (each takes a slice)."""
@@ -85,7 +164,8 @@ class Plan:
 @dataclasses.dataclass
 class Tally:
     """What one client process counted; summed over processes."""
-    latencies: list[float] = dataclasses.field(default_factory=list)   # ms, answered actions
+    latencies: list[float] = dataclasses.field(default_factory=list)   # ms, own-turn moves
+    pass_latencies: list[float] = dataclasses.field(default_factory=list)  # ms, claim answers
     seat_waits: list[float] = dataclasses.field(default_factory=list)  # ms, queue to snapshot
     sent: int = 0           # actions
     acked: int = 0          # answered by an update that reflects them
@@ -101,6 +181,7 @@ class Tally:
     hands: int = 0          # hand_end messages (per client)
     games: int = 0
     arrived: int = 0
+    moved: int = 0          # sockets that moved to their table's worker (its route)
     left: int = 0
     errors: dict[str, int] = dataclasses.field(default_factory=dict)
     cpu: float = 0.0        # this client process's CPU seconds during the run
@@ -109,6 +190,7 @@ class Tally:
     play_seconds: float = 0.0
     play_from: float = 0.0  # wall clock (time.time) of play's start and end
     play_to: float = 0.0
+    procs: list[dict] = dataclasses.field(default_factory=list)  # each client process's self
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -139,27 +221,37 @@ class Player:
         self.out_turn: int | None = None     # the turn of the action in flight
         self.out_at = 0.0
         self.out_counted = False             # sent in the play window (not warm-up)
+        self.out_pass = False                # an answer in a claim window, not an own turn
         self.queued_at = 0.0
         self.seated = False
         self.leaving = False
+        self.route: str | None = None        # the worker this socket is on (welcome)
+        self.ticket: str | None = None       # the seat's (matched): opens it elsewhere
 
     async def run(self) -> None:
         t = self.sl.tally
         try:
-            async with connect(self.url, max_size=2**22, open_timeout=60,
-                               ping_interval=None) as ws:
-                self.ws = ws
-                t.connected += 1
-                await self._send({"type": "hello", "token": self.token})
-                await self._queue()
+            self.ws = await connect(self.url, max_size=2**22, open_timeout=60,
+                                    ping_interval=None)
+            t.connected += 1
+            await self._send({"type": "hello", "token": self.token})
+            await self._queue()
+            while True:
+                ws = self.ws
                 async for raw in ws:
+                    if ws is not self.ws:    # moved: the new socket has the seat
+                        break
                     self._on(orjson.loads(raw))
                     if self.leaving:
                         break
+                if self.leaving or ws is self.ws:
+                    break
         except Exception as e:      # noqa: BLE001 - counted: a dropped client is a result
             if not self.leaving:
                 t.error(type(e).__name__)
         finally:
+            if self.ws is not None:
+                self.sl.spawn(self.ws.close())
             self._cancel_plan()
             if self.out_turn is not None:
                 t.lost += self.out_counted
@@ -181,6 +273,8 @@ class Player:
         now = time.monotonic()
         kind = m.get("type")
         if kind in ("update", "snapshot"):
+            if kind == "snapshot":
+                self._follow(m["table"].get("route"))
             if kind == "snapshot" and not self.seated:
                 self.seated = True
                 t.seated += 1
@@ -189,19 +283,24 @@ class Player:
             if self.out_turn is not None and turn > self.out_turn:
                 if self.out_counted:
                     t.acked += 1
-                    t.latencies.append((now - self.out_at) * 1000)
+                    (t.pass_latencies if self.out_pass else t.latencies).append(
+                        (now - self.out_at) * 1000)
                 self.out_turn = None
             obs = m.get("observation") or {}
             self._cancel_plan()
             if obs.get("legal") and self.out_turn is None and not self.sl.stopping:
                 delay = self.rng.uniform(*self.sl.plan.think)
                 self.plan = asyncio.get_running_loop().call_later(
-                    delay, self._act, turn, choose(obs))
+                    delay, self._act, turn, choose(obs), claim_window(obs))
         elif kind == "error":
             t.error(m.get("code", "?"))
             if self.out_turn is not None:
                 t.refused += self.out_counted
                 self.out_turn = None
+        elif kind == "welcome":
+            self.route = m.get("route")
+        elif kind == "matched":
+            self.ticket = m["ticket"]
         elif kind == "hand_end":
             t.hands += 1
         elif kind == "game_end":
@@ -210,17 +309,39 @@ class Player:
             if not self.sl.stopping:      # people play another game
                 self.sl.spawn(self._queue())
 
-    def _act(self, turn: int, action: dict) -> None:
+    def _act(self, turn: int, action: dict, answers_claim: bool = False) -> None:
         self.plan = None
         if self.sl.stopping or self.out_turn is not None or self.ws is None:
             return
         self.out_turn, self.out_at = turn, time.monotonic()
+        self.out_pass = answers_claim
         self.out_counted = self.sl.counting
         if self.out_counted:
             self.sl.tally.sent += 1
         else:
             self.sl.tally.warmup_actions += 1
         self.sl.spawn(self._send({"type": "action", "action": action, "turn": turn}))
+
+    def _follow(self, route: str | None) -> None:
+        """The table is played on another worker (its snapshot's route): open the seat
+        there with the ticket, then close this socket (no relay between workers)."""
+        if not route or not self.route or route == self.route or not self.ticket \
+                or self.leaving:
+            return
+        self.route = route                  # once
+        self.sl.spawn(self._move(route_url(self.url, route)))
+
+    async def _move(self, url: str) -> None:
+        try:
+            new = await connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
+            await new.send(orjson.dumps({"type": "hello", "token": self.token,
+                                         "ticket": self.ticket}).decode())
+        except Exception as e:      # noqa: BLE001 - the seat stays where it is (relayed)
+            self.sl.tally.error(f"move_{type(e).__name__}")
+            return
+        old, self.ws = self.ws, new
+        self.sl.tally.moved += 1
+        await old.close()
 
     def _cancel_plan(self) -> None:
         if self.plan is not None:
@@ -339,6 +460,8 @@ class Slice:
         limits = httpx.Limits(max_connections=self.plan.signup_parallel)
         async with httpx.AsyncClient(timeout=120, limits=limits) as self.http:
             sweeper = self.spawn(self._sweep())
+            lag = LoopLag()
+            lagger = self.spawn(lag.run())
             idle = [self.spawn(self._idle(self._base())) for _ in range(self._mine(self.plan.idle))]
             await asyncio.gather(*(self._arrive() for _ in range(self._mine(self.plan.clients))))
             # play starts once everyone is seated (or given up on): sign-up is not play
@@ -353,7 +476,7 @@ class Slice:
                 await asyncio.sleep(0.05)
             if self.barrier is not None:       # sign-up is over everywhere: play starts
                 await asyncio.to_thread(self.barrier.wait)
-            self.counting = True
+            self.counting = lag.counting = True
             before = (self.tally.messages_in, self.tally.messages_out)
             t1 = time.monotonic()
             cpu0 = time.process_time()       # the client's CPU is counted over play only
@@ -365,6 +488,15 @@ class Slice:
             self.tally.play_seconds = time.monotonic() - t1
             self.tally.cpu = time.process_time() - cpu0
             self.tally.play_to = time.time()
+            lag.counting = False
+            lagger.cancel()
+            self.tally.procs.append({
+                "index": self.index, "pid": os.getpid(),
+                "cpu_percent": round(100 * self.tally.cpu / self.tally.play_seconds, 1),
+                "lag_ms": {"p50": round(pct(lag.samples, 50), 1),
+                           "p99": round(pct(lag.samples, 99), 1),
+                           "max": round(max(lag.samples, default=float("nan")), 1),
+                           "n": len(lag.samples)}})
             # messages of the play window only, like the actions
             self.tally.messages_in -= before[0]
             self.tally.messages_out -= before[1]
@@ -487,19 +619,47 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+# sign-up comes from one address (loopback); the bench is not an attacker
+OPEN_LIMITS = {"TWMJ_AUTH_RATE": "100000", "TWMJ_AUTH_BURST": "100000",
+               "TWMJ_SIGNUP_BURST": "10000000", "TWMJ_SIGNUP_NET_BURST": "10000000",
+               "TWMJ_SIGNUP_GLOBAL_BURST": "10000000", "TWMJ_BOT_FILL_WAIT": "30"}
+
+
+class Onebox:
+    """``deploy/onebox.sh up DIR`` for the run (nginx on 8080 in front of its workers,
+    PostgreSQL, Redis), with the limits opened for loopback clients, and ``down`` after.
+    The clients go through nginx; the workers' CPU and RSS are watched by their pids."""
+
+    def __init__(self, folder: str, extra_env: dict):
+        self.dir = Path(folder).resolve()
+        self.script = Path(__file__).resolve().parents[1] / "deploy" / "onebox.sh"
+        conns = extra_env.get("TWMJ_MAX_CONNECTIONS", "20000")
+        self.env = {**os.environ, **OPEN_LIMITS, "ONEBOX_CONN_PER_ADDRESS": conns,
+                    "TWMJ_MAX_CONNECTIONS_PER_ADDRESS": conns, **extra_env}
+        self.env.setdefault("TWMJ", shutil.which("twmj", path=str(Path(sys.executable).parent))
+                            or "twmj")
+        up = subprocess.run([str(self.script), "up", str(self.dir)], env=self.env,
+                            capture_output=True, text=True)
+        if up.returncode != 0:
+            sys.exit(f"load: deploy/onebox.sh up failed: {up.stderr.strip() or up.stdout}")
+        self.bases = [f"http://127.0.0.1:{self.env.get('ONEBOX_PORT', '8080')}"]
+        self.pids = [int(f.read_text()) for f in sorted(self.dir.glob("worker*.pid"))]
+
+    def stop(self) -> None:
+        subprocess.run([str(self.script), "down", str(self.dir)], env=self.env,
+                       capture_output=True, text=True)
+
+
 class Served:
     """``twmj serve`` processes started for the run, with limits open for loopback clients."""
 
-    def __init__(self, n: int, database: str | None, redis: str | None, extra_env: dict):
+    def __init__(self, n: int, database: str | None, redis: str | None, extra_env: dict,
+                 route: bool = True):
         self.data = Path(tempfile.mkdtemp(prefix="twmj-load-"))
         self.procs: list[subprocess.Popen] = []
         self.bases: list[str] = []
         env = {**os.environ, "TWMJ_SECRET_KEY": "load-bench", "TWMJ_DATA_DIR": str(self.data),
-               # sign-up comes from one address (loopback); the bench is not an attacker
-               "TWMJ_AUTH_RATE": "100000", "TWMJ_AUTH_BURST": "100000",
-               "TWMJ_SIGNUP_BURST": "10000000", "TWMJ_SIGNUP_NET_BURST": "10000000",
-               "TWMJ_SIGNUP_GLOBAL_BURST": "10000000",
-               "TWMJ_BOT_FILL_WAIT": "30", **extra_env}
+               **OPEN_LIMITS, **extra_env}
         if database:
             env["TWMJ_DATABASE_URL"] = database
         if redis:
@@ -508,7 +668,10 @@ class Served:
         for i in range(n):
             port = _free_port()
             log = open(self.data / f"serve-{i}.log", "w")
-            self.procs.append(subprocess.Popen([twmj, "serve", "--port", str(port)], env=env,
+            # each worker's own address: a socket moves to its table's worker (no relay)
+            own = {"TWMJ_ROUTE": f"ws://127.0.0.1:{port}/ws"} if route and n > 1 else {}
+            self.procs.append(subprocess.Popen([twmj, "serve", "--port", str(port)],
+                                               env={**env, **own},
                                                stdout=log, stderr=subprocess.STDOUT))
             self.bases.append(f"http://127.0.0.1:{port}")
         for proc, base in zip(self.procs, self.bases):
@@ -548,7 +711,9 @@ def pct(values: list[float], p: float) -> float:
 
 
 def summary(plan: Plan, tally: Tally, servers: list[dict], client_cpu: float) -> dict:
-    lat = tally.latencies
+    lat, passes = tally.latencies, tally.pass_latencies
+    p99 = round(pct(lat, 99), 1)
+    bound = client_bound(p99, tally.procs)
     play = max(tally.play_seconds, 1e-9)
     answered = tally.acked + tally.refused
     failed = tally.timed_out + tally.lost
@@ -564,14 +729,20 @@ def summary(plan: Plan, tally: Tally, servers: list[dict], client_cpu: float) ->
                     "timed_out": tally.timed_out, "lost": tally.lost, "failed": failed,
                     "acked_ratio": round(tally.acked / tally.sent, 5) if tally.sent else None,
                     "per_second": round(tally.sent / play, 1)},
+        # own-turn moves: the server's answer time (a pass waits for the other seats)
         "latency_ms": {"p50": round(pct(lat, 50), 1), "p95": round(pct(lat, 95), 1),
-                       "p99": round(pct(lat, 99), 1),
+                       "p99": None if bound else p99, "p99_measured": p99,
                        "max": round(max(lat, default=float("nan")), 1), "n": len(lat)},
+        "client_bound": bound,
+        "pass_latency_ms": {"p50": round(pct(passes, 50), 1), "p99": round(pct(passes, 99), 1),
+                            "max": round(max(passes, default=float("nan")), 1),
+                            "n": len(passes)},
+        "client_processes": sorted(tally.procs, key=lambda p: p["index"]),
         "messages": {"in": tally.messages_in, "out": tally.messages_out,
                      "per_second": round((tally.messages_in + tally.messages_out) / play, 0)},
         "warmup_actions": tally.warmup_actions,
         "hands": tally.hands, "games": tally.games, "arrived": tally.arrived,
-        "left": tally.left, "errors": tally.errors, "answered": answered,
+        "left": tally.left, "moved": tally.moved, "errors": tally.errors, "answered": answered,
         "servers": servers,
         # per player action (each also moves the table on: passes, draws, 4 updates)
         "server_cpu_ms_per_action": round(1000 * sum(x["cpu_seconds"] for x in servers)
@@ -600,12 +771,16 @@ def print_table(s: dict) -> None:
         ("actions", f"sent {a['sent']}, acked {a['acked']} ({a['acked_ratio']}), refused "
                     f"{a['refused']}, timed out {a['timed_out']}, lost {a['lost']}; "
                     f"{a['per_second']}/s"),
-        ("latency ms", f"p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
-                       f"max {lat['max']}  (n={lat['n']})"),
+        ("own moves ms", f"p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
+                         f"max {lat['max']}  (n={lat['n']})" if not s["client_bound"] else
+                         f"p50 {lat['p50']}  p99 unreliable: client-bound ({s['client_bound']})"),
+        ("passes ms", f"p50 {s['pass_latency_ms']['p50']}  p99 {s['pass_latency_ms']['p99']}  "
+                      f"(n={s['pass_latency_ms']['n']}; a pass waits for every seat asked)"),
         ("messages", f"{s['messages']['in']} in, {s['messages']['out']} out, "
                      f"{s['messages']['per_second']:.0f}/s"),
         ("hands/games", f"{s['hands']} hand ends seen, {s['games']} game ends; churn "
-                        f"{s['left']} left, {s['arrived']} arrived"),
+                        f"{s['left']} left, {s['arrived']} arrived; {s['moved']} sockets "
+                        "moved to their table's worker"),
     ]
     for srv in s["servers"]:
         rows.append((f"server {srv['pid']}", f"CPU {srv['cpu_percent']}% (waited for a core "
@@ -625,6 +800,10 @@ def print_table(s: dict) -> None:
         rows.append(("per unit", f"server CPU {s['server_cpu_ms_per_action']} ms per player "
                                  f"action; {s['server_kb_per_connection']} KB RSS per connection"))
     rows.append(("client", f"CPU {s['client_cpu_percent']}% (of one core, all client processes)"))
+    for c in s["client_processes"]:
+        rows.append((f"client {c['index']}", f"CPU {c['cpu_percent']}%  loop lag p50 "
+                                             f"{c['lag_ms']['p50']} / p99 {c['lag_ms']['p99']} / "
+                                             f"max {c['lag_ms']['max']} ms"))
     rows.append(("load average", " ".join(f"{x:.2f}" for x in s["load_average"])))
     if s["errors"]:
         rows.append(("errors", ", ".join(f"{k} {v}" for k, v in sorted(s["errors"].items()))))
@@ -717,6 +896,8 @@ def main() -> None:
     ap.add_argument("--think", default="1-3", help="think time range in s (default 1-3)")
     ap.add_argument("--timeout", type=float, default=5.0, help="an action unanswered this "
                                                               "long is a failure")
+    ap.add_argument("--seat-timeout", type=float, default=60.0,
+                    help="s after the last sign-up a player may wait to be seated")
     ap.add_argument("--churn", type=float, default=0.0, help="players a second who leave "
                                                              "(as many arrive)")
     ap.add_argument("--seed", type=int, default=1)
@@ -729,6 +910,12 @@ def main() -> None:
     ap.add_argument("--redis", help="Redis for started servers (needed for --serve > 1)")
     ap.add_argument("--env", action="append", default=[], metavar="TWMJ_X=V",
                     help="extra settings for the started servers")
+    ap.add_argument("--onebox", metavar="DIR",
+                    help="run deploy/onebox.sh up DIR (nginx + workers + PostgreSQL + Redis) "
+                         "for the run and down after; clients go through nginx")
+    ap.add_argument("--no-route", action="store_true",
+                    help="started cluster workers say no route: every seat on the other "
+                         "worker is relayed through Redis (the A/B of routing)")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = ap.parse_args()
     try:
@@ -741,7 +928,8 @@ def main() -> None:
         sys.exit("load: --serve N > 1 needs --redis URL (one game world)")
     plan = Plan(clients=max(1, min(args.clients, MAX_CLIENTS)), idle=max(0, args.idle),
                 seconds=max(1.0, min(args.seconds, MAX_SECONDS)), think=(lo, hi),
-                timeout=args.timeout, churn=max(0.0, args.churn), seed=args.seed,
+                timeout=args.timeout, seat_timeout=args.seat_timeout,
+                churn=max(0.0, args.churn), seed=args.seed,
                 signup_parallel=max(1, args.signup_parallel))
     served = None
     if args.url:
@@ -752,7 +940,11 @@ def main() -> None:
         extra.setdefault("TWMJ_MAX_CONNECTIONS", str(plan.clients + plan.idle + 256))
         # every simulated player comes from loopback: one address
         extra.setdefault("TWMJ_MAX_CONNECTIONS_PER_ADDRESS", extra["TWMJ_MAX_CONNECTIONS"])
-        served = Served(args.serve, args.database, args.redis, extra)
+        if args.onebox:
+            served = Onebox(args.onebox, extra)
+        else:
+            served = Served(args.serve, args.database, args.redis, extra,
+                            route=not args.no_route)
         bases, pids = served.bases, served.pids
     try:
         s = measure(plan, bases, pids, max(1, args.procs))

@@ -14,6 +14,8 @@
 #   ONEBOX_PG_PORT=55432     a PostgreSQL cluster of its own (pg_createcluster; needs root)
 #   ONEBOX_REDIS_PORT=56379  a redis-server of its own
 #   ONEBOX_DATABASE=         use this database URL instead of starting PostgreSQL
+#   ONEBOX_CONN_PER_ADDRESS=64  one address's open connections at nginx (a load bench
+#                            on loopback is one address: bench/load.py in docs/operations.md)
 #   TWMJ=                    the twmj command (default: .venv/bin/twmj beside this script)
 set -euo pipefail
 
@@ -25,6 +27,7 @@ workers=${ONEBOX_WORKERS:-2}
 wport=${ONEBOX_WORKER_PORT:-8001}
 pgport=${ONEBOX_PG_PORT:-55432}
 rport=${ONEBOX_REDIS_PORT:-56379}
+per_address=${ONEBOX_CONN_PER_ADDRESS:-64}
 twmj=${TWMJ:-$here/.venv/bin/twmj}
 # one PostgreSQL cluster per directory, named after it, so two boxes never share one
 cluster="twmj_$(printf '%s' "$dir" | md5sum | cut -c1-8)"
@@ -81,8 +84,11 @@ start_workers() {
             continue
         fi
         # every worker shares the secret key, the database and Redis; nginx is the
-        # only proxy whose X-Forwarded-For they believe
+        # only proxy whose X-Forwarded-For they believe. TWMJ_ROUTE: how a client
+        # reaches this worker through nginx (/ws?w=I), so a player's socket can move to
+        # the worker that plays its table instead of being relayed through Redis
         TWMJ_SECRET_KEY=$(cat "$dir/secret") TWMJ_FORWARDED_ALLOW_IPS=127.0.0.1 \
+            TWMJ_ROUTE="/ws?w=$i" \
             setsid nohup "$twmj" serve --host 127.0.0.1 --port "$p" --data-dir "$dir/worker$i" \
             --database "$(cat "$dir/database")" --redis "redis://127.0.0.1:$rport/0" \
             > "$dir/worker$i.log" 2>&1 < /dev/null &
@@ -105,9 +111,16 @@ wait_worker() {  # wait_worker I PORT: until it is ready; at once if it exited (
 }
 
 write_nginx_conf() {
-    local i servers=""
+    local i j servers="" routes="" map="" one
     for i in $(seq "$workers"); do
         servers+="        server 127.0.0.1:$((wport + i - 1)) max_fails=1 fail_timeout=5s;"$'\n'
+        # /ws?w=I goes to worker I, and to the others while it is down (its tables move)
+        one="    upstream twmj_w$i {"$'\n'"        server 127.0.0.1:$((wport + i - 1)) max_fails=1 fail_timeout=5s;"$'\n'
+        for j in $(seq "$workers"); do
+            [ "$j" = "$i" ] || one+="        server 127.0.0.1:$((wport + j - 1)) backup;"$'\n'
+        done
+        routes+="$one    }"$'\n'
+        map+="        $i twmj_w$i;"$'\n'
     done
     mkdir -p "$dir/nginx-tmp" && chmod 0777 "$dir/nginx-tmp"
     cat > "$dir/nginx.conf" <<EOF
@@ -134,6 +147,10 @@ http {
         zone twmj 64k;
         least_conn;
 $servers    }
+    # a socket that follows its table (the route in welcome and snapshot: /ws?w=I)
+$routes    map \$arg_w \$twmj_up {
+        default twmj;
+$map    }
     map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
     # one address's open connections (WebSockets and HTTP), and slow clients cut off:
     # a request's headers and body must keep coming (slowloris holds a connection by
@@ -146,7 +163,7 @@ $servers    }
         client_body_timeout 10s;
         send_timeout 30s;
         keepalive_timeout 30s;
-        limit_conn per_address 64;
+        limit_conn per_address $per_address;
         limit_conn_status 429;
         # the server's own figures are for its operator only (this machine)
         location ~ ^/(metrics|readyz|api/v1/health)\$ {
@@ -158,7 +175,7 @@ $servers    }
             proxy_set_header X-Forwarded-For \$remote_addr;
         }
         location / {
-            proxy_pass http://twmj;
+            proxy_pass http://\$twmj_up;
             proxy_http_version 1.1;
             proxy_set_header Upgrade \$http_upgrade;
             proxy_set_header Connection \$connection_upgrade;

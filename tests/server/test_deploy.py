@@ -130,15 +130,46 @@ def test_onebox_serves_one_table_through_nginx_from_both_workers_and_stops(onebo
         async with httpx.AsyncClient(timeout=60) as http:
             held = [(await http.get(f"http://127.0.0.1:{p}/api/v1/health")).json()
                     for p in workers]
+        # each socket follows its table's route through nginx (/ws?w=I) and the first
+        # one closes: the owner's worker then holds all four, nothing is relayed
+        routes = {c.seen[0]["route"] for c in clients}
+        owner = {m["table"]["route"] for c in clients for m in c.seen
+                 if m["type"] == "snapshot"}
+        moved = []
+        for c in clients:
+            if c.seen[0]["route"] in owner:
+                moved.append(c)
+                continue
+            c2 = Client(await connect(lb.ws_url.removesuffix("/ws") + next(iter(owner))),
+                        c.name)
+            c2.token, c2.ticket, c2.seat, c2.game_id = c.token, c.ticket, c.seat, c.game_id
+            await c2.send({"type": "hello", "token": c.token, "ticket": c.ticket})
+            await c2.expect("welcome")
+            await c2.expect("snapshot")
+            await c.close()
+            moved.append(c2)
+        clients = moved
+        async with httpx.AsyncClient(timeout=60) as http:
+            end = asyncio.get_running_loop().time() + HANG
+            while True:          # the first sockets' closes reach their worker
+                assert asyncio.get_running_loop().time() < end, "the first sockets stayed open"
+                after = [(await http.get(f"http://127.0.0.1:{p}/api/v1/health")).json()
+                         for p in workers]
+                if sorted(h["connections"] for h in after) == [8, 12]:
+                    break
+                await asyncio.sleep(0.05)
         ends = await asyncio.gather(*(c.play_hand(timeout=HANG) for c in clients))
         for c in clients:
             await c.close()
         for ws in idle:
             await ws.close()
-        return [c.game_id for c in clients], ends, held
+        return [c.game_id for c in clients], ends, held, routes, owner, after
 
-    game_ids, ends, held = asyncio.run(play())
+    game_ids, ends, held, routes, owner, after = asyncio.run(play())
     assert [h["connections"] for h in held] == [10, 10]
+    assert routes == {"/ws?w=1", "/ws?w=2"} and len(owner) == 1
+    # the owner's worker has the four players' sockets, the other only its idle ones
+    assert [h["connections"] for h in after] == ([12, 8] if owner == {"/ws?w=1"} else [8, 12])
     assert sum(h["tables"] for h in held) == 1
     assert len(set(game_ids)) == 1                     # four people, one table
     assert all(e["result"] == ends[0]["result"] for e in ends)

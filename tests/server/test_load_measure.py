@@ -64,7 +64,12 @@ def test_a_normal_server_answers_every_action(tmp_path):
     assert a["sent"] > 100                  # 12+ tables really played
     assert a["acked"] == a["sent"]
     assert a["timed_out"] == a["lost"] == a["refused"] == 0
-    assert s["latency_ms"]["n"] == a["acked"]
+    # own-turn moves and claim-window answers are timed apart, and every answer is one
+    assert s["latency_ms"]["n"] + s["pass_latency_ms"]["n"] == a["acked"]
+    assert s["latency_ms"]["n"] > 0 and s["pass_latency_ms"]["n"] > 0
+    # the client process timed itself: its loop lag and CPU are reported
+    (me,) = s["client_processes"]
+    assert me["lag_ms"]["n"] > 0 and me["cpu_percent"] > 0
 
 
 def test_a_slow_server_shows_as_latency(tmp_path):
@@ -89,3 +94,32 @@ def test_a_server_slower_than_the_timeout_shows_as_failures(tmp_path):
 def test_percentile_is_nearest_rank(values, p, want):
     got = load.pct(values, p)
     assert (got != got) if want is None else got == want
+
+
+def _proc(lag_p99: float, index: int = 0) -> dict:
+    return {"index": index, "pid": 1, "cpu_percent": 50.0,
+            "lag_ms": {"p50": 1.0, "p99": lag_p99, "max": lag_p99, "n": 100}}
+
+
+def test_a_p99_the_client_made_is_not_printed():
+    # 30 ms of the client's own lag in a p99 of 100 ms is more than the quarter allowed
+    plan, tally = load.Plan(), load.Tally(latencies=[10.0] * 98 + [100.0] * 2, acked=100, sent=100,
+                                          play_seconds=10.0, procs=[_proc(2.0), _proc(30.0, 1)])
+    s = load.summary(plan, tally, [], 0.0)
+    assert s["latency_ms"]["p99"] is None and s["latency_ms"]["p99_measured"] == 100.0
+    assert s["client_bound"].startswith("client process 1: loop lag p99 30.0 ms = 30%")
+    # within the quarter, the p99 stands
+    tally.procs = [_proc(2.0), _proc(25.0, 1)]
+    s = load.summary(plan, tally, [], 0.0)
+    assert s["latency_ms"]["p99"] == 100.0 and s["client_bound"] is None
+
+
+def test_claim_answers_are_told_from_own_moves():
+    assert load.claim_window({"legal": [{"type": "pass"}, {"type": "pong"}]})
+    assert not load.claim_window({"legal": [{"type": "discard", "tile": "1m"}]})
+
+
+def test_a_route_is_found_from_the_socket_s_url():
+    assert load.route_url("ws://127.0.0.1:8080/ws", "/ws?w=2") == "ws://127.0.0.1:8080/ws?w=2"
+    assert load.route_url("ws://127.0.0.1:8080/ws", "ws://10.0.0.2:8002/ws") == \
+        "ws://10.0.0.2:8002/ws"

@@ -31,11 +31,13 @@ def cluster(tmp_path, db_url):
     url, prefix = need_redis(), fresh_prefix()
     started: list[Live] = []
 
-    def factory(**over) -> Live:
+    def factory(port: int = 0, **over) -> Live:
         settings = Settings(data_dir=tmp_path / "data", database_url=db_url,
                             secret_key="test-secret", redis_url=url, redis_prefix=prefix,
                             cluster_lease=5.0, **{**FAST, **over})
-        live = Live(settings).start()
+        live = Live(settings)
+        live.port = port
+        live.start()
         started.append(live)
         return live
 
@@ -222,6 +224,59 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
     assert sum(e1["result"]["net"]) + e1["result"].get("fee", 0) == 0
     assert_own_view_only(far)
     assert_own_view_only(near2)
+
+
+def test_a_socket_moves_to_its_table_s_worker_and_the_relay_ends(cluster):
+    """Each worker says where it is (``welcome``'s route) and where a table is played
+    (its snapshot's ``table.route``). The player whose socket is on the other worker
+    opens its seat at the owner with its ticket and closes the first socket: the
+    owner relays nothing for it any more, and the hand plays to its end."""
+    import socket
+
+    def free_port() -> int:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            return sock.getsockname()[1]
+    lives = []
+    for _ in range(2):
+        port = free_port()
+        lives.append(cluster(port=port, route=f"ws://127.0.0.1:{port}/ws", bot_fill_wait=1.0))
+    p1, p2 = lives
+
+    async def go():
+        a = await Client.open(p1, p1.guest(), "a")
+        b = await Client.open(p2, p2.guest(), "b")
+        routes = [a.seen[-1]["route"], b.seen[-1]["route"]]
+        for c in (a, b):
+            await c.send({"type": "quick_match", "mode": "casual", "stake": "low"})
+        snaps = []
+        for c in (a, b):
+            await c.expect("matched")
+            snaps.append(await c.expect("snapshot"))
+        (owner,) = owner_of([p1, p2], a.game_id)
+        near, far = (a, b) if owner is p1 else (b, a)
+        other = p2 if owner is p1 else p1
+        relayed_before = len(owner.server.cluster._relays)
+        # far follows the route: its seat opens at the owner, then the first socket closes
+        far2 = await Client.open(owner)
+        far2.seat, far2.ticket, far2.game_id = far.seat, far.ticket, far.game_id
+        await far2.send({"type": "hello", "token": far.token, "ticket": far.ticket})
+        await far2.expect("welcome")
+        await far2.expect("snapshot")
+        await far.close()
+        end = time.monotonic() + HANG
+        while owner.server.cluster._relays or other.server.cluster._remote.get(a.game_id):
+            assert time.monotonic() < end, "the relay outlived the socket that moved"
+            await asyncio.sleep(0.02)
+        ends = await asyncio.gather(near.play_hand(timeout=HANG), far2.play_hand(timeout=HANG))
+        for c in (near, far2):
+            await c.close()
+        return routes, snaps, owner, relayed_before, ends
+    routes, snaps, owner, relayed_before, ends = run(go())
+    assert routes == [p1.settings.route, p2.settings.route] and routes[0] != routes[1]
+    assert [s["table"]["route"] for s in snaps] == [owner.settings.route] * 2
+    assert relayed_before == 1                  # far's seat, until it moved
+    assert ends[0]["result"] == ends[1]["result"]
 
 
 def test_the_database_away_is_not_taken_for_redis_away(cluster, caplog):

@@ -2,6 +2,7 @@
 
 import asyncio
 
+import pytest
 import sqlalchemy as sa
 
 from twmahjong.server.people.auth import Accounts, AuthError
@@ -148,12 +149,12 @@ def test_a_game_whose_rows_the_database_refuses_does_not_hold_up_the_others(db_u
         # another writer stored g_bad's row 0 already
         await repo.stored(repo.queue_actions("g_bad", [{"seq": 0, **row}], epoch=1))
         tried: list[list[str]] = []          # the games of each transaction tried
-        fence = repo._fence
+        commit = repo._commit
 
-        async def spy(conn, batch):
+        async def spy(batch):
             tried.append(sorted({r["game_id"] for r in batch}))
-            return await fence(conn, batch)
-        repo._fence = spy
+            return await commit(batch)
+        repo._commit = spy
         repo.queue_actions("g_bad", [{"seq": 0, **row}, {"seq": 1, **row}], epoch=1)
         good = asyncio.ensure_future(repo.stored(
             repo.queue_actions("g_good", [{"seq": 0, **row}], epoch=1)))
@@ -197,13 +198,13 @@ def test_a_table_whose_moves_are_refused_ends_cleanly_while_another_plays_on(db_
         server = Server(settings)
         await server.start()
         tried: dict[tuple, int] = {}          # the rows of each transaction tried
-        fence = server.repo._fence
+        commit = server.repo._commit
 
-        async def spy(conn, batch):
+        async def spy(batch):
             rows = tuple((r["game_id"], r["seq"]) for r in batch)
             tried[rows] = tried.get(rows, 0) + 1
-            return await fence(conn, batch)
-        server.repo._fence = spy
+            return await commit(batch)
+        server.repo._commit = spy
         settles: list[tuple[str, int]] = []   # (game, seq) of each hand's settlement
         settle = server.repo.settle_hand
 
@@ -272,3 +273,65 @@ def test_the_head_constant_names_the_newest_migration_and_a_current_database_ski
     first = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     again = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert (first.stdout.strip(), again.stdout.strip()) == ("True", "False")
+
+
+def test_one_group_commit_stores_the_rows_whose_epoch_holds_and_refuses_the_rest(db_url):
+    """The group commit (one fenced statement through asyncpg on PostgreSQL, the fence
+    query and an insert on SQLite): in one group, a game taken on by another process
+    has its rows refused and noted; a current one's and an unfenced one's go in."""
+    async def go():
+        engine, repo = await _repo(db_url)
+        for gid in ("g_old", "g_cur", "g_free"):
+            await repo.create_game({"id": gid, "mode": "casual", "profile": "standard",
+                                    "stake": "low", "rounds": 1,
+                                    "seats": [{"account_id": None, "name": f"bot{i}",
+                                               "bot": "L1"} for i in range(4)]})
+        assert await repo.take_game("g_old") == 2
+        data = {"action": {"type": "discard", "tile": "5m"}, "n": [1, None], "zh": "打"}
+        row = {"hand_no": 1, "kind": "action", "seat": 2, "data": data}
+        repo.queue_actions("g_old", [{"seq": 0, **row}], epoch=1)
+        repo.queue_actions("g_cur", [{"seq": 0, **row}, {"seq": 1, **row, "seat": None}],
+                           epoch=1)
+        await repo.stored(repo.queue_actions("g_free", [{"seq": 0, **row}]))
+        got = {g: await repo.game_actions(g) for g in ("g_old", "g_cur", "g_free")}
+        flags = (repo.refused("g_old", 1), repo.refused("g_cur", 1))
+        await repo.close()
+        await engine.dispose()
+        return got, flags
+    got, flags = run(go())
+    assert flags == (True, False)
+    assert got["g_old"] == []
+    assert [(r["seq"], r["seat"]) for r in got["g_cur"]] == [(0, 2), (1, None)]
+    assert got["g_cur"][0]["data"] == got["g_free"][0]["data"] == {
+        "action": {"type": "discard", "tile": "5m"}, "n": [1, None], "zh": "打"}
+
+
+def test_moves_queued_as_the_database_drops_its_connections_are_stored_after(db_url):
+    """A connection PostgreSQL ends under the writer (a restart, a failover) is a wait
+    and a retry, never lost rows nor a refusal."""
+    if is_sqlite(db_url):
+        pytest.skip("PostgreSQL only: SQLite has no server that drops a connection")
+
+    async def go():
+        engine, repo = await _repo(db_url)
+        await repo.create_game({"id": "g_drop", "mode": "casual", "profile": "standard",
+                                "stake": "low", "rounds": 1,
+                                "seats": [{"account_id": None, "name": f"bot{i}",
+                                           "bot": "L1"} for i in range(4)]})
+        row = {"hand_no": 1, "kind": "action", "seat": 0, "data": {}}
+        await repo.stored(repo.queue_actions("g_drop", [{"seq": 0, **row}], epoch=1))
+        # every other connection of this database ends (the pool's, the writer's)
+        killer = create_engine(db_url)
+        async with killer.connect() as conn:
+            n = await conn.scalar(sa.text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+        await killer.dispose()
+        await repo.stored(repo.queue_actions("g_drop", [{"seq": 1, **row}], epoch=1))
+        seqs = [r["seq"] for r in await repo.game_actions("g_drop")]
+        gone = repo.rejected("g_drop"), repo.refused("g_drop", 1)
+        await repo.close()
+        await engine.dispose()
+        return n, seqs, gone
+    n, seqs, gone = run(go())
+    assert n >= 1 and seqs == [0, 1] and gone == (None, False)

@@ -174,6 +174,12 @@ class Settings(BaseModel):
     # per-message deflate: ~700-byte updates on a LAN/loopback cost more CPU to
     # compress than they save; a deployment behind slow links may turn it on
     ws_compression: bool = False
+    # how a client reaches this worker itself, in a cluster (docs/deploy.md): a path on
+    # the balancer ("/ws?w=1", deploy/onebox.sh's) or a ws:// URL. Told in ``welcome``
+    # (where the socket is) and in a table's snapshot (where the table is played): a
+    # client whose table is played elsewhere opens its seat there and closes the first
+    # socket, so the table's updates stop going through the other worker. Empty: none.
+    route: str = Field("", max_length=200, pattern=r"^(|/\S*|wss?://\S+)$")
     log_format: Literal["text", "json"] = "text"   # json: one object a line, for collectors
     log_level: Literal["debug", "info", "warning", "error"] = "warning"
     # who may read /metrics, /readyz and /api/v1/health (docs/operations.md): loopback

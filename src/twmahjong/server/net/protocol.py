@@ -209,6 +209,7 @@ class _Out(BaseModel):
 class Welcome(_Out):
     type: Literal["welcome"] = "welcome"
     account: dict[str, Any]
+    route: str | None = None        # this worker's own address (settings.route)
 
 
 class Queued(_Out):

@@ -365,7 +365,8 @@ class Connection:
         self.server.presence.connected(acc["id"])
         await self._load_blocks()
         self.server.where.track(self)
-        self.push(P.out(P.Welcome(account=public_account(acc))))
+        self.push(P.out(P.Welcome(account=public_account(acc),
+                                  route=self.server.settings.route or None)))
         if msg.ticket:
             await self._join(msg.ticket)
 

@@ -279,7 +279,9 @@ class Seating:
                 "commitment": None if seed is None else match_commitment(int(seed)),
                 # 嚦咕嚦咕 counts as a win here: the client's 聽牌提示 lists its waits too
                 "lilgu": self.game.lilgu,
-                "watchers": len(self.social.desk), "watchable": self.social.watchable}
+                "watchers": len(self.social.desk), "watchable": self.social.watchable,
+                # where this table is played (settings.route): a client elsewhere moves here
+                "route": self.sv.settings.route or None}
 
     def snapshot(self, seat: int) -> str:
         """Everything one seat needs to draw the table from nothing (reconnect)."""

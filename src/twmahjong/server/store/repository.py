@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .db import unreachable
+from .pg_moves import insert_fenced
 from .schema import (accounts, game_actions, game_players, games, ledger, name_key,
                      name_skeleton, revoked_sessions)
 
@@ -205,6 +206,7 @@ class SqlRepository:
         self._refused: dict[str, int] = {}       # game -> newest epoch a write was refused
         self._rejected: dict[str, Refused] = {}  # game -> its rows the database refused
         self.on_commit: Any = None      # (seconds, rows) after each group commit (metrics)
+        self._pg = engine.dialect.name == "postgresql"
 
     # -- accounts -----------------------------------------------------------------
     async def create_account(self, name: str, password_hash: str | None, *,
@@ -449,13 +451,20 @@ class SqlRepository:
                 self._release()
 
     async def _commit(self, batch: list[dict]) -> None:
-        """One transaction: the rows of ``batch`` whose epoch still holds."""
+        """One transaction: the rows of ``batch`` whose epoch still holds (on PostgreSQL
+        one fenced statement through asyncpg: ``pg_moves``)."""
         async with self._write.first():
             began = time.perf_counter()
-            async with self.engine.begin() as conn:
-                rows = await self._fence(conn, batch)
-                if rows:
-                    await conn.execute(game_actions.insert(), rows)
+            if self._pg:
+                async with self.engine.connect() as conn:
+                    now = await insert_fenced(conn, batch)
+                if now is not None:
+                    self._refuse(batch, now)
+            else:
+                async with self.engine.begin() as conn:
+                    rows = await self._fence(conn, batch)
+                    if rows:
+                        await conn.execute(game_actions.insert(), rows)
             if self.on_commit is not None:
                 self.on_commit(time.perf_counter() - began, len(batch))
 
@@ -499,17 +508,19 @@ class SqlRepository:
             if conn.dialect.name == "postgresql":
                 q = q.with_for_update(read=True)
             now = {r.id: r.epoch for r in await conn.execute(q)}
-        out = []
+        self._refuse(batch, now)
+        return [{k: v for k, v in r.items() if k != "_epoch"} for r in batch
+                if r["_epoch"] is None or now.get(r["game_id"]) == r["_epoch"]]
+
+    def _refuse(self, batch: list[dict], now: dict[str, int]) -> None:
+        """Note the games of ``batch`` whose rows' epoch is not ``now``'s: not ours."""
         for r in batch:
             e = r["_epoch"]
-            if e is not None and now.get(r["game_id"]) != e:
-                if self._refused.get(r["game_id"], -1) < e:
-                    log.warning("game %s: a write of epoch %s refused (now %s): another "
-                                "process owns it", r["game_id"], e, now.get(r["game_id"]))
-                    self._refused[r["game_id"]] = e
-                continue
-            out.append({k: v for k, v in r.items() if k != "_epoch"})
-        return out
+            if e is not None and now.get(r["game_id"]) != e \
+                    and self._refused.get(r["game_id"], -1) < e:
+                log.warning("game %s: a write of epoch %s refused (now %s): another "
+                            "process owns it", r["game_id"], e, now.get(r["game_id"]))
+                self._refused[r["game_id"]] = e
 
     def refused(self, game_id: str, epoch: int | None) -> bool:
         """True if a write of ``game_id`` at ``epoch`` was refused: the game is not ours."""
