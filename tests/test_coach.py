@@ -163,6 +163,14 @@ def test_each_tile_says_why_it_is_safe_or_not_and_a_far_hand_folds():
     assert tiles[h["choice"]["tile"]]["risk"] == "safe"
 
 
+def test_a_flower_win_is_taken_and_said_so():
+    obs = {"seat": 0, "hand": "123456789m123p11s", "drawn": "1z",
+           "legal": [{"type": "flower_win"}, {"type": "discard", "tile": "1z"}]}
+    h = coach(obs).to_json()
+    assert h["decision"] == "win" and h["choice"] == {"type": "flower_win"}
+    assert "8 台" in h["say"]["zh"] and "8 tai" in h["say"]["en"]
+
+
 def test_the_docstring_example_runs():
     import doctest
 

@@ -433,7 +433,9 @@ def _choice_say(decision: str, v: View, choice: Mapping[str, Any],
     if t in _OWN_KONGS and tile:
         return Said(f"槓{_zh(str(tile))}：多摸一張，不影響進度。",
                     f"Kong {_en(str(tile))}: one more draw, the hand no slower.")
-    if t in ("win", "flower_win"):
+    if t == "flower_win":
+        return Said("花胡：8 台，馬上胡。", "Flower win: 8 tai; take it now.")
+    if t == "win":
         if claim is not None:
             return claim.say
         tai = estimate_tai(v, self_drawn=True)
