@@ -97,6 +97,8 @@ class RoomRequest(BaseModel):
     watch: bool = True
     # 真人語音: may the players' own recorded calls be heard? (the host may turn them off)
     voices: bool = True
+    # 教練: may the players ask the coach for hints? (off unless the host allows them)
+    hints: bool = False
     # test mode only (server/play/stacked.py): deal the first hand from these tiles
     wall: StackedWall | None = None
 
@@ -372,6 +374,8 @@ async def open_room(body: RoomRequest, request: Request,
     options = {} if body.watch else {"watch": False}
     if not body.voices:
         options["voices"] = False
+    if body.hints:
+        options["hints"] = True
     if body.wall is not None:
         if not server.settings.test_mode:
             raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "

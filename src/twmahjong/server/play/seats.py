@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..net import protocol as P
+from .coaching import hints_allowed
 from .game import commitment, match_commitment
 from .timers import TurnClock
 
@@ -281,7 +282,8 @@ class Seating:
                 "lilgu": self.game.lilgu,
                 "watchers": len(self.social.desk), "watchable": self.social.watchable,
                 # where this table is played (settings.route): a client elsewhere moves here
-                "route": self.sv.settings.route or None}
+                "route": self.sv.settings.route or None,
+                "hints": hints_allowed(self, viewer)}     # 教練: may this seat ask (coaching.py)
 
     def snapshot(self, seat: int) -> str:
         """Everything one seat needs to draw the table from nothing (reconnect)."""
