@@ -25,6 +25,7 @@ FORBIDDEN = {
     "profiles": ("engine", "bots", "server", "tui", "commands"),
     "env": ("server", "tui", "web", "commands", "cli"),
     "analysis": ("server", "tui", "web", "commands", "cli"),
+    "coach": ("server", "tui", "web", "commands", "cli"),
 }
 
 

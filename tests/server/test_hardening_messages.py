@@ -25,6 +25,7 @@ GOOD = {
     "watch": {"type": "watch", "game_id": "g"},
     "unwatch": {"type": "unwatch"},
     "mute": {"type": "mute", "seats": [1, 2]},
+    "hint": {"type": "hint", "turn": 3},
 }
 
 # per field, values of a wrong JSON type (each must be refused)
@@ -42,6 +43,7 @@ WRONG = {
     ("talk", "emote"): [1, False],
     ("watch", "game_id"): [1, None, True],
     ("mute", "seats"): ["1", [True], [1.0], ["1"], 1, None],
+    ("hint", "turn"): ["3", 3.0, True, -1],
 }
 WRONG_ACTION = {"type": [1, True], "tile": [1, True], "tiles": [12, False]}
 

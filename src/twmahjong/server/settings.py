@@ -118,6 +118,8 @@ class Settings(BaseModel):
     conn_burst: int = Field(30, ge=1)
     account_rate: float = Field(20.0, gt=0)   # messages/s per account over all links
     account_burst: int = Field(60, ge=1)
+    hint_rate: float = Field(1.0, gt=0)       # 教練 hints/s per connection (server/play/coaching.py)
+    hint_burst: int = Field(5, ge=1)
     auth_rate: float = Field(1.0, gt=0)       # login/register attempts/s per client
     auth_burst: int = Field(10, ge=1)
 

@@ -95,6 +95,8 @@ class RoomRequest(BaseModel):
     speed: Literal["fast", "standard", "slow"] = "standard"
     # 觀戰: may friends watch the game? (the host may forbid it)
     watch: bool = True
+    # 教練: may the players ask the coach for hints? (off unless the host allows them)
+    hints: bool = False
     # test mode only (server/play/stacked.py): deal the first hand from these tiles
     wall: StackedWall | None = None
 
@@ -367,6 +369,8 @@ async def open_room(body: RoomRequest, request: Request,
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
     options = {} if body.watch else {"watch": False}
+    if body.hints:
+        options["hints"] = True
     if body.wall is not None:
         if not server.settings.test_mode:
             raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "

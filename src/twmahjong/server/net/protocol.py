@@ -142,8 +142,16 @@ class Mute(_In):
     seats: list[Annotated[int, Field(ge=0, le=3)]] = Field(max_length=4)
 
 
+class HintAsk(_In):
+    """教練: the coach's hint for the seat's pending decision (server/play/coaching.py);
+    ``turn`` (optional) is that decision's, so an answer never lands on a later one."""
+    type: Literal["hint"]
+    turn: int | None = Field(None, ge=0)
+
+
 ClientMessage = Annotated[Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping | Ready
-                          | AutoPlay | Talk | Watch | Unwatch | Mute, Field(discriminator="type")]
+                          | AutoPlay | Talk | Watch | Unwatch | Mute | HintAsk,
+                          Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 # what a seated player sends to their table (relayed as is between cluster processes)
 SeatMessage = Annotated[ActionMsg | Ready | AutoPlay | Talk, Field(discriminator="type")]
@@ -294,6 +302,13 @@ class Error(_Out):
     type: Literal["error"] = "error"
     code: str
     message: str
+
+
+class HintOut(_Out):
+    """教練: the coach's hint for the decision of ``turn`` (twmahjong.coach.Hint's JSON)."""
+    type: Literal["hint"] = "hint"
+    turn: int
+    hint: dict[str, Any]
 
 
 class Pong(_Out):

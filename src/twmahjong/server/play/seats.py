@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..net import protocol as P
+from .coaching import hints_allowed
 from .game import commitment, match_commitment
 from .timers import TurnClock
 
@@ -279,7 +280,8 @@ class Seating:
                 "commitment": None if seed is None else match_commitment(int(seed)),
                 # 嚦咕嚦咕 counts as a win here: the client's 聽牌提示 lists its waits too
                 "lilgu": self.game.lilgu,
-                "watchers": len(self.social.desk), "watchable": self.social.watchable}
+                "watchers": len(self.social.desk), "watchable": self.social.watchable,
+                "hints": hints_allowed(self, viewer)}     # 教練: may this seat ask (coaching.py)
 
     def snapshot(self, seat: int) -> str:
         """Everything one seat needs to draw the table from nothing (reconnect)."""
