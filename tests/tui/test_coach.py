@@ -52,7 +52,8 @@ async def _first_turn(pilot, s):
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("lang", ["zh", "en"])
-async def test_the_coach_line_and_marks_at_80x24(fake_coach, lang):
+async def test_the_coach_line_and_marks_at_80x24(lang):
+    # the library's own hint (twmahjong.coach, L6), asked offline with o
     s = session(seed=8)
     app = app_for(s, lang)
     app.prefs.coach = "ask"
@@ -75,6 +76,10 @@ async def test_the_coach_line_and_marks_at_80x24(fake_coach, lang):
         starred = [tiles[i] for i, c in enumerate(cols) if "★" in marks[c:c + COMPACT]]
         assert len(starred) == 1
         assert starred[0] in {a.tile for a in s.legal() if a.type == "discard"}
+        choice = app.screen.coach.hint["choice"]
+        assert choice["type"] == "discard" and kinds(choice["tile"]) == [starred[0]]
+        said = tr(lang, "coach_label") + app.screen.coach.hint["say"][lang]
+        assert line.startswith(said[:30])
         assert sum(marks.count(sign) for sign in "○△✕") >= len(tiles) - 2
 
 
@@ -95,3 +100,14 @@ def test_plain_mode_says_the_coach_lines_in_reading_order(fake_coach, config_hom
     run_plain(s, "zh", io.StringIO("x\nx\n\nq\ny\n"), out, prefs=Prefs(coach="always"))
     text = out.getvalue()
     assert "教練：不叫" in text and "教練：碰了只剩單吊，不如不碰" in text and "教練：打這張：孤張先走" in text
+
+
+def test_plain_mode_reads_the_librarys_advice_after_the_turn_line(config_home):
+    s = session(seed=8)
+    out = io.StringIO()
+    run_plain(s, "zh", io.StringIO("x\nx\n\nq\ny\n"), out, prefs=Prefs(coach="always"))
+    lines = [x.removeprefix("> ") for x in out.getvalue().splitlines()]
+    turn = next(i for i, x in enumerate(lines) if "輪到你" in x)
+    coach = lines[turn + 1:turn + 4]
+    assert all(x.startswith("教練：") for x in coach), coach
+    assert coach[0].startswith("教練：打") and any("台" in x for x in coach[1:])

@@ -4,9 +4,15 @@ made here (the protocol's shape), then at a real bot table and a ranked one."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
+import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
+
+from .conftest import EVENT_WAIT_MS, evaluate_async, game_server
+from .test_player_table import _guest_at_table, _tap_guest
 
 # a `hint` as the server sends it (docs/protocol.md), for the preview's turn state
 TURN_HINT = {
@@ -94,3 +100,84 @@ def test_the_coach_marks_its_call_at_a_claim(phone):
     expect(page.locator(".call-chi.coach-pick")).to_have_count(0)
     expect(page.locator(".coach-claim")).to_have_text("Pong: one from ready")
     phone.shot("coach-claim")
+
+
+# -- at the real server --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory):
+    with game_server(tmp_path_factory.mktemp("coach"), bot_delay=0.02, claim_window=0.02,
+                     pause_after=3600, hand_pause=600.0, bot_fill_wait=0.2,
+                     turn_base=600.0, turn_bank=20.0) as url:
+        yield url
+
+
+def _frames(page) -> list[dict]:
+    """Every message the server sends this page, as it arrives."""
+    got: list[dict] = []
+
+    def on_socket(ws):
+        ws.on("framereceived", lambda payload: got.append(json.loads(payload)))
+    page.on("websocket", on_socket)
+    return got
+
+
+def _my_discard(page):
+    """Pass every claim until the player's own turn to discard."""
+    while True:
+        page.wait_for_selector(".hand.my-turn, .calls .call-pass", timeout=EVENT_WAIT_MS)
+        if page.locator(".hand.my-turn").count():
+            return
+        with contextlib.suppress(PlaywrightError):
+            page.click(".calls .call-pass", timeout=2000)
+
+
+# the page opens a second link to its own seat (as a second tab would) and asks there
+ASK_OVER_SOCKET = """async () => {
+  const token = (await import('/js/api.js')).getToken();
+  const ticket = sessionStorage.getItem('twmj.ticket');
+  const ws = new WebSocket(location.origin.replace(/^http/, 'ws') + '/ws');
+  return await new Promise((resolve) => {
+    ws.onopen = () => ws.send(JSON.stringify({v: 1, type: 'hello', token, ticket}));
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'snapshot') ws.send(JSON.stringify({v: 1, type: 'hint'}));
+      if (m.type === 'error' || m.type === 'hint') { ws.close(); resolve(m); }
+    };
+  });
+}"""
+
+
+def test_the_coach_at_a_bot_table_and_none_at_a_ranked_one(player, server_url):
+    # a bot table, phone, zh-TW: 問教練 at the player's turn; the AI's tile is ringed and
+    # is the server's choice, one of the legal discards; every tile carries its risk
+    p = player(server_url, "phone", "zh-TW")
+    frames = _frames(p.page)
+    page = _guest_at_table(p, server_url)
+    _my_discard(page)
+    page.click(".coach-ask")
+    expect(page.locator('.coach[data-state="shown"]')).to_have_count(1)
+    hint = next(m for m in reversed(frames) if m["type"] == "hint")
+    offered = next(m for m in reversed(frames) if m.get("turn") == hint["turn"] and m.get("observation"))
+    legal = offered["observation"]["legal"]
+    choice = hint["hint"]["choice"]
+    assert choice in legal and choice["type"] == "discard"
+    expect(page.locator(".hand-tile.coach-pick")).to_have_attribute("data-tile", choice["tile"])
+    throwable = page.eval_on_selector_all(".hand.my-turn .hand-tile:not(.blocked)", "bs => bs.map(b => b.dataset.tile)")
+    assert choice["tile"] in throwable
+    risks = page.eval_on_selector_all(".hand .hand-tile", "bs => bs.map(b => b.dataset.risk)")
+    assert risks and set(risks) <= {"safe", "careful", "danger"}
+    expect(page.locator(".coach-say")).to_contain_text(hint["hint"]["say"]["zh"])
+    p.shot("coach-bot-table")
+    # a ranked table, desktop, English: no coach control at all, and the socket is refused
+    r = player(server_url, "desktop", "en")
+    page = r.page
+    _tap_guest(page, server_url)
+    page.wait_for_selector(".account-coins")
+    page.click(".ranked-btn")
+    page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
+    assert page.locator(".coach-wrap").is_hidden()
+    assert page.locator(".coach-ask, .coach, .hand-tile[data-risk]").count() == 0
+    refused = evaluate_async(page, ASK_OVER_SOCKET)
+    assert refused["type"] == "error" and refused["code"] == "hints_off"
+    assert page.locator(".coach-ask, .coach").count() == 0

@@ -24,7 +24,7 @@ from .strings import tile_label, tr
 __all__ = ["COACH_ERRORS", "MODES", "PICK", "SIGN", "TableCoach", "local_hint"]
 
 MODES = ("off", "ask", "always")
-COACH_ERRORS = ("hints_off", "no_decision", "stale", "rate_limited")
+COACH_ERRORS = ("hints_off", "no_decision", "stale", "rate_limited", "hint_failed")
 RISKS = ("safe", "careful", "danger")
 SIGN = {"safe": "○", "careful": "△", "danger": "✕"}
 STYLE = {"safe": "bold #6fdc8c", "careful": "bold #ffc94d", "danger": "bold #ff6b5b"}
@@ -175,7 +175,8 @@ class TableCoach:
         claim = (self.hint or {}).get("claim")
         if not claim:
             return ""
-        return _said(lang, claim.get("say")) or tr(lang, "coach_claim_call" if claim.get("call") else "coach_claim_pass")
+        line = _said(lang, claim.get("say")) or tr(lang, "coach_claim_call" if claim.get("call") else "coach_claim_pass")
+        return "" if line == self.say(lang) else line          # said once when the choice says it
 
     def outlook_line(self, lang: str) -> str:
         o = (self.hint or {}).get("outlook")

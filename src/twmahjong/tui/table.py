@@ -309,7 +309,8 @@ class TableScreen(Screen):
                 empty = tr(lang, "online_room_empty")
                 names = [escape(n) if n else f"[dim]{empty}[/]" for n in info["players"]]
                 lines += ["", tr(lang, "online_room_seats", n=sum(1 for n in info["players"] if n)),
-                          "  ".join(names)]
+                          "  ".join(names),
+                          tr(lang, "online_room_hints_on" if info.get("hints") else "online_room_hints_off")]
             keys = "online_host_keys" if s.hosting else "online_wait_keys"
             lines += ["", tr(lang, keys)]
             page.update("\n".join(lines))

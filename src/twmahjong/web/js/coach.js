@@ -20,7 +20,7 @@ import { seatName } from "./board.js";
 import { getChoice, onPrefChange } from "./prefs.js";
 
 /** The refusals of a `hint` request (the server's error codes). */
-export const COACH_ERRORS = ["hints_off", "no_decision", "stale", "rate_limited"];
+export const COACH_ERRORS = ["hints_off", "no_decision", "stale", "rate_limited", "hint_failed"];
 export const RISKS = ["safe", "careful", "danger"];
 // a sign beside the colour, so the class reads without colour too
 export const RISK_SIGN = { safe: "○", careful: "△", danger: "✕" };
@@ -136,12 +136,12 @@ export class Coach {
   /** A refused request: said in the panel. True when the error was the coach's. */
   refused(msg) {
     const code = msg.code;
-    const ours = code === "hints_off" || code === "no_decision" || (COACH_ERRORS.includes(code) && this.pending());
+    const ours = ["hints_off", "no_decision", "hint_failed"].includes(code) || (COACH_ERRORS.includes(code) && this.pending());
     if (!ours) return false;
     if (code === "hints_off") this.allowed = false;
     this.note = t(`coach.err.${code}`);
     // a stale or crowded request may be made again at the same decision
-    if (code === "stale" || code === "rate_limited") this.asked = null;
+    if (code === "stale" || code === "rate_limited" || code === "hint_failed") this.asked = null;
     this.redraw();
     return true;
   }
@@ -268,10 +268,9 @@ export class Coach {
       head.append(" ", h("button", { type: "button", class: "btn small coach-ask", onclick: () => this.request() }, t("coach.ask")));
     } else head.append(" ", h("span", { class: "coach-idle" }, t("coach.idle")));
     parts.push(head);
-    if (hint?.claim) {
-      parts.push(h("p", { class: "coach-claim" }, said(hint.claim.say) ||
-        t(hint.claim.call ? "coach.claim.call" : "coach.claim.pass")));
-    }
+    const claim = hint?.claim ? said(hint.claim.say) || t(hint.claim.call ? "coach.claim.call" : "coach.claim.pass") : "";
+    // said once when the choice's line says it already
+    if (claim && claim !== said(hint.say)) parts.push(h("p", { class: "coach-claim" }, claim));
     if (hint?.outlook) {
       parts.push(h("p", { class: `coach-outlook${hint.outlook.fold ? " fold" : ""}` }, this.outlookText()));
     }
