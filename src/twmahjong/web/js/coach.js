@@ -139,7 +139,8 @@ export class Coach {
     const ours = ["hints_off", "no_decision", "hint_failed"].includes(code) || (COACH_ERRORS.includes(code) && this.pending());
     if (!ours) return false;
     if (code === "hints_off") this.allowed = false;
-    this.note = t(`coach.err.${code}`);
+    // stale: the decision moved on while the answer was on its way; nothing to say
+    this.note = code === "stale" ? null : t(`coach.err.${code}`);
     // a stale or crowded request may be made again at the same decision
     if (code === "stale" || code === "rate_limited" || code === "hint_failed") this.asked = null;
     this.redraw();
