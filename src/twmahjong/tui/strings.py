@@ -199,7 +199,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "數字鍵：有多種吃法時選一種\n"
                   "s 設定（聽牌提示、電腦出牌速度）  g 全部紀錄  q 離開（會存檔）\n"
                   "e 快捷語（線上牌桌）：說一句、表情、靜音某家\n"
-                  "標記：▲ 選中的牌  * 打出就聽牌  x 現在不能打\n"
+                  "o 教練：電腦高手這一步怎麼打、為什麼（s 設定：關／按 o／每一步）\n"
+                  "標記：▲ 選中  * 打出就聽  x 不能打  ★ 教練的牌  ○ 安全 △ 小心 ✕ 危險\n"
                   "河裡：反白＝剛打出的牌（可以吃碰）  刪除線＝被吃碰走的牌",
                   "←→ or h l pick a tile, Enter/Space discards it; a click picks, a second click discards\n"
                   "c chow  p pung  k kong (exposed, concealed, added)  w win / self-draw  x or Esc pass\n"
@@ -208,7 +209,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "Digits choose when a claim can be made several ways\n"
                   "s settings (ready hints, bot speed)  g the whole log  q quit (the match is saved)\n"
                   "e table talk (at a server table): a phrase, an emote, mute a seat\n"
-                  "Marks: ▲ picked tile  * leaves you ready  x may not be discarded now\n"
+                  "o coach: what the top bot would play here and why (s settings: off / on o / always)\n"
+                  "Marks: ▲ picked  * leaves you ready  x not now  ★ coach's  ○ safe △ careful ✕ danger\n"
                   "Rivers: reverse = the latest discard (may be claimed)  struck = taken by a claim"),
     "help_declare_any": ("任何時候都可以報聽", "declare ready at any time"),
     "help_declare_first": ("只有天聽／地聽（第一次打牌時）", "only heavenly/earthly ready, with your first discard"),
