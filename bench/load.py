@@ -65,6 +65,7 @@ MAX_SECONDS = 1800
 # A legal action as a plain player picks it: win when offered, pass claims, throw the
 # drawn tile (bench/attack.py plays with this policy too); the drill's, shared.
 choose = simple_policy
+HINT_ERRORS = ("hints_off", "no_decision", "stale", "rate_limited", "hint_failed")
 
 
 @dataclasses.dataclass
@@ -80,6 +81,8 @@ class Plan:
     seed: int = 1
     signup_parallel: int = 32
     ping_every: float = 20.0      # idle connections' keep-alive
+    hints: float = 0.0            # share of tables that are one player against bots asking
+                                  # the coach (教練) a hint at every decision with a choice
 
 
 @dataclasses.dataclass
@@ -109,6 +112,7 @@ class Tally:
     play_seconds: float = 0.0
     play_from: float = 0.0  # wall clock (time.time) of play's start and end
     play_to: float = 0.0
+    hint_ms: list[float] = dataclasses.field(default_factory=list)   # hint asked -> answered
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -142,6 +146,8 @@ class Player:
         self.queued_at = 0.0
         self.seated = False
         self.leaving = False
+        self.hints = False                   # alone against bots, asking the coach
+        self.hint_at: float | None = None
 
     async def run(self) -> None:
         t = self.sl.tally
@@ -173,6 +179,14 @@ class Player:
     async def _queue(self) -> None:
         self.queued_at = time.monotonic()
         self.seated = False
+        if self.hints:                       # a game against the computer: a room, started
+            base = self.url.replace("ws", "http", 1).removesuffix("/ws")
+            auth = {"Authorization": f"Bearer {self.token}"}
+            r = (await self.sl.http.post(base + "/api/v1/rooms", json={"bots": "L3"},
+                                         headers=auth)).json()
+            await self.sl.http.post(f"{base}/api/v1/rooms/{r['code']}/start", headers=auth)
+            await self._send({"type": "join", "ticket": r["ticket"]})
+            return
         await self._send({"type": "quick_match", "mode": "casual"})
 
     def _on(self, m: dict) -> None:
@@ -192,14 +206,24 @@ class Player:
                     t.latencies.append((now - self.out_at) * 1000)
                 self.out_turn = None
             obs = m.get("observation") or {}
+            if self.hints and len(obs.get("legal") or ()) >= 2 and self.hint_at is None \
+                    and self.out_turn is None and not self.sl.stopping:
+                self.hint_at = now
+                self.sl.spawn(self._send({"type": "hint", "turn": turn}))
             self._cancel_plan()
             if obs.get("legal") and self.out_turn is None and not self.sl.stopping:
                 delay = self.rng.uniform(*self.sl.plan.think)
                 self.plan = asyncio.get_running_loop().call_later(
                     delay, self._act, turn, choose(obs))
+        elif kind == "hint":
+            if self.hint_at is not None and self.sl.counting:
+                t.hint_ms.append((now - self.hint_at) * 1000)
+            self.hint_at = None
         elif kind == "error":
             t.error(m.get("code", "?"))
-            if self.out_turn is not None:
+            if self.hint_at is not None and m.get("code") in HINT_ERRORS:
+                self.hint_at = None
+            elif self.out_turn is not None:
                 t.refused += self.out_counted
                 self.out_turn = None
         elif kind == "hand_end":
@@ -290,6 +314,8 @@ class Slice:
             return None
         p = Player(self, base.replace("http", "ws", 1) + "/ws", token,
                    random.Random(self.rng.getrandbits(64)))
+        h = self.plan.hints           # alone at a table: a share h of the tables is
+        p.hints = self.rng.random() < h / (4 - 3 * h)   # h·N/(4−3h) of N players
         self.players.add(p)
         self.spawn(p.run())
         return p
@@ -582,6 +608,8 @@ def summary(plan: Plan, tally: Tally, servers: list[dict], client_cpu: float) ->
         "client_cpu_percent": round(100 * client_cpu / play, 1),
         "think": list(plan.think), "timeout": plan.timeout,
         "load_average": list(os.getloadavg()),
+        "hints": {"share": plan.hints, "n": len(tally.hint_ms), "p50": round(pct(tally.hint_ms, 50), 1),
+                  "p95": round(pct(tally.hint_ms, 95), 1)} if plan.hints else None,
     }
 
 
@@ -626,6 +654,9 @@ def print_table(s: dict) -> None:
                                  f"action; {s['server_kb_per_connection']} KB RSS per connection"))
     rows.append(("client", f"CPU {s['client_cpu_percent']}% (of one core, all client processes)"))
     rows.append(("load average", " ".join(f"{x:.2f}" for x in s["load_average"])))
+    if s.get("hints"):
+        rows.append(("hints", "{share:g} of tables; answered p50 {p50} ms p95 {p95} ms (n={n})"
+                     .format(**s["hints"])))
     if s["errors"]:
         rows.append(("errors", ", ".join(f"{k} {v}" for k, v in sorted(s["errors"].items()))))
     for k, v in rows:
@@ -730,6 +761,8 @@ def main() -> None:
     ap.add_argument("--env", action="append", default=[], metavar="TWMJ_X=V",
                     help="extra settings for the started servers")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ap.add_argument("--hints", type=float, default=0.0, help="share of tables (0-1) where a "
+                    "player alone against bots asks the coach a hint at every decision")
     args = ap.parse_args()
     try:
         lo, hi = (float(x) for x in args.think.split("-"))
@@ -742,7 +775,8 @@ def main() -> None:
     plan = Plan(clients=max(1, min(args.clients, MAX_CLIENTS)), idle=max(0, args.idle),
                 seconds=max(1.0, min(args.seconds, MAX_SECONDS)), think=(lo, hi),
                 timeout=args.timeout, churn=max(0.0, args.churn), seed=args.seed,
-                signup_parallel=max(1, args.signup_parallel))
+                signup_parallel=max(1, args.signup_parallel),
+                hints=min(1.0, max(0.0, args.hints)))
     served = None
     if args.url:
         bases = [u.strip().rstrip("/") for u in args.url.split(",") if u.strip()]

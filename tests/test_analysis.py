@@ -351,7 +351,9 @@ def test_analyze_prints_json_and_a_table(record_file):
     assert doc["format"] == "twmahjong-analysis" and doc["seat"] == 1 and doc["bot"] == "L2"
     d = doc["hands"][0]["decisions"][0]
     assert set(d) == {"n", "event", "step", "turn", "phase", "hand", "drawn", "played", "bot",
-                      "agrees", "options", "loss", "spread", "worlds", "mistake"}
+                      "agrees", "options", "loss", "spread", "worlds", "mistake", "why"}
+    # the coach's words on the AI's move, in both languages (twmahjong.coach)
+    assert all(x["why"]["zh"] and x["why"]["en"] for h in doc["hands"] for x in h["decisions"])
     r = twmj("analyze", str(record_file), "--seat", "1", "--bot", "L2", "--worlds", "2")
     assert r.returncode == 0, r.stderr
     assert "hand 1" in r.stdout and "points given away in all" in r.stdout
@@ -361,6 +363,8 @@ def test_analyze_prints_json_and_a_table(record_file):
     assert "(s)" not in r.stdout
     # the costliest line is there when the JSON names some (moves not the AI's that lost)
     assert ("costliest" in r.stdout) == any(h["costliest"] for h in doc["hands"])
+    if any(h["costliest"] for h in doc["hands"]):
+        assert " AI: " in r.stdout
 
 
 @pytest.mark.parametrize("args, says", [

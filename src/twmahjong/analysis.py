@@ -51,8 +51,9 @@ from .bots.defence import danger_table
 from .bots.efficiency import discard_table
 from .bots.reader import TableRead, read_table
 from .bots.view import View
+from .coach import coach
 from .engine import actions as A
-from .engine.actions import Action
+from .engine.actions import Action, legal_json
 from .engine.match import Match, Record
 from .engine.observe import LazyObservation
 from .engine.record import ReplayError, replay
@@ -121,6 +122,7 @@ class DecisionReview:
     spread: float
     mistake: bool
     worlds: int                 # worlds the move played met (more for a possible mistake)
+    why: dict[str, str] | None = None   # the coach's line on the AI's move (zh, en)
 
     @property
     def agrees(self) -> bool:
@@ -142,7 +144,7 @@ class DecisionReview:
                 "options": [{"action": a.to_json(), "expected": round(v, 2)}
                             for a, v in self.options],
                 "loss": round(self.loss, 2), "spread": round(self.spread, 2),
-                "worlds": self.worlds, "mistake": self.mistake}
+                "worlds": self.worlds, "mistake": self.mistake, "why": self.why}
 
 
 @dataclass
@@ -494,11 +496,13 @@ def review_point(p: DecisionPoint, bot: Bot, playout: Sequence[Bot], *, worlds: 
     if drawn is not None:
         counts[drawn] -= 1
     ranked = sorted(zip(opts, means), key=lambda om: -om[1])
+    why = coach(LazyObservation(h, seat, legal_json(legal)), choice=choice.to_json()).say
     return DecisionReview(
         n=n, hand_no=h.hand_no, event=p.event, step=p.step, turn=len(st.discards) + 1,
         phase=h.phase, hand=format_tiles([k for k in range(34) for _ in range(counts[k])]),
         drawn=None if drawn is None else tile_str(drawn), played=p.played, bot=choice,
-        options=ranked, loss=max(0.0, loss), spread=spread, mistake=mistake, worlds=len(pts[0]))
+        options=ranked, loss=max(0.0, loss), spread=spread, mistake=mistake, worlds=len(pts[0]),
+        why=why.to_json())
 
 
 def review_points(points: Iterable[DecisionPoint], *, bot: str = DEFAULT_BOT,

@@ -42,6 +42,7 @@ from typing import Any
 from .bots.arena import make_seat_bot
 from .bots.defence import max_threat
 from .bots.efficiency import DiscardInfo, discard_table, shanten
+from .bots.master import MASTER
 from .bots.reader import TableRead, read_table
 from .bots.value import estimate_tai
 from .bots.view import View
@@ -379,12 +380,13 @@ def _claim_words(v: View, a: Mapping[str, Any], *, call: bool, folded: bool) -> 
 def _folded(bot: Any, v: View) -> bool:
     """Whether L6 has given up attack for defence (棄胡) here: its own fold decision
     when its corrections weigh one, else L5's rule (far from ready while an
-    opponent is surely ready), as it asked it on this move."""
+    opponent is surely ready), as it asked it on this move (without the bot: as
+    L6's parameters would)."""
     if getattr(bot, "_folds", False):
         return bool(getattr(bot, "_fold_on", False))
     if hasattr(bot, "_folding"):                  # set by this move's own discard scoring
         return bool(bot._folding)
-    p = bot.params
+    p = bot.params if bot is not None else MASTER
     return bool(p.defence > 0 and shanten(v.counts) >= p.fold_shanten
                 and max_threat(v) >= p.fold_threat)
 
@@ -438,15 +440,25 @@ def _choice_say(decision: str, v: View, choice: Mapping[str, Any],
 
 # -- the hint -------------------------------------------------------------------------------
 
-def coach(obs: Mapping[str, Any], *, seed: int = 0) -> Hint:
+def coach(obs: Mapping[str, Any], *, seed: int = 0,
+          choice: Mapping[str, Any] | None = None) -> Hint:
     """The hint at the decision ``obs`` (one seat's observation with its ``legal``
     moves) stands at. ``NoDecision`` when there is nothing to choose. ``seed`` is
-    L6's (the same seed, the same observation: the same hint)."""
+    L6's (the same seed, the same observation: the same hint). Given ``choice`` (a
+    legal move another reference made: the game review's AI), the hint explains
+    that move instead of asking L6."""
     legal = [dict(a) for a in (obs.get("legal") or []) if isinstance(a, Mapping)]
     if len(legal) < 2:
         raise NoDecision("there is no decision to help with now")
     decision = decision_of(legal)
-    choice, bot = _l6_choice(obs, legal, seed)
+    bot: Any = None
+    if choice is None:
+        choice, bot = _l6_choice(obs, legal, seed)
+    else:
+        given = choice
+        choice = next((a for a in legal if _same(a, given)), None)
+        if choice is None:
+            raise NoDecision(f"{dict(given)} is not one of the legal moves")
     v = View.from_observation(obs)
     read = read_table(v)
     folded = _folded(bot, v)

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from server_helpers import Client
+from test_redis_cluster import cluster, owner_of  # noqa: F401  (the fixture)
 
 from twmahjong.server.play import coaching
 from twmahjong.server.play.coaching import hints_allowed
@@ -98,7 +99,8 @@ def test_a_bot_table_gets_hints_once_per_decision_and_a_flood_is_refused(make_li
 def test_hints_are_refused_where_the_rules_say_no(make_live):
     live = make_live(turn_base=600.0)
     from test_social import befriend, two_at_a_room
-    ta, tb, tw, tr = (live.register(n) for n in ("房主甲", "房客乙", "朋友丙", "積分丁"))
+    ta, tw = live.register("房主甲"), live.register("朋友丙")
+    tb, tr = live.guest(), live.guest()
     befriend(live, ta, tw)
 
     async def go():
@@ -126,4 +128,26 @@ def test_hints_are_refused_where_the_rules_say_no(make_live):
         assert (await rk.expect("error"))["code"] == "hints_off"
         for c in (a, b, w, rk):
             await c.close()
+    run(go())
+
+
+def test_a_hint_reaches_the_table_on_another_process(cluster):  # noqa: F811
+    """The seat's connection is on one process, its table on the other: the request
+    goes where the table runs, and the answer comes back."""
+    p1, p2 = cluster(turn_base=600.0), cluster(turn_base=600.0)
+    token = p1.register("遠端學生")
+
+    async def go():
+        s = p1.http("POST", "/api/v1/rooms", token, json={"bots": "L1"}).json()
+        assert p1.http("POST", f"/api/v1/rooms/{s['code']}/start", token).status_code == 200
+        owners = owner_of([p1, p2], s["game_id"])
+        far = p2 if owners == [p1] else p1            # connect where the table is not
+        c = await Client.open(far, token, "A")
+        await c.send({"type": "join", "ticket": s["ticket"]})
+        assert (await c.expect("snapshot"))["table"]["hints"] is True
+        obs = await _my_decision(c)
+        await c.send({"type": "hint", "turn": c.turn})
+        got = await c.expect("hint")
+        assert got["turn"] == c.turn and got["hint"]["choice"] in obs["legal"]
+        await c.close()
     run(go())

@@ -129,6 +129,9 @@ def _print(c: Console, r: Review) -> None:
         if worst:
             c.print("costliest: " + "; ".join(
                 f"#{d.n} {_label(d.played)} (AI {_label(d.bot)}) −{_loss(d)}" for d in worst))
+            for d in worst:                 # the coach's words on the AI's move (教練)
+                if d.why:
+                    c.print(f"  #{d.n} AI: {d.why['zh']} {d.why['en']}")
         total = h.given_away
         c.print(f"hand {h.hand_no + 1}: {h.mistakes} mistake{'' if h.mistakes == 1 else 's'}, "
                 f"{total:.0f} points given away in all\n")

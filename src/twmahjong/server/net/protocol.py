@@ -154,7 +154,8 @@ ClientMessage = Annotated[Hello | QuickMatch | CancelMatch | Join | ActionMsg | 
                           Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 # what a seated player sends to their table (relayed as is between cluster processes)
-SeatMessage = Annotated[ActionMsg | Ready | AutoPlay | Talk, Field(discriminator="type")]
+SeatMessage = Annotated[ActionMsg | Ready | AutoPlay | Talk | HintAsk,
+                        Field(discriminator="type")]
 seat_message = TypeAdapter(SeatMessage)
 
 

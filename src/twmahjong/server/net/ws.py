@@ -345,9 +345,10 @@ class Connection:
                 self.watching.unwatch(self)
                 self.watching = None
                 self.server.where.update(self.account["id"])
-        elif isinstance(msg, P.HintAsk):
-            from ..play.coaching import answer_hint
-            await answer_hint(self, msg.turn)
+        elif isinstance(msg, P.HintAsk):         # 教練: the table answers (play/coaching.py)
+            from ..play.coaching import gate
+            gate(self)
+            self.table.submit(self.seat, msg, self)
         elif isinstance(msg, (P.ActionMsg, P.Ready, P.AutoPlay)):
             if self.table is None:
                 raise P.ProtocolError("not_seated", "you are not seated at a table")

@@ -11,12 +11,15 @@ request it sends anyway is refused with ``hints_off``:
 * in a private room whose host allowed them (the room option ``hints``, off
   unless asked for; the room's state shows it) — with people or without.
 
-The hint reads what the seat was last sent (``SeatState.last_obs``), never the
-table's state as it is being changed, and only while that observation's moves are
-still the seat's pending decision. It is computed once per decision (the cache
-holds the answer with the observation it answered) in a worker thread, so the
-table's actor and the other connections go on while it runs, and each connection
-may ask ``hint_rate`` a second with bursts of ``hint_burst``.
+The connection refuses what it can tell alone (a watcher, no seat, over
+``hint_rate`` a second with bursts of ``hint_burst``: ``gate``) and passes the
+request to the table like a seat's other messages, so it reaches the process
+that runs the table in a cluster too. There, in the table's actor (``ask``), the
+hint reads what the seat was last sent (``SeatState.last_obs``) while those moves
+are still the seat's pending decision; it is worked out once per decision (the
+cache holds the answer with the observation it answered) in a worker thread, so
+the actor and the other tables go on while it runs, and pushed to the asking
+connection alone.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ...coach import NoDecision, coach
 from ..net import protocol as P
 from .timers import TokenBucket
 
-__all__ = ["HintCache", "CACHE", "answer_hint", "hints_allowed"]
+__all__ = ["CACHE", "HintCache", "ask", "gate", "hints_allowed"]
 
 NO_HINTS_MODES = ("ranked", "challenge")    # 積分賽, 挑戰賽: never
 HINT_RATE, HINT_BURST = 1.0, 5              # a connection's asking, unless settings say
@@ -107,34 +110,56 @@ def _bucket(conn: Any) -> TokenBucket:
     return b
 
 
-async def answer_hint(conn: Any, turn: int | None) -> None:
-    """Answer one ``hint`` request of ``conn`` (a ``net.ws.Connection``): the hint
-    for its seat's pending decision, or an error saying why not (docs/protocol.md)."""
-    table, seat = conn.table, conn.seat
-    if table is None or seat is None:
+def gate(conn: Any) -> None:
+    """The connection's own checks of a ``hint`` request (``net.ws.Connection``):
+    a watcher or a connection with no seat is refused, and so is one over its rate;
+    raises ``ProtocolError`` with the code to send."""
+    if conn.table is None or conn.seat is None:
         if conn.watching is not None:
             raise _refuse("hints_off", "watchers get no hints")
         raise _refuse("hints_off", "you are not seated at a table")
-    local = getattr(table, "local", table)  # a table another process runs: none here
-    if local is None or not hasattr(local, "pending") or not hints_allowed(local, seat):
-        raise _refuse("hints_off", "hints are off at this table")
+    if conn.table.finished:
+        raise _refuse("no_decision", "this game is over")
     if not _bucket(conn).take(time.monotonic()):
         raise _refuse("rate_limited", "too many hint requests; wait a moment")
-    s = local.seats[seat]
+
+
+_running: set[asyncio.Task] = set()
+
+
+def ask(table: Any, seat: int, turn: int | None, conn: Any) -> None:
+    """In ``table``'s actor: answer ``seat``'s ``hint`` request on ``conn`` — the hint
+    for its pending decision (worked out off the actor), or an error saying why not
+    (docs/protocol.md, "Hints")."""
+    def refuse(code: str, message: str) -> None:
+        conn.push(P.out(P.Error(code=code, message=message)))
+
+    if not hints_allowed(table, seat):
+        return refuse("hints_off", "hints are off at this table")
+    s = table.seats[seat]
     obs = s.last_obs
-    legal = local.pending.get(seat)
-    if (local.finished or s.decision_turn is None or not obs or not legal
-            or obs.get("legal") != legal or not local._deciding(seat)):
-        raise _refuse("no_decision", "there is no decision of yours to help with now")
+    legal = table.pending.get(seat)
+    if (table.finished or s.decision_turn is None or not obs or not legal
+            or obs.get("legal") != legal or not table._deciding(seat)):
+        return refuse("no_decision", "there is no decision of yours to help with now")
     if turn is not None and turn != s.decision_turn:
-        raise _refuse("stale", f"turn {turn} is over; the decision now is turn "
+        return refuse("stale", f"turn {turn} is over; the decision now is turn "
                                f"{s.decision_turn}")
-    at = s.decision_turn
+    task = asyncio.get_running_loop().create_task(_answer(table.id, seat, s.decision_turn,
+                                                          obs, conn))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+async def _answer(table_id: str, seat: int, turn: int, obs: dict, conn: Any) -> None:
     try:
-        hint = await CACHE.get((local.id, seat, at), obs)
+        hint = await CACHE.get((table_id, seat, turn), obs)
     except NoDecision as e:
-        raise _refuse("no_decision", str(e)) from None
+        conn.push(P.out(P.Error(code="no_decision", message=str(e))))
+        return
     except Exception:                       # a defect of ours: logged, the player told
-        log.exception("table %s: the hint for seat %d at turn %d failed", local.id, seat, at)
-        raise _refuse("hint_failed", "the coach could not answer this time") from None
-    conn.push(P.message("hint", turn=at, hint=hint))
+        log.exception("table %s: the hint for seat %d at turn %d failed", table_id, seat, turn)
+        conn.push(P.out(P.Error(code="hint_failed",
+                                message="the coach could not answer this time")))
+        return
+    conn.push(P.message("hint", turn=turn, hint=hint))

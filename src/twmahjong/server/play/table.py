@@ -53,6 +53,7 @@ from ...errors import UserError
 from ..net import protocol as P
 from ..store.repository import Fenced
 from .ending import Ending, _Ended, ranks_of
+from . import coaching
 from .game import PASS_ONLY, TableGame, commitment, safe_default
 from .liveness import keep_alive
 from .seats import FORFEITED, Outbox, SeatState, Seating, is_turn
@@ -367,6 +368,8 @@ class Table(Seating, Ending):
                     self._set_auto(item[1], msg.on)
                 elif isinstance(msg, P.Talk):
                     self.social.say(item[1], msg)
+                elif isinstance(msg, P.HintAsk):      # 教練 (coaching.py)
+                    coaching.ask(self, item[1], msg.turn, item[3])
                 else:
                     applied = await self._human_action(item[1], msg, item[3])
                     if applied and len(item) > 4 and self.sv.metrics is not None:
