@@ -51,3 +51,40 @@ async def test_o_asks_the_server_and_the_answer_marks_a_legal_tile(live):
         # a discard (or 聽 with one) is starred; a kong or a win is the call's
         thrown = choice["type"] in ("discard", "declare") and choice.get("tile")
         assert starred == (kinds(choice["tile"]) if thrown else [])
+
+
+@pytest.mark.asyncio
+async def test_plain_online_reads_the_servers_advice_after_the_decision_line(make_live):
+    import asyncio
+    import io
+
+    from twmahjong.tui.plain_online import play_plain_online
+
+    from .test_plain_clock import Keyboard
+
+    live = make_live(turn_base=600.0, hand_pause=30.0)
+    api = Api(live.base)
+    await api.guest()
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
+    out, keys = io.StringIO(), Keyboard()
+    task = asyncio.create_task(play_plain_online(session, "en", keys, out, prefs=Prefs(coach="always")))
+
+    async def said(text):
+        while text not in out.getvalue():
+            assert not task.done(), out.getvalue()[-1500:]
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(said("Coach: "), 60)      # a hang guard, not a time budget
+    lines = [x.removeprefix("> ") for x in out.getvalue().splitlines()]
+    first = next(i for i, x in enumerate(lines) if x.startswith("Coach: "))
+    assert "s left" in lines[first - 1]              # right after the decision's own line
+    before = out.getvalue().count("Coach: ")
+    keys.type("o 5m")                                # one tile, any tile: an answer, never a raise
+
+    async def answered():
+        while out.getvalue().count("Coach: ") == before:
+            await asyncio.sleep(0.05)
+    await asyncio.wait_for(answered(), 60)
+    keys.type("q")
+    keys.q.put("")                                   # then the end of input: the reader stops
+    await asyncio.wait_for(task, 60)

@@ -164,7 +164,7 @@ class _Plain:
                 self.coach.sync()
                 info = self.coach.tile(k) if k is not None else None
             self.say(tr(lang, "coach_label") + (self.coach.tile_line(lang, info, self.name) if info
-                                                 else tr(lang, "not_legal") + f": {rest}"))
+                                                 else tr(lang, "coach_no_tile", tile=rest)))
             return
         try:
             note = self.coach.ask(lang)

@@ -450,6 +450,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "coach_err_no_decision": ("現在沒有要你決定的事", "Nothing to decide right now"),
     "coach_err_stale": ("這一步已經過了", "That move has passed"),
     "coach_err_rate_limited": ("問得太快了，稍後再問", "Too many questions: ask again in a moment"),
+    "coach_no_tile": ("沒有{tile}的建議：不在手上，或這一步不是打牌", "No advice on {tile}: not in your hand, or no discard now"),
     "coach_err_hint_failed": ("教練這一步答不出來", "The coach has no answer for this one"),
     "online_room_hints_on": ("這個房間可以問教練（o）", "Players may ask the coach here (o)"),
     "online_room_hints_off": ("這個房間不開放教練提示", "No coach hints in this room"),
