@@ -55,6 +55,8 @@ def test_the_coach_panel_marks_and_setting_in_the_preview(phone):
     expect(page.locator(".coach-ask")).to_have_text("問教練")
     page.click(".coach-ask")
     assert page.evaluate("window.__asks") == [7]
+    page.keyboard.press("o")                               # O (a keyboard) asks too, once a decision
+    assert page.evaluate("window.__asks") == [7]
     expect(page.locator(".coach-say")).to_contain_text("教練想一下")
     page.evaluate("(h) => window.__coach.receive({type: 'hint', turn: 6, hint: h})", TURN_HINT)
     expect(page.locator(".coach-say")).to_contain_text("教練想一下")     # another turn's answer: ignored
@@ -85,6 +87,10 @@ def test_the_coach_panel_marks_and_setting_in_the_preview(phone):
     page.evaluate("async () => (await import('/js/prefs.js')).setChoice('coach', 'always')")
     page.evaluate("() => window.__coach.observe(window.__view.obs, 8)")
     assert page.evaluate("window.__asks") == [7, 8]
+    page.evaluate("async () => (await import('/js/prefs.js')).setChoice('coach', 'ask')")
+    page.evaluate("() => window.__coach.observe(window.__view.obs, 9)")
+    page.keyboard.press("o")
+    assert page.evaluate("window.__asks") == [7, 8, 9]
     # refusals are said in the panel; hints_off takes the control away
     page.evaluate("() => window.__coach.refused({type: 'error', code: 'rate_limited'})")
     expect(page.locator(".coach-note")).to_have_text("Too many questions: ask again in a moment")

@@ -81,6 +81,16 @@ export class Coach {
         this.redraw();
       }),
     ];
+    // O asks from the keyboard (the terminal's key), as the calls have theirs
+    this.onKey = (e) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.key.toLowerCase() !== "o") return;
+      if (!view.root.isConnected || document.activeElement?.closest?.("input, textarea, select, [contenteditable]")) return;
+      if (document.querySelector(".settings-dialog") || view.q(".talk-panel:not([hidden])")) return;
+      if (!this.decision()) return;
+      e.preventDefault();
+      this.request();
+    };
+    document.addEventListener("keydown", this.onKey);
     view.q(".hand-wrap").addEventListener("pointerover", (e) => {
       const b = e.target.closest?.(".hand-tile");
       if (b && e.pointerType === "mouse") this.setFocus(b.dataset.tile);
@@ -266,7 +276,8 @@ export class Coach {
     else if (this.note) head.append(" ", h("span", { class: "coach-note" }, this.note));
     else if (this.pending()) head.append(" ", t("coach.thinking"));
     else if (open) {
-      head.append(" ", h("button", { type: "button", class: "btn small coach-ask", onclick: () => this.request() }, t("coach.ask")));
+      head.append(" ", h("button", { type: "button", class: "btn small coach-ask", "aria-keyshortcuts": "O",
+        onclick: () => this.request() }, t("coach.ask")));
     } else head.append(" ", h("span", { class: "coach-idle" }, t("coach.idle")));
     parts.push(head);
     const claim = hint?.claim ? said(hint.claim.say) || t(hint.claim.call ? "coach.claim.call" : "coach.claim.pass") : "";
@@ -295,6 +306,7 @@ export class Coach {
   }
 
   destroy() {
+    document.removeEventListener("keydown", this.onKey);
     for (const off of this.off) off();
   }
 }
