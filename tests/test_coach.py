@@ -140,6 +140,37 @@ def test_a_claim_says_why_in_one_line():
         assert h["choice"] == {"type": "pass"}
 
 
+def test_each_tile_says_why_it_is_safe_or_not_and_a_far_hand_folds():
+    """Seat 1 declared 聽 and threw 5m and 7p; seat 0 is three from ready."""
+    obs = {"seat": 0, "hand": "1135m467p2389s2z5z", "drawn": "5z", "phase": "turn",
+           "wall_remaining": 30, "declared": [False, True, False, False],
+           "melds": [[], [], [], []],
+           "discards": [["1z", "9p", "1p"], ["9m", "5m", "1s", "4z", "6s", "3z", "7p", "8p"],
+                        ["1z", "2z", "9s", "1m"], ["3z", "4z", "7z", "9m"]],
+           "legal": [{"type": "discard", "tile": t} for t in
+                     ("1m", "3m", "5m", "4p", "6p", "7p", "2s", "3s", "8s", "9s", "2z", "5z")]}
+    h = coach(obs).to_json()
+    _check_shape(h, obs)
+    tiles = {t["tile"]: t for t in h["tiles"]}
+    assert {"code": "genbutsu", "seat": 1} in tiles["5m"]["why"]        # 現物
+    assert {"code": "genbutsu", "seat": 1} in tiles["7p"]["why"]
+    assert tiles["6p"]["risk"] == "danger" and tiles["6p"]["why"] == [{"code": "declared",
+                                                                        "seat": 1}]
+    for t in tiles.values():                     # the class is the chance's
+        p = t["deal_in"]
+        assert t["risk"] == ("safe" if p < 0.02 else "careful" if p < 0.06 else "danger")
+    assert h["outlook"]["fold"] is True and "棄胡" in h["outlook"]["say"]["zh"]
+    assert tiles[h["choice"]["tile"]]["risk"] == "safe"
+
+
+def test_a_flower_win_is_taken_and_said_so():
+    obs = {"seat": 0, "hand": "123456789m123p11s", "drawn": "1z",
+           "legal": [{"type": "flower_win"}, {"type": "discard", "tile": "1z"}]}
+    h = coach(obs).to_json()
+    assert h["decision"] == "win" and h["choice"] == {"type": "flower_win"}
+    assert "8 台" in h["say"]["zh"] and "8 tai" in h["say"]["en"]
+
+
 def test_the_docstring_example_runs():
     import doctest
 

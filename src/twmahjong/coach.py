@@ -18,8 +18,9 @@ A hint (``Hint``, JSON in docs/protocol.md) says:
   its 進張 (the kinds that bring the hand closer, with how many of each are still
   unseen) and its deal-in risk from the table reader (``bots.reader``): the
   chance that throwing it deals in, as 安全 / 小心 / 危險, with the reasons the
-  seat can check on the table — 現物 (the seat threw it), 筋, 壁, a seat that
-  looks ready or has declared;
+  seat can check on the table, per opponent that looks ready or declared — 現物
+  (that seat threw it), that seat (when the tile is risky against it), else 筋 or
+  壁 (what keeps it low there);
 * at a claim, whether L6 calls and why, in one line;
 * the outlook: about how many 台 the hand is worth, and whether L6 has given up
   attack for defence (棄胡).
@@ -240,16 +241,20 @@ def _threats(v: View, read: TableRead) -> list[int]:
 
 
 def _why(v: View, read: TableRead, k: int, threats: list[int]) -> tuple[Reason, ...]:
+    """Per threatening seat, the reason a player can check: 現物 first (a fact); else,
+    when the reader still finds the tile risky against that seat (its share of the
+    deal-in chance at least ``RISK_SAFE``), that the seat looks ready or declared;
+    else what makes it low there, 筋 or 壁, if either does."""
     out = []
     for s in threats:
         if k in v.discards[s]:
             out.append(Reason("genbutsu", s))
+        elif read.ready(s) * read.wins(s, k) >= RISK_SAFE:
+            out.append(Reason("declared" if v.declared[s] else "ready_seat", s))
         elif _suji(v, s, k):
             out.append(Reason("suji", s))
         elif _kabe(v, k):
             out.append(Reason("kabe", s))
-        elif read.wins(s, k) > 0:
-            out.append(Reason("declared" if v.declared[s] else "ready_seat", s))
     return tuple(out)
 
 
@@ -299,8 +304,8 @@ def _discard_say(k: int, table: dict[int, DiscardInfo], tiles: dict[int, TileAdv
           f"the hand; {a.risk}")
     fast = min(table.values(), key=lambda x: (x.shanten, -x.useful, x.kind))
     if folded:
-        zh += "。先守：打最安全的牌"
-        en += ". Defence first: the safest tile"
+        zh += "。先守：打安全的牌"
+        en += ". Defence first: a safe tile"
     elif (d.shanten, d.useful) != (fast.shanten, fast.useful):
         if tiles[k].deal_in < tiles[fast.kind].deal_in - 1e-9:
             zh += f"。比{zh_name(fast.kind)}慢一點，但比較安全"
@@ -428,7 +433,9 @@ def _choice_say(decision: str, v: View, choice: Mapping[str, Any],
     if t in _OWN_KONGS and tile:
         return Said(f"槓{_zh(str(tile))}：多摸一張，不影響進度。",
                     f"Kong {_en(str(tile))}: one more draw, the hand no slower.")
-    if t in ("win", "flower_win"):
+    if t == "flower_win":
+        return Said("花胡：8 台，馬上胡。", "Flower win: 8 tai; take it now.")
+    if t == "win":
         if claim is not None:
             return claim.say
         tai = estimate_tai(v, self_drawn=True)

@@ -39,7 +39,7 @@ __all__ = ["CACHE", "HintCache", "ask", "gate", "hints_allowed"]
 
 NO_HINTS_MODES = ("ranked", "challenge")    # 積分賽, 挑戰賽: never
 HINT_RATE, HINT_BURST = 1.0, 5              # a connection's asking, unless settings say
-CACHE_SIZE = 4096                           # decisions kept (each a few kB)
+CACHE_SIZE = 1024                           # decisions kept (a hint and its observation: ~7 kB)
 
 log = logging.getLogger("twmahjong.server.play.coaching")
 
