@@ -160,10 +160,12 @@ export class Coach {
   /** Redraw the panel, the hand's marks and the call buttons' mark. */
   redraw() {
     this.render();
-    if (this.view.obs) {
-      this.view.hand.render();
-      this.view.bar.render();
-    }
+    if (!this.view.obs) return;
+    this.view.bar.render();
+    const hand = this.view.hand;
+    // a tile being swiped keeps its button until the finger lifts (a redraw would drop it)
+    if (!hand.drag) hand.render();
+    else document.addEventListener("pointerup", () => setTimeout(() => hand.locked || hand.render()), { once: true });
   }
 
   /** A hint is there and the player wants to see it (the setting is not off). */
