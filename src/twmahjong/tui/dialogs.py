@@ -58,7 +58,7 @@ class BodyModal(OnceModal):
 
 
 class SettingsScreen(BodyModal):
-    """1 toggles 聽牌提示, 2 cycles the bot speed; any other key returns to the table."""
+    """1 toggles 聽牌提示, 2 cycles the bot speed, 3 the 教練; any other key returns to the table."""
 
     DEFAULT_CSS = modal_css("SettingsScreen")
 
@@ -71,7 +71,8 @@ class SettingsScreen(BodyModal):
         lang, p = self.lang, self.prefs
         text = "\n".join([tr(lang, "settings_title"), "",
                           tr(lang, "set_hints", v=tr(lang, "on" if p.hints else "off")),
-                          tr(lang, "set_speed", v=tr(lang, f"speed_{p.speed}")), "",
+                          tr(lang, "set_speed", v=tr(lang, f"speed_{p.speed}")),
+                          tr(lang, "set_coach", v=tr(lang, f"coach_mode_{p.coach}")), "",
                           tr(lang, "settings_close")])
         self.query_one("#body", Static).update(text)
 
@@ -81,6 +82,9 @@ class SettingsScreen(BodyModal):
             self.prefs.hints = not self.prefs.hints
         elif event.key == "2":
             self.prefs.speed = (self.prefs.speed + 1) % 3
+        elif event.key == "3":
+            modes = ("off", "ask", "always")
+            self.prefs.coach = modes[(modes.index(self.prefs.coach) + 1) % 3] if self.prefs.coach in modes else "ask"
         else:
             self.close()
             return

@@ -32,6 +32,7 @@ from ..client import Api, ApiError, Credentials, GameLink, LinkError
 from ..client.http import base_url
 from ..engine.actions import Action, IllegalAction
 from ..profiles import load_profile
+from .coach import COACH_ERRORS
 from .session import relative
 from .strings import error_text, server_error_text, tr
 from .talk import TalkBook
@@ -104,6 +105,8 @@ class OnlineSession:
         self.muted: set[int] = set()      # seats whose talk this person does not want
         self.talk_note = ""               # a refused line, until the person does something
         self.refused: str | None = None   # the seat was refused (too_many_tables): the lobby offers more
+        self.hint_turn: int | None = None     # 教練: the turn a hint was asked for, unanswered
+        self.coach_answer: dict | None = None  # its answer: the ``hint``, or the refusal with that turn
 
     # -- the connection -------------------------------------------------------------------
     def attach(self, app) -> None:
@@ -255,6 +258,11 @@ class OnlineSession:
         elif t == "talk":
             if m.get("seat") not in self.muted:
                 self.talk.append(m)
+        elif t == "hint":
+            self.coach_answer, self.hint_turn = m, None
+        elif t == "error" and self.hint_turn is not None and m["code"] in COACH_ERRORS:
+            self.coach_answer = {**m, "turn": self.hint_turn}     # said on the coach's line
+            self.hint_turn = None
         elif t == "error" and m["code"] in TALK_ERRORS:
             self.talk_note = tr(lang, f"talk_err_{m['code']}")
         elif t == "error":
@@ -370,6 +378,14 @@ class OnlineSession:
         st = self.link.state
         if self.auto and st.decision():
             asyncio.get_running_loop().create_task(self.link.act(safe_move(st.obs)))
+
+    def ask_hint(self) -> None:
+        """教練: ask the server for the open decision's hint (tui/coach.py shows it)."""
+        if self.offline:
+            raise IllegalAction(tr(self._lang(), "online_offline_key"))
+        turn = self.link.state.turn
+        self.hint_turn, self.coach_answer = turn, None
+        self._send(self.link.send({"type": "hint", "turn": turn}))
 
     # -- table talk ----------------------------------------------------------------------------
     def _send(self, coro) -> None:

@@ -6,7 +6,9 @@ person must decide, one line says what they may do and the program reads one lin
 back. Commands are the table's keys as words: a tile (``5m``, ``5萬``, ``五萬``)
 or Enter (the drawn tile) discards; ``c p k w t d x`` claim, declare or pass; a
 digit picks from a numbered list; ``look`` reads the table, ``help`` the commands,
-``q`` leaves (the match is saved, as on the screen).
+``o`` asks the 教練 (its lines follow the decision's line: the choice, the claim,
+the outlook, the hand's risks), ``o 5m`` reads one tile's advice, ``q`` leaves (the
+match is saved, as on the screen).
 
     run_plain(session, "en", io.StringIO("x\\n"), out)
 """
@@ -20,6 +22,7 @@ from rich.console import Console
 
 from ..engine.actions import Action, IllegalAction
 from ..hints import discard_hints, ready_waits
+from .coach import TableCoach
 from .glyphs import kinds
 from .render import event_line, waits_text
 from .session import relative
@@ -50,6 +53,8 @@ class _Plain:
         self.s, self.lang, self.inp, self.out = session, lang, inp, out
         self.prefs = prefs
         self.save_path = save_path
+        self.coach = TableCoach(session, prefs)
+        self.coach_said: tuple = ()          # the decision and the coach lines already said
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -130,6 +135,45 @@ class _Plain:
             parts.append(" / ".join(keys))
         return ". ".join(parts)
 
+    # -- 教練 ---------------------------------------------------------------------------------
+    def coach_say(self) -> None:
+        """The coach's lines for the open decision, each once, after the decision's line
+        (asked at once when the setting is 'always'; a refusal is one line too)."""
+        c = self.coach
+        c.sync()
+        lines = [x for x in c.plain_lines(self.lang, self.name)
+                 if x != tr(self.lang, "coach_label") + tr(self.lang, "coach_thinking")]
+        said = self.coach_said[1] if self.coach_said and self.coach_said[0] == c.key else []
+        for line in lines:
+            if line not in said:
+                self.say(line)
+        self.coach_said = (c.key, [*said, *lines])
+
+    def coach_command(self, rest: str) -> None:
+        """``o``: ask; ``o 5m``: one tile's shanten, 進張 and risk."""
+        lang = self.lang
+        if rest:
+            k = parse_tile_word(rest)
+            self.coach.sync()
+            info = self.coach.tile(k) if k is not None else None
+            if info is None and not self.coach.shows():
+                note = self.coach.ask(lang)
+                if note:
+                    self.say(note)
+                    return
+                self.coach.sync()
+                info = self.coach.tile(k) if k is not None else None
+            self.say(tr(lang, "coach_label") + (self.coach.tile_line(lang, info, self.name) if info
+                                                 else tr(lang, "coach_no_tile", tile=rest)))
+            return
+        try:
+            note = self.coach.ask(lang)
+        except IllegalAction as e:
+            note = str(e)
+        if note:
+            self.say(note)
+        self.coach_say()
+
     # -- the loop --------------------------------------------------------------------------
     def events(self) -> None:
         for e in self.s.new_events():
@@ -163,6 +207,7 @@ class _Plain:
     def decide(self) -> bool:
         """One decision of the person; False when they left."""
         self.say(self.prompt_line())
+        self.coach_say()
         while True:
             cmd = self.ask()
             if cmd is None:
@@ -194,6 +239,11 @@ class _Plain:
             return None
         if low in ("help", "?", "h"):
             self.say(tr(lang, "plain_help"))
+            self.say(tr(lang, "plain_help_coach"))
+            return None
+        word, _, rest = low.partition(" ")
+        if word in ("o", "coach", "教練"):
+            self.coach_command(rest.strip())
             return None
         if low == "" and any(a.type == "discard" for a in legal):
             drawn = s.observation().get("drawn")

@@ -69,6 +69,8 @@ class _PlainOnline(_Plain):
             self.say(s.talk_line(self.lang, m))
         if m["type"] == "error" and s.talk_note:
             self.say(s.talk_note)
+        if m["type"] in ("hint", "error") and self.coach.asked and s.observation() is not None:
+            self.coach_say()                # the coach's answer (or refusal) for this decision
         if m["type"] == "hand_end" and m["hand_no"] not in self.results_shown:
             self.results_shown.add(m["hand_no"])
             self.say(self.render(result_text(s, self.lang, 100, s.result_model())))
@@ -112,6 +114,7 @@ class _PlainOnline(_Plain):
         if self.server_auto:
             line += ". " + tr(lang, "plain_auto_turn")
         self.say(line)
+        self.coach_say()
         if self._warn is not None:
             self._warn.cancel()
         if left is not None and left > self.WARN and not self.server_auto:
@@ -138,7 +141,7 @@ class _PlainOnline(_Plain):
             self.say(tr(lang, "waiting"))
             return True
         word = low.partition(" ")[0]
-        if word in ("say", "mute", "help", "?", "h", "look", "l", "table"):
+        if word in ("say", "mute", "help", "?", "h", "look", "l", "table", "o", "coach", "教練"):
             self.command(cmd)
             return True
         legal = s.legal()
@@ -191,6 +194,7 @@ class _PlainOnline(_Plain):
         if word in ("help", "?", "h"):
             self.say(tr(self.lang, "plain_help"))
             self.say(tr(self.lang, "plain_help_talk"))
+            self.say(tr(self.lang, "plain_help_coach"))
             return None
         return super().command(cmd)
 

@@ -1,7 +1,7 @@
 """A player's settings for ``twmj play`` (設定), kept between runs, and the saved match.
 
 Two files in the user's config directory (``twmahjong.client.config_dir``):
-``play.json`` — 聽牌提示 on/off and the table speed — and ``saved-match.json``,
+``play.json`` — 聽牌提示 on/off, the table speed and the 教練 (off, on o, always) — and ``saved-match.json``,
 the unfinished offline match that ``twmj play --resume`` (or the next ``twmj
 play``) takes up again. A missing or damaged file is simply the defaults.
 """
@@ -21,6 +21,7 @@ __all__ = ["Prefs", "clear_saved", "load_saved", "saved_path"]
 class Prefs:
     hints: bool = True          # 聽牌提示
     speed: int = 1              # index into table.SPEEDS: 0 instant, 1 normal, 2 slow
+    coach: str = "ask"          # 教練: "off", "ask" (press o), "always" (tui/coach.py)
     path: Path | None = None
 
     @classmethod
@@ -28,10 +29,13 @@ class Prefs:
         path = path or config_dir() / "play.json"
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            p = cls(hints=bool(data.get("hints", True)), speed=int(data.get("speed", 1)), path=path)
+            p = cls(hints=bool(data.get("hints", True)), speed=int(data.get("speed", 1)),
+                    coach=str(data.get("coach", "ask")), path=path)
         except (OSError, ValueError, TypeError, AttributeError):
             p = cls(path=path)
         p.speed = min(2, max(0, p.speed))
+        if p.coach not in ("off", "ask", "always"):
+            p.coach = "ask"
         return p
 
     def save(self) -> None:

@@ -199,9 +199,13 @@ def hand_layout(hand: list[int], drawn: int | None, cell: int = CELL) -> list[in
 
 
 def hand_text(lang: str, obs: dict, sel: int | None, *, cell: int = CELL,
-              ready: frozenset[int] = frozenset(), forbidden: frozenset[int] = frozenset()) -> Text:
+              ready: frozenset[int] = frozenset(), forbidden: frozenset[int] = frozenset(),
+              risk: dict[int, str] | None = None, pick: int | None = None) -> Text:
     """Three lines: melds and flowers; the concealed tiles (drawn apart) on one row;
-    the marks under them — ▲ picked, * leaves the hand ready, x may not go out now."""
+    the marks under them — ▲ picked, * leaves the hand ready, x may not go out now,
+    and the 教練's: ★ the tile it would throw, ○ 安全 △ 小心 ✕ 危險 (tui/coach.py)."""
+    from .coach import PICK, SIGN, STYLE
+    risk = risk or {}
     me = obs["seat"]
     top = Text()
     for m in obs["melds"][me]:
@@ -212,15 +216,29 @@ def hand_text(lang: str, obs: dict, sel: int | None, *, cell: int = CELL,
     drawn = kinds(obs["drawn"]) if obs.get("drawn") else []
     tiles = hand + drawn
     cols = hand_layout(hand, drawn[0] if drawn else None, cell)
+    # the coach's tile: the drawn one if it is that kind, else the first of the kind
+    at = None if pick is None else len(tiles) - 1 if drawn and drawn[0] == pick else (
+        hand.index(pick) if pick in hand else None)
     row, mark = Text(), Text()
     for i, k in enumerate(tiles):
         row.append(" " * (cols[i] - row.cell_len))
         row.append_text(tile_text(lang, k, cell, selected=(i == sel), dim=(k in forbidden)))
-        sign = ("▲" if i == sel else "") + ("x" if k in forbidden else "*" if k in ready else "")
-        if sign:
-            mark.append(" " * (cols[i] - mark.cell_len) + " " * max(0, (cell - len(sign)) // 2))
-            mark.append(sign, style="bold #ffd54f" if i == sel else "bold #ff8a80" if k in forbidden
-                        else "bold #80d8ff")
+        signs = []
+        if i == sel:
+            signs.append(("▲", "bold #ffd54f"))
+        if k in forbidden:
+            signs.append(("x", "bold #ff8a80"))
+        elif k in ready:
+            signs.append(("*", "bold #80d8ff"))
+        if i == at:
+            signs.append((PICK, "bold #7fd3ff"))
+        elif k in risk and k not in forbidden:
+            signs.append((SIGN[risk[k]], STYLE[risk[k]]))
+        if signs:
+            n = sum(len(s) for s, _ in signs)
+            mark.append(" " * (cols[i] - mark.cell_len) + " " * max(0, (cell - n) // 2))
+            for s, style in signs:
+                mark.append(s, style=style)
     out = Text()
     out.append_text(top)
     out.append("\n")

@@ -199,7 +199,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "數字鍵：有多種吃法時選一種\n"
                   "s 設定（聽牌提示、電腦出牌速度）  g 全部紀錄  q 離開（會存檔）\n"
                   "e 快捷語（線上牌桌）：說一句、表情、靜音某家\n"
-                  "標記：▲ 選中的牌  * 打出就聽牌  x 現在不能打\n"
+                  "o 教練：電腦高手這一步怎麼打、為什麼（s 設定：關／按 o／每一步）\n"
+                  "標記：▲ 選中  * 打出就聽  x 不能打  ★ 教練的牌  ○ 安全 △ 小心 ✕ 危險\n"
                   "河裡：反白＝剛打出的牌（可以吃碰）  刪除線＝被吃碰走的牌",
                   "←→ or h l pick a tile, Enter/Space discards it; a click picks, a second click discards\n"
                   "c chow  p pung  k kong (exposed, concealed, added)  w win / self-draw  x or Esc pass\n"
@@ -208,7 +209,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "Digits choose when a claim can be made several ways\n"
                   "s settings (ready hints, bot speed)  g the whole log  q quit (the match is saved)\n"
                   "e table talk (at a server table): a phrase, an emote, mute a seat\n"
-                  "Marks: ▲ picked tile  * leaves you ready  x may not be discarded now\n"
+                  "o coach: what the top bot would play here and why (s settings: off / on o / always)\n"
+                  "Marks: ▲ picked  * leaves you ready  x not now  ★ coach's  ○ safe △ careful ✕ danger\n"
                   "Rivers: reverse = the latest discard (may be claimed)  struck = taken by a claim"),
     "help_declare_any": ("任何時候都可以報聽", "declare ready at any time"),
     "help_declare_first": ("只有天聽／地聽（第一次打牌時）", "only heavenly/earthly ready, with your first discard"),
@@ -416,6 +418,55 @@ STRINGS: dict[str, tuple[str, str]] = {
     "err_code_closed": ("與伺服器的連線已關閉", "The link to the server is closed"),
     "err_code_lost": ("與伺服器的連線中斷，重新連線也沒有成功",
                       "Lost the link to the server and could not get it back"),
+    # 教練 (tui/coach.py): the AI's advice at the person's decision
+    "k_coach": ("o教練", "o coach"),
+    "coach_label": ("教練：", "Coach: "),
+    "coach_thinking": ("教練想一下…", "the coach is thinking…"),
+    "coach_off": ("教練已關閉（s 設定）", "The coach is off (s settings)"),
+    "coach_do_discard": ("打{tile}", "Discard {tile}"),
+    "coach_do_pass": ("不叫，過", "Pass"),
+    "coach_do_call": ("{call}", "{call}"),
+    "coach_claim_call": ("教練會叫這張", "The coach would call it"),
+    "coach_claim_pass": ("教練不會叫這張", "The coach would let it go"),
+    "coach_outlook": ("這手牌約值 {tai} 台", "This hand looks worth about {tai} tai"),
+    "coach_outlook_fold": ("這手牌該棄胡，改打安全牌", "Time to fold: play safe tiles"),
+    "coach_shanten": ("打完{n}向聽", "{n} from ready after it"),
+    "coach_shanten_ready": ("打完聽牌", "ready after it"),
+    "coach_shanten_win": ("胡牌", "a win"),
+    "coach_tile": ("{tile}：{shanten}，進張{total}張{accept}；{risk}",
+                   "{tile}: {shanten}; {total} improve it{accept}; {risk}"),
+    "coach_accept_list": ("（{list}）", " ({list})"),
+    "coach_accept_one": ("{tile}剩{n}", "{tile}:{n}"),
+    "coach_risk_safe": ("安全", "safe"),
+    "coach_risk_careful": ("小心", "careful"),
+    "coach_risk_danger": ("危險", "danger"),
+    "coach_why": ("（{why}）", " ({why})"),
+    "coach_sep": ("、", ", "),
+    "coach_sep2": ("；", "; "),
+    "coach_colon": ("：", ": "),
+    "coach_rest_safe": ("其餘安全", "the rest safe"),
+    "coach_all_safe": ("每張都安全", "every tile safe"),
+    "coach_legend": ("★教練 ○安全 △小心 ✕危險", "★coach ○safe △careful ✕danger"),
+    "coach_why_genbutsu": ("現物", "already discarded there"),
+    "coach_why_suji": ("筋", "suji"),
+    "coach_why_kabe": ("壁", "kabe"),
+    "coach_why_ready_seat": ("{who}像是聽牌了", "{who} looks ready"),
+    "coach_why_declared": ("{who}已宣告聽牌", "{who} declared ready"),
+    "coach_err_hints_off": ("這桌不開放教練提示", "Coach hints are off at this table"),
+    "coach_err_no_decision": ("現在沒有要你決定的事", "Nothing to decide right now"),
+    "coach_err_stale": ("這一步已經過了", "That move has passed"),
+    "coach_err_rate_limited": ("問得太快了，稍後再問", "Too many questions: ask again in a moment"),
+    "coach_no_tile": ("沒有{tile}的建議：不在手上，或這一步不是打牌", "No advice on {tile}: not in your hand, or no discard now"),
+    "coach_err_hint_failed": ("教練這一步答不出來", "The coach has no answer for this one"),
+    "online_room_hints_on": ("這個房間可以問教練（o）", "Players may ask the coach here (o)"),
+    "online_room_hints_off": ("這個房間不開放教練提示", "No coach hints in this room"),
+    "set_coach": ("3  教練：{v}", "3  Coach: {v}"),
+    "coach_mode_off": ("關", "off"),
+    "coach_mode_ask": ("按 o 才問", "when you press o"),
+    "coach_mode_always": ("每一步", "at every decision"),
+    "plain_help_coach": ("教練：o 問這一步的建議；o 5m 讀一張牌的向聽、進張與危險度",
+                         "Coach: o asks for this decision's advice; o 5m reads one tile's shanten, "
+                         "improving tiles and danger"),
 }
 
 _WINDS = {"zh": "東南西北", "en": ("East", "South", "West", "North")}

@@ -1,7 +1,8 @@
 """The table screen (牌桌): the person's chair, drawn from their observation, and the keys.
 
 Keyboard first — ←/→ (h/l) pick a tile, Enter/Space discards it, c 吃 p 碰 k 槓
-w 胡 t 聽, x/Esc 過, digits choose when a claim can be made several ways — and
+w 胡 t 聽, x/Esc 過, digits choose when a claim can be made several ways, o asks
+the 教練 (tui/coach.py: its line under the hand, its marks under the tiles) — and
 every hint in the status line is also a mouse target, as is every tile of the
 hand. The screen reads a *session*: ``PlaySession`` offline (bots in-process) or
 ``OnlineSession`` (a server over the protocol); both give ``observation()``,
@@ -27,6 +28,7 @@ from textual.widgets import Static
 
 from ..engine.actions import Action, IllegalAction
 from ..hints import discard_hints, ready_waits
+from .coach import TableCoach
 from .glyphs import CELL, COMPACT, kinds
 from .render import (
     claimed_discards,
@@ -79,6 +81,7 @@ class TableScreen(Screen):
         Binding("a", "auto", "auto", show=False),
         Binding("g", "log", "log", show=False),
         Binding("e", "talk", "talk", show=False),
+        Binding("o", "coach", "coach", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -95,6 +98,8 @@ class TableScreen(Screen):
     #hand { height: 5; border: round #ffd54f; padding: 0 1; border-title-color: #ffd54f; }
     #status { height: auto; max-height: 2; background: #0a2a20; padding: 0 1; }
     #hint { height: auto; min-height: 1; max-height: 2; padding: 0 1; color: #80d8ff; }
+    #coach { display: none; height: auto; max-height: 2; padding: 0 1; color: #e6f6ff;
+             background: #123a4a; }
     #log { height: 1; color: #bcd9c8; padding: 0 1; }
     #keys { height: 1; color: #9fc8b2; padding: 0 1; }
     #too-small { display: none; height: 1fr; content-align: center middle; color: #ffd54f;
@@ -117,6 +122,7 @@ class TableScreen(Screen):
         self.result_for: int | None = None        # the hand whose result screen was shown
         self.hand_key = None                      # (hand, drawn, legal) last drawn: keep the cursor otherwise
         self.small = False                        # the terminal is below MIN_SIZE
+        self.coach = TableCoach(session, settings)  # 教練: its answer for the open decision
 
     def compose(self):
         with Vertical(id="main"):
@@ -131,6 +137,7 @@ class TableScreen(Screen):
             yield HandView(id="hand")
             yield Static(id="status")
             yield Static(id="hint")
+            yield Static(id="coach")
             yield Static(id="log")
             yield Static(id="keys")
         yield Static(id="too-small")
@@ -314,7 +321,8 @@ class TableScreen(Screen):
                 empty = tr(lang, "online_room_empty")
                 names = [escape(n) if n else f"[dim]{empty}[/]" for n in info["players"]]
                 lines += ["", tr(lang, "online_room_seats", n=sum(1 for n in info["players"] if n)),
-                          "  ".join(names)]
+                          "  ".join(names),
+                          tr(lang, "online_room_hints_on" if info.get("hints") else "online_room_hints_off")]
             keys = "online_host_keys" if s.hosting else "online_wait_keys"
             lines += ["", tr(lang, keys)]
             page.update("\n".join(lines))
@@ -344,10 +352,15 @@ class TableScreen(Screen):
         sc = s.scores[me]
         hand.border_subtitle = f"{sc:+d}"
         ready, forbidden = self.ready_map(obs), self.forbidden()
+        self.coach.sync()
         hand.update(hand_text(lang, obs, self.sel, cell=self.cell, ready=frozenset(
-            kinds("".join(ready))), forbidden=frozenset(forbidden)))
+            kinds("".join(ready))), forbidden=frozenset(forbidden), risk=self.coach.risks(),
+            pick=self.coach.pick()))
         self.query_one("#status", Static).update(self.status_markup(obs))
         self.query_one("#hint", Static).update(self.hint_text(obs, ready))
+        coach = self.coach_text(width - 2)
+        self.query_one("#coach", Static).display = bool(coach.plain)
+        self.query_one("#coach", Static).update(coach)
         log = self.query_one("#log", Static)
         rows = max(1, log.content_region.height or 1)       # as many recent events as fit
         log.update("\n".join(self.log_lines[-rows:]))
@@ -384,9 +397,11 @@ class TableScreen(Screen):
         keys += ["k_pass", "k_settings", "k_log", "k_help"]
         if self.session.online:
             keys += ["k_auto", "k_talk"]
+        if self.coach.allowed() and self.coach.mode != "off":
+            keys.append("k_coach")
         keys.append("k_quit")
         width = self.app.size[0] - 2
-        for drop in (None, "k_log", "k_settings", "k_pick"):   # ? help lists every key anyway
+        for drop in (None, "k_log", "k_settings", "k_pick", "k_talk"):   # ? help lists every key anyway
             if drop in keys:
                 keys.remove(drop)
             parts = [p for p in (tr(lang, k) for k in keys) if p]
@@ -461,6 +476,47 @@ class TableScreen(Screen):
             return Text("")
         return Text(tr(self.lang, "dealer_not_east", who=self.short_name(d),
                        wind=wind_label(self.lang, obs["seat_winds"][d])), style="#bcd9c8")
+
+    # -- 教練 --------------------------------------------------------------------------------
+
+    def coach_text(self, width: int) -> Text:
+        """The coach's line(s): its choice in words (and the outlook if it fits); then the
+        claim advice, or the picked tile's shanten, 進張 and risk, or the marks' legend."""
+        c, lang = self.coach, self.lang
+        if not c.shows():
+            status = c.status(lang)
+            return Text(tr(lang, "coach_label") + status, style="#bcd9c8") if status else Text("")
+        first = tr(lang, "coach_label") + c.say(lang)
+        outlook = c.outlook_line(lang)
+        if outlook and cell_len(first) + 3 + cell_len(outlook) <= width:
+            first += " · " + outlook
+        second = c.claim_line(lang)
+        tiles = self.hand_tiles()
+        if not second and self.sel is not None and self.sel < len(tiles):
+            info = c.tile(tiles[self.sel])
+            if info:
+                second = c.tile_line(lang, info, self.short_name)
+        legend = tr(lang, "coach_legend")
+        if not second:
+            second = legend if c.risks() else outlook if outlook and outlook not in first else ""
+        out = Text()
+        out.append(_fit(first, width), style="bold #e6f6ff")
+        if second:
+            out.append("\n" + _fit(second, width), style="#bcd9c8")
+        return out
+
+    def action_coach(self) -> None:
+        """o: ask the coach about the open decision (its answer redraws the line)."""
+        if self.offline():
+            return
+        try:
+            note = self.coach.ask(self.lang)
+        except IllegalAction as e:
+            note = str(e)
+        if note:
+            self.say(note)
+        else:
+            self.redraw()
 
     # -- the status line -----------------------------------------------------------------
 
@@ -674,6 +730,18 @@ class TableScreen(Screen):
             return
         self.after_move()
         self.advance()
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells, with … when cut."""
+    if cell_len(text) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > width - 1:
+            break
+        out += ch
+    return out + "…"
 
 
 def _button(key: str, action: str, label: str) -> str:

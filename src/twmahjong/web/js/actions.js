@@ -64,6 +64,7 @@ export class ActionBar {
     this.deadline = null;
     this.total = 0;
     this.timer = null;
+    this.decorate = null;   // (root): marks laid on the buttons (coach.js)
   }
 
   /** Show the buttons for `legal`; `seconds` (the base) then `bank` are the visible countdown. */
@@ -110,6 +111,7 @@ export class ActionBar {
     }
     if (this.choice) bar.append(this.choiceEl(...this.choice));
     this.root.replaceChildren(bar);
+    this.decorate?.(this.root);
   }
 
   button(name, acts) {

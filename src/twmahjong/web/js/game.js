@@ -7,6 +7,7 @@
 
 import { TableView } from "./table.js";
 import { loadSeatVoices } from "./myvoice.js";
+import { Coach, COACH_ERRORS } from "./coach.js";
 import { TalkBar } from "./talk.js";
 import { onLangChange } from "./i18n.js";
 import { splitTiles } from "./tiles.js";
@@ -78,6 +79,8 @@ export class GameController {
       players: () => this.players,
     });
     this.unLang = onLangChange(() => this.talk.rerender());
+    // 教練: the AI's advice where this seat may ask (coach.js)
+    this.coach = new Coach(this.view, { ask: (turn) => this.socket.send({ type: "hint", turn }) });
   }
 
   act(action) {
@@ -113,7 +116,9 @@ export class GameController {
         if (table.seats) this.setPlayers(table.seats);
         this.talk.setWatchers(table.watchers || 0);
         this.turn = msg.turn ?? null;
+        this.coach.setAllowed(table.hints);
         if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
+        if (msg.observation) this.coach.observe(msg.observation, this.turn);
         if (msg.hand?.open && msg.hand.deal) this.view.showDeal(msg.hand.deal);
         return true;
       }
@@ -126,6 +131,7 @@ export class GameController {
           if (ev.type === "draw_game") this.view.event({ type: "draw_game" });
         }
         if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
+        if (msg.observation) this.coach.observe(msg.observation, this.turn);
         if (this.deal) {
           this.view.showDeal(this.deal);
           this.deal = null;
@@ -174,7 +180,12 @@ export class GameController {
         if (this.view.lastResult) this.summary = msg;
         else this.view.showSummary(msg, { onLeave: this.onLeave, coins: this.coinLog });
         return true;
+      case "hint":
+        this.coach.receive(msg);
+        return true;
       case "error":
+        // a refused hint request is the coach's to say (in its panel, not a toast)
+        if (COACH_ERRORS.includes(msg.code) && this.coach.refused(msg)) return true;
         // Refused: nothing changed on the server, so the same choices stand.
         if (msg.code === "illegal_action" || msg.code === "rate_limited") this.view.unlock();
         if (msg.code !== "stale" && msg.code !== "not_your_turn") this.onError(msg);
@@ -212,6 +223,7 @@ export class GameController {
 
   destroy() {
     this.talk.destroy();
+    this.coach.destroy();
     this.unLang?.();
     this.view.destroy();
   }

@@ -44,6 +44,7 @@ export class HandView {
     this.lifted = null;     // index into the rendered tiles
     this.locked = false;    // a throw is in flight until the next observation
     this.drag = null;
+    this.decorate = null;   // (button, code, index): marks laid on a tile (coach.js)
   }
 
   /**
@@ -98,6 +99,7 @@ export class HandView {
       b.setAttribute("aria-label", label);
       b.setAttribute("aria-pressed", i === this.lifted ? "true" : "false");
       b.innerHTML = `<span class="tile">${tileSVG(code)}</span>`;
+      this.decorate?.(b, code, i);
       this.wire(b, i, code);
       box.append(b);
     });

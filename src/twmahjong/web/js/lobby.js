@@ -215,6 +215,7 @@ function roomPanel(state, actions) {
       ? h("div", { class: "room-info" },
           h("p", { class: "room-code", dataset: { code: room.code } }, t("room.code.show", { code: room.code })),
           h("ol", { class: "room-players" }, ...room.players.map((name) => h("li", {}, name || t("room.empty")))),
+          h("p", { class: "room-hints", dataset: { hints: room.hints ? "on" : "off" } }, t(room.hints ? "room.hints.on" : "room.hints.off")),
           hosting ? null : h("p", {}, t("room.waiting")),
           h("div", { class: "room-actions" },
             hosting
@@ -231,6 +232,10 @@ function roomPanel(state, actions) {
             h("input", { type: "checkbox", id: "room-voices", checked: state.options.voices !== false,
               onchange: (e) => actions.option("voices", e.target.checked) }),
             h("span", {}, t("room.voices"))),
+          h("label", { class: "check room-hints-opt" },
+            h("input", { type: "checkbox", id: "room-hints", checked: state.options.hints === true,
+              onchange: (e) => actions.option("hints", e.target.checked) }),
+            h("span", {}, t("room.hints"))),
           h("form", { class: "join-form", onsubmit: (e) => { e.preventDefault(); actions.joinRoom(code.value.trim().toUpperCase()); } },
             h("label", { for: "room-code" }, t("room.code")), code,
             h("button", { type: "submit", class: "btn", disabled }, t("room.join")))));

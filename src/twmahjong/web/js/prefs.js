@@ -42,6 +42,7 @@ export function setPref(name, value) {
 const CHOICES = {
   tileSize: ["m", "s", "l"],                  // 牌的大小: medium (default), small, large
   speed: ["standard", "fast", "slow"],        // 牌桌速度 of the tables this player makes
+  coach: ["ask", "always", "off"],            // 教練: a 教練 button (default), asked at every decision, none
 };
 
 export function getChoice(name) {

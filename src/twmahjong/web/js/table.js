@@ -49,6 +49,7 @@ const SKELETON = `
     <p class="prompt"></p>
     <p class="twice-line" role="status" data-i18n="link.twice" hidden></p>
   </div>
+  <div class="coach-wrap" hidden></div>
   <div class="actions-wrap"></div>
   <div class="hand-wrap"></div>
   <div class="toggles" role="group" data-i18n-label="settings">
