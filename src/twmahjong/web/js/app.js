@@ -747,7 +747,7 @@ setInterval(() => {
   if ((location.hash || "#/") !== "#/" || document.hidden) return;
   api.online().then((o) => {
     state.online = o.online;
-    paintOnline(screen, o.online);
+    paintOnline(screen, state);
   }, () => {});
 }, ONLINE_EVERY_MS);
 

@@ -76,7 +76,7 @@ function playPanel(state, actions) {
   return h("section", { class: "panel play-panel", "aria-labelledby": "play-title" },
     h("div", { class: "panel-head" },
       h("h2", { id: "play-title" }, t("play.title")),
-      onlineEl(state.online)),
+      onlineEl(state.online, state.account)),
     // the ways to sit down come first, the table's options after them: on a phone, upright
     // or sideways, the options filled the first screen and 快速配對 was a scroll away
     h("div", { class: "play-buttons" },
@@ -101,17 +101,20 @@ function playPanel(state, actions) {
 
 /** 「N 人在線」: the players online now (GET /api/v1/online), beside the play panel's
  * title; nothing until the server has said. */
-function onlineEl(n) {
-  const shown = typeof n === "number";
+function onlineEl(figure, me) {
+  const shown = typeof figure === "number";
+  // the server counted before this page's own socket said hello (it holds the figure a
+  // few seconds): a player signed in is online, so never fewer than one
+  const n = shown && me ? Math.max(1, figure) : figure;
   return h("span", { class: "online-count", role: "status", hidden: !shown, dataset: { n: shown ? String(n) : "" } },
     shown ? t("lobby.online", { n: n.toLocaleString() }) : "");
 }
 
 /** The figure changed while the lobby is shown: only its line is redrawn (a redraw of
  * the whole lobby would close a list the player has open). */
-export function paintOnline(root, n) {
+export function paintOnline(root, state) {
   const old = root.querySelector(".online-count");
-  if (old) old.replaceWith(onlineEl(n));
+  if (old) old.replaceWith(onlineEl(state.online, state.account));
 }
 
 /** Table speed (快 / 標準 / 慢) for a table made here, with its seconds (GET /profiles). */
