@@ -25,6 +25,7 @@ from .core import Server
 from .metrics import CONTENT_TYPE as METRICS_TYPE
 from .net.admin_api import router as admin_router
 from .net.http_api import error_response, ops_only, router
+from .net.online import router as online_router
 from .net.ws import Connection
 from .settings import Settings
 from .social.api import router as social_router
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
     app.include_router(social_router)
     app.include_router(clips_router)
     app.include_router(admin_router)
+    app.include_router(online_router)
     app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
 
     @app.get("/metrics", include_in_schema=False, dependencies=[Depends(ops_only)])

@@ -162,6 +162,8 @@ class Settings(BaseModel):
     # WebSockets one process holds; the next is told "server_full" and closed (1013),
     # instead of the silent stall of running out of file descriptors (ulimit -n)
     max_connections: int = Field(10_000, ge=1)
+    # s a process holds its count for GET /api/v1/online (the lobby's 「N 人在線」)
+    online_ttl: float = Field(5.0, ge=0)
     # -- one address's sockets (docs/security.md): an address (an IPv6 /64) may hold this
     # many WebSockets; a new socket says hello within hello_timeout s; a socket that sends
     # nothing, not even a ping, for idle_timeout s is closed (the clients ping every 30 s)

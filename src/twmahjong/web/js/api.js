@@ -129,6 +129,7 @@ export async function gameAnalysis(id, handNo, onProgress = () => {}, signal = u
   }
 }
 export const leaderboard = () => api("/leaderboard");
+export const online = () => api("/online");
 export const daily = () => api("/me/daily", { method: "POST" });
 export const challenge = () => api("/challenge");
 // friends (好友), invitations and the talk catalogue (docs/protocol.md, "Friends")

@@ -10,7 +10,8 @@ import * as api from "./api.js";
 import { applyI18n, errorText, onLangChange, t, toggleLang } from "./i18n.js";
 import { GameSocket } from "./net.js";
 import { GameController } from "./game.js";
-import { renderLobby } from "./lobby.js";
+import { paintOnline, renderLobby } from "./lobby.js";
+import { shareText } from "./share.js";
 import { renderHelp } from "./help.js";
 import { renderRules } from "./rules.js";
 import { renderLearn } from "./learn.js";
@@ -24,6 +25,7 @@ import { WatchView } from "./watch.js";
 
 const TICKET_KEY = "twmj.ticket";
 const FRIENDS_EVERY_MS = 5000;
+const ONLINE_EVERY_MS = 15_000;
 const LINK_BACK_MS = 4000;
 const screen = document.getElementById("screen");
 const toastEl = document.getElementById("toast");
@@ -511,6 +513,10 @@ const actions = {
   unblockPlayer: (name) => friendCall(() => api.unblockPlayer(name)),
   inviteFriend: (name) => friendCall(() => api.invite(state.room.code, name), () => t("notice.invited", { name })),
   watch: (gameId) => ensureSocket().send({ type: "watch", game_id: gameId }),
+  shareRoom: async (code) => {
+    const how = await shareText({ title: t("app.title"), text: t("room.share.text", { code }), url: location.origin + "/" });
+    if (how !== "cancelled") toast(t(`room.share.${how}`, { code }));
+  },
   joinInvite: async (inv) => {
     state.invites = state.invites.filter((i) => i.id !== inv.id);
     paintNotices();
@@ -617,6 +623,7 @@ async function refreshLobby() {
     }),
     api.leaderboard().then((l) => (state.leaderboard = l.players)),
     api.bots().then((b) => (state.bots = b)),
+    api.online().then((o) => (state.online = o.online)).catch(() => {}),
   ];
   if (api.getToken() && !dailyAsked) {
     // 每日登入獎勵: asked once a page load; the server pays it at most once a day
@@ -736,6 +743,14 @@ refreshLobby();
 setInterval(() => {
   if ((location.hash || "#/") === "#/" && !document.hidden) refreshFriends();
 }, FRIENDS_EVERY_MS);
+// and how many are online (「N 人在線」): the server holds the figure a few seconds
+setInterval(() => {
+  if ((location.hash || "#/") !== "#/" || document.hidden) return;
+  api.online().then((o) => {
+    state.online = o.online;
+    paintOnline(screen, state);
+  }, () => {});
+}, ONLINE_EVERY_MS);
 
 
 // Installable (加到主畫面): the service worker keeps a copy of the client and shows a

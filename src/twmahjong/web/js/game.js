@@ -67,6 +67,7 @@ export class GameController {
     this.scores = [0, 0, 0, 0];
     this.coins = [null, null, null, null];
     this.coinLog = [];      // this player's coins before/after each hand (終局 summary)
+    root.classList.add("play-table");      // the player's own table: its layout (table.css)
     this.view = new TableView(root, {
       send: (action) => this.act(action),
       onAuto: (on) => this.socket.send({ type: "auto", on }),

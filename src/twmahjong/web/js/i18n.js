@@ -224,6 +224,12 @@ const TABLE = {
   "room.join": ["加入", "Join"],
   "room.code": ["房號", "Room code"],
   "room.code.show": ["房號 {code}，分享給朋友", "Room {code} — share the code"],
+  "room.share": ["分享房號", "Share"],
+  "room.share.text": ["來打台灣麻將！房號 {code}", "Come and play Taiwanese mahjong! Room code {code}"],
+  "room.share.copied": ["已複製房號 {code}，貼給朋友吧", "Room code {code} copied: paste it to a friend"],
+  "room.share.shared": ["已分享房號 {code}", "Room code {code} shared"],
+  "room.share.failed": ["無法複製，請把房號 {code} 告訴朋友", "Could not copy: tell a friend the code {code}"],
+  "lobby.online": ["{n} 人在線", "{n} online"],
   "room.start": ["開始（空位由電腦補上）", "Start (bots fill empty seats)"],
   "room.waiting": ["等待玩家加入…", "Waiting for players…"],
   "room.leave": ["離開房間", "Leave the room"],
@@ -284,6 +290,10 @@ const TABLE = {
   "analysis.turn": ["第 {n} 巡", "Turn {n}"],
   "analysis.none": ["這局你沒有需要選擇的決定", "You had no choice to make in this hand"],
   "analysis.mark": ["第 {n} 步：{move}", "Step {n}: {move}"],
+  "analysis.legend": ["標記的顏色", "What the marks mean"],
+  "analysis.legend.agree": ["與 AI 相同", "Same as the AI"],
+  "analysis.legend.differ": ["與 AI 不同，損失小", "Differs, small loss"],
+  "analysis.legend.mistake": ["失誤", "Mistake"],
 
   // the table's controls: leave, 託管, what is played
   "table.leave": ["離開", "Leave"],

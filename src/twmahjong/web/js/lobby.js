@@ -74,7 +74,9 @@ function playPanel(state, actions) {
   const ch = state.challenge;
   const challengeText = ch && ch.next === null ? t("play.challenge.done") : t("play.challenge", { n: ch?.next ?? 1 });
   return h("section", { class: "panel play-panel", "aria-labelledby": "play-title" },
-    h("h2", { id: "play-title" }, t("play.title")),
+    h("div", { class: "panel-head" },
+      h("h2", { id: "play-title" }, t("play.title")),
+      onlineEl(state.online, state.account)),
     // the ways to sit down come first, the table's options after them: on a phone, upright
     // or sideways, the options filled the first screen and 快速配對 was a scroll away
     h("div", { class: "play-buttons" },
@@ -95,6 +97,24 @@ function playPanel(state, actions) {
       select("opt-rounds", t("play.rounds"), [1, 2, 3, 4].map((n) => [String(n), tn("play.rounds.n", n)]), String(opts.rounds), (v) => actions.option("rounds", Number(v))),
       speedSelect(state, actions),
       botsSelect(state, actions)));
+}
+
+/** 「N 人在線」: the players online now (GET /api/v1/online), beside the play panel's
+ * title; nothing until the server has said. */
+function onlineEl(figure, me) {
+  const shown = typeof figure === "number";
+  // the server counted before this page's own socket said hello (it holds the figure a
+  // few seconds): a player signed in is online, so never fewer than one
+  const n = shown && me ? Math.max(1, figure) : figure;
+  return h("span", { class: "online-count", role: "status", hidden: !shown, dataset: { n: shown ? String(n) : "" } },
+    shown ? t("lobby.online", { n: n.toLocaleString() }) : "");
+}
+
+/** The figure changed while the lobby is shown: only its line is redrawn (a redraw of
+ * the whole lobby would close a list the player has open). */
+export function paintOnline(root, state) {
+  const old = root.querySelector(".online-count");
+  if (old) old.replaceWith(onlineEl(state.online, state.account));
 }
 
 /** Table speed (快 / 標準 / 慢) for a table made here, with its seconds (GET /profiles). */
@@ -213,7 +233,10 @@ function roomPanel(state, actions) {
     h("h2", { id: "room-title" }, t("room.title")),
     room
       ? h("div", { class: "room-info" },
-          h("p", { class: "room-code", dataset: { code: room.code } }, t("room.code.show", { code: room.code })),
+          h("div", { class: "room-code-row" },
+            h("p", { class: "room-code", dataset: { code: room.code } }, t("room.code.show", { code: room.code })),
+            h("button", { type: "button", class: "btn small share-room-btn", onclick: () => actions.shareRoom(room.code) },
+              t("room.share"))),
           h("ol", { class: "room-players" }, ...room.players.map((name) => h("li", {}, name || t("room.empty")))),
           h("p", { class: "room-hints", dataset: { hints: room.hints ? "on" : "off" } }, t(room.hints ? "room.hints.on" : "room.hints.off")),
           hosting ? null : h("p", {}, t("room.waiting")),

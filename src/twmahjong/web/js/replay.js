@@ -97,7 +97,7 @@ export async function renderReplay(root, { gameId, api, me = null, account = nul
         mine ? review.panel : null,
         btn("first", () => show(0)), btn("prev", () => show(stepper.i - 1)),
         // the review's marks sit under the slider, each at its step's place on it
-        mine ? h("div", { class: "replay-track" }, slider, review.marks) : slider, label,
+        mine ? h("div", { class: "replay-track" }, slider, review.marks, review.legend) : slider, label,
         btn("next", () => show(stepper.i + 1)), btn("last", () => show(frames.length - 1)))));
   // ← → Home End step the replay from anywhere on the page: the keys were heard only
   // with the focus inside it, so not after arriving by the lobby's link. Not in the
@@ -149,6 +149,10 @@ class ReviewPanel {
     this.byStep = new Map();
     this.data = null;
     this.marks = h("div", { class: "analysis-marks", role: "group", "aria-label": t("analysis.title") });
+    // what the marks' colours say, under them (the colours alone said nothing)
+    this.legend = h("ul", { class: "analysis-legend", "aria-label": t("analysis.legend") },
+      ...["agree", "differ", "mistake"].map((kind) => h("li", { class: `legend-${kind}` },
+        h("span", { class: `legend-swatch ${kind}`, "aria-hidden": "true" }), t(`analysis.legend.${kind}`))));
     this.panel = h("section", { class: "analysis", "aria-live": "polite" },
       h("span", { class: "muted" }, t("analysis.loading")));
   }
