@@ -95,6 +95,8 @@ class RoomRequest(BaseModel):
     speed: Literal["fast", "standard", "slow"] = "standard"
     # 觀戰: may friends watch the game? (the host may forbid it)
     watch: bool = True
+    # 開黑: may the players talk by voice? (the host may forbid it)
+    voice: bool = True
     # test mode only (server/play/stacked.py): deal the first hand from these tiles
     wall: StackedWall | None = None
 
@@ -367,6 +369,8 @@ async def open_room(body: RoomRequest, request: Request,
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
     options = {} if body.watch else {"watch": False}
+    if not body.voice:
+        options["voice"] = False
     if body.wall is not None:
         if not server.settings.test_mode:
             raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "
@@ -424,7 +428,7 @@ async def _make_game(server, room) -> None:
     names, options = None, None
     if room.bots:       # adaptive reads the host's own record
         names, options = await opponents.choose_bots(server.repo, room.host[0], room.bots)
-    options = {**(options or {}), "speed": room.speed, **room.options}
+    options = {**(options or {}), "speed": room.speed, "room": True, **room.options}
     await server.create_table(mode="casual", profile=room.profile, stake=room.stake,
                               rounds=room.rounds, players=list(room.players),
                               bots=names, game_id=room.game_id, options=options)

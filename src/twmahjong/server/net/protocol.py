@@ -36,6 +36,8 @@ __all__ = [
     "SeatMessage",
     "Talk",
     "Unwatch",
+    "Voice",
+    "VoiceSignal",
     "Watch",
     "message",
     "out",
@@ -142,11 +144,32 @@ class Mute(_In):
     seats: list[Annotated[int, Field(ge=0, le=3)]] = Field(max_length=4)
 
 
+class Voice(_In):
+    """開黑: this connection's seat in the table's voice, or out of it
+    (server/social/voice.py); ``quick``: its player allows voice with strangers at a
+    quick-match table."""
+    type: Literal["voice"]
+    on: bool
+    quick: bool = False
+
+
+class VoiceSignal(_In):
+    """One WebRTC session description (ICE candidates included) for seat ``to`` of the
+    table ``game_id``, both in voice; the server only relays it."""
+    type: Literal["voice_signal"]
+    game_id: str = Field(max_length=64)
+    to: int = Field(ge=0, le=3)
+    kind: Literal["offer", "answer"]
+    sdp: str = Field(min_length=3, max_length=3600)
+
+
 ClientMessage = Annotated[Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping | Ready
-                          | AutoPlay | Talk | Watch | Unwatch | Mute, Field(discriminator="type")]
+                          | AutoPlay | Talk | Watch | Unwatch | Mute | Voice | VoiceSignal,
+                          Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 # what a seated player sends to their table (relayed as is between cluster processes)
-SeatMessage = Annotated[ActionMsg | Ready | AutoPlay | Talk, Field(discriminator="type")]
+SeatMessage = Annotated[ActionMsg | Ready | AutoPlay | Talk | Voice | VoiceSignal,
+                        Field(discriminator="type")]
 seat_message = TypeAdapter(SeatMessage)
 
 
@@ -331,6 +354,28 @@ class WatchFrame(_Out):
     view: dict[str, Any]
     events: list[dict[str, Any]]
     scores: list[int]
+
+
+class VoiceState(_Out):
+    """Who is in the table's voice (to the seated players, on every change)."""
+    type: Literal["voice"] = "voice"
+    seats: list[int]
+
+
+class VoiceJoined(_Out):
+    """This connection is in voice: the ICE servers to use and the seats to call."""
+    type: Literal["voice_joined"] = "voice_joined"
+    seat: int
+    ice_servers: list[dict[str, Any]]
+    peers: list[int]
+
+
+class VoiceSignalOut(_Out):
+    """A session description from ``seat`` (its ``offer`` or ``answer``)."""
+    type: Literal["voice_signal"] = "voice_signal"
+    seat: int
+    kind: str
+    sdp: str
 
 
 class Notice(_Out):

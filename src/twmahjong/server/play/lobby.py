@@ -166,6 +166,7 @@ class Room:
         return {"code": self.code, "host": self.host[1], "profile": self.profile,
                 "stake": self.stake, "rounds": self.rounds, "bots": self.bots,
                 "speed": self.speed, "watch": bool(self.options.get("watch", True)),
+                "voice": bool(self.options.get("voice", True)),
                 "players": [p[1] if p else None for p in self.players], "started": self.started}
 
     def seat_of(self, account_id: int) -> int | None:

@@ -180,6 +180,7 @@ class Seating:
         if conn in s.conns:
             s.conns.remove(conn)
             self._connections_changed(seat, len(s.conns) + 1)
+        self.social.voice.detached(seat, conn)
         if not s.conns and seat in self.ready_wait:
             self._ready(seat)            # gone: the next deal does not wait for them
         self.conn_epoch += 1
@@ -279,7 +280,8 @@ class Seating:
                 "commitment": None if seed is None else match_commitment(int(seed)),
                 # 嚦咕嚦咕 counts as a win here: the client's 聽牌提示 lists its waits too
                 "lilgu": self.game.lilgu,
-                "watchers": len(self.social.desk), "watchable": self.social.watchable}
+                "watchers": len(self.social.desk), "watchable": self.social.watchable,
+                "voice": self.social.voice.info()}
 
     def snapshot(self, seat: int) -> str:
         """Everything one seat needs to draw the table from nothing (reconnect)."""

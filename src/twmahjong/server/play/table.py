@@ -143,8 +143,8 @@ class Table(Seating, Ending):
     def detach(self, seat: int, conn: Outbox) -> None:
         self.inbox.put_nowait(("detach", seat, conn))
 
-    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay | P.Talk,
-               conn: Outbox) -> None:
+    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay | P.Talk | P.Voice
+               | P.VoiceSignal, conn: Outbox) -> None:
         self.inbox.put_nowait(("action", seat, msg, conn, time.perf_counter()))
 
     def watch(self, conn: Outbox, account_id: int) -> None:
@@ -367,6 +367,8 @@ class Table(Seating, Ending):
                     self._set_auto(item[1], msg.on)
                 elif isinstance(msg, P.Talk):
                     self.social.say(item[1], msg)
+                elif isinstance(msg, (P.Voice, P.VoiceSignal)):
+                    self.social.voice.handle(item[1], msg, item[3])   # social/voice.py
                 else:
                     applied = await self._human_action(item[1], msg, item[3])
                     if applied and len(item) > 4 and self.sv.metrics is not None:
