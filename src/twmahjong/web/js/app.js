@@ -393,8 +393,9 @@ function pollRoom(seat) {
 
 /** The room request: the lobby's options, `bots` only when the player chose one. */
 function roomOptions() {
-  const { bots, watch, ...rest } = state.options;
+  const { bots, watch, voice, ...rest } = state.options;
   const out = bots ? { ...rest, bots } : rest;
+  if (voice === false) out.voice = false;                     // 開黑: the host may forbid it
   return watch === false ? { ...out, watch: false } : out;    // 觀戰: the host may forbid it
 }
 

@@ -7,6 +7,7 @@
 
 import { TableView } from "./table.js";
 import { TalkBar } from "./talk.js";
+import { VoiceBar } from "./voice.js";
 import { onLangChange } from "./i18n.js";
 import { splitTiles } from "./tiles.js";
 
@@ -76,7 +77,18 @@ export class GameController {
       me: () => this.view.obs?.seat ?? null,
       players: () => this.players,
     });
-    this.unLang = onLangChange(() => this.talk.rerender());
+    // 開黑: voice at the table (voice.js), peer to peer; the server relays the signalling
+    this.voice = new VoiceBar(root, {
+      send: (m) => this.socket.send(m),
+      me: () => this.view.obs?.seat ?? null,
+      players: () => this.players,
+      gameId: () => this.gameId,
+      onError: (m) => this.onError(m),
+    });
+    this.unLang = onLangChange(() => {
+      this.talk.rerender();
+      this.voice.rerender();
+    });
   }
 
   act(action) {
@@ -113,6 +125,7 @@ export class GameController {
         this.turn = msg.turn ?? null;
         if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
         if (msg.hand?.open && msg.hand.deal) this.view.showDeal(msg.hand.deal);
+        this.voice.setInfo(table.voice);
         return true;
       }
       case "update":
@@ -172,7 +185,13 @@ export class GameController {
         if (this.view.lastResult) this.summary = msg;
         else this.view.showSummary(msg, { onLeave: this.onLeave, coins: this.coinLog });
         return true;
+      case "voice":
+      case "voice_joined":
+      case "voice_signal":
+        return this.voice.handle(msg);
       case "error":
+        if (this.voice.refused(msg) === true) this.onError(msg);
+        if (String(msg.code).startsWith("voice_")) return true;
         // Refused: nothing changed on the server, so the same choices stand.
         if (msg.code === "illegal_action" || msg.code === "rate_limited") this.view.unlock();
         if (msg.code !== "stale" && msg.code !== "not_your_turn") this.onError(msg);
@@ -210,6 +229,7 @@ export class GameController {
 
   destroy() {
     this.talk.destroy();
+    this.voice.destroy();
     this.unLang?.();
     this.view.destroy();
   }

@@ -227,6 +227,10 @@ function roomPanel(state, actions) {
             h("input", { type: "checkbox", id: "room-watch", checked: state.options.watch !== false,
               onchange: (e) => actions.option("watch", e.target.checked) }),
             h("span", {}, t("room.watch"))),
+          h("label", { class: "check room-voice" },
+            h("input", { type: "checkbox", id: "room-voice", checked: state.options.voice !== false,
+              onchange: (e) => actions.option("voice", e.target.checked) }),
+            h("span", {}, t("room.voice"))),
           h("form", { class: "join-form", onsubmit: (e) => { e.preventDefault(); actions.joinRoom(code.value.trim().toUpperCase()); } },
             h("label", { for: "room-code" }, t("room.code")), code,
             h("button", { type: "submit", class: "btn", disabled }, t("room.join")))));

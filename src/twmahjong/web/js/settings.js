@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { getLang, onLangChange, setLang, t } from "./i18n.js";
 import { getChoice, getPref, setChoice, setPref } from "./prefs.js";
 import { speakCall, voiceStatus } from "./speech.js";
+import { voiceSettings } from "./voice.js";
 
 /** The tile size as a class on <body>, read by the table's CSS (tiles-s / -m / -l). */
 export function applyTileSize(size = getChoice("tileSize")) {
@@ -44,6 +45,7 @@ function panel(close) {
         ["nan", t("settings.voice.nan"), voiceNote(status, "nan")]], voice,
       (v) => setPref("hokkien", v === "nan")),
       h("button", { type: "button", class: "btn small set-try", onclick: () => speakCall("pon") }, t("settings.voice.try"))),
+    ...voiceSettings(radios),
     h("section", { class: "set-row set-switch", dataset: { set: "hints" } },
       h("h3", {}, t("settings.hints")),
       radios("set-hints", [["on", t("settings.on")], ["off", t("settings.off")]], getPref("readyHints") ? "on" : "off",
