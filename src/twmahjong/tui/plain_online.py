@@ -69,6 +69,8 @@ class _PlainOnline(_Plain):
             self.say(s.talk_line(self.lang, m))
         if m["type"] == "error" and s.talk_note:
             self.say(s.talk_note)
+        if m["type"] == "voice" and s.voice:
+            self.say(s.voice_line(self.lang))
         if m["type"] == "hand_end" and m["hand_no"] not in self.results_shown:
             self.results_shown.add(m["hand_no"])
             self.say(self.render(result_text(s, self.lang, 100, s.result_model())))
