@@ -59,7 +59,8 @@ def test_two_seats_signal_each_other_and_every_abuse_is_one_error(make_live):
     async def go():
         a, b = await two_at_a_room(live, ta, tb)
         snap = next(m for m in a.seen if m["type"] == "snapshot")
-        assert snap["table"]["voice"] == {"allowed": True, "room": True, "seats": []}
+        assert snap["table"]["voice"] == {"allowed": True, "room": True, "seats": [],
+                                          "listen": False, "listeners": []}
         bots = [i for i, s in enumerate(snap["table"]["seats"]) if s["bot"]]
         # a friend watches; someone else sits at another table
         w = await Client.open(live, tw, "W")
@@ -87,8 +88,8 @@ def test_two_seats_signal_each_other_and_every_abuse_is_one_error(make_live):
         await a.expect("voice", seats=sorted([a.seat, b.seat]))
         await b.send(signal(a.game_id, a.seat))
         got = await a.expect("voice_signal")
-        assert got == {"v": 1, "type": "voice_signal", "seat": b.seat, "kind": "offer",
-                       "sdp": SDP}
+        assert got == {"v": 1, "type": "voice_signal", "seat": b.seat, "listener": None,
+                       "kind": "offer", "sdp": SDP}
         await a.send(signal(a.game_id, b.seat, "answer"))
         assert (await b.expect("voice_signal"))["kind"] == "answer"
 
@@ -105,6 +106,9 @@ def test_two_seats_signal_each_other_and_every_abuse_is_one_error(make_live):
                 (signal(a.game_id, b.seat, sdp="hello"), "bad_message"),
                 ({**signal(a.game_id, b.seat), "extra": 1}, "bad_message"),
                 ({"type": "voice_signal", "to": b.seat}, "bad_message"),
+                ({**signal(a.game_id, b.seat), "listener": 1}, "bad_message"),   # both
+                ({**signal(a.game_id, 0), "to": None}, "bad_message"),           # neither
+                ({**signal(a.game_id, 0), "to": None, "listener": 9}, "voice_no_peer"),
                 ({"type": "voice", "on": "yes"}, "bad_message")):
             await a.send(bad)
             assert (await a.expect("error"))["code"] == code, bad
@@ -116,17 +120,17 @@ def test_two_seats_signal_each_other_and_every_abuse_is_one_error(make_live):
         lobby = await Client.open(live, tc, "C")
         await lobby.send({"type": "voice", "on": True})
         assert (await lobby.expect("error"))["code"] == "not_seated"
-        # a flood: past the burst (8; A spent 4: voice, answer, two to nobody) each offer
-        # is refused with one error; the socket and the table stay
+        # a flood: past the burst (8; A spent 5: voice, answer, three to nobody) each
+        # offer is refused with one error; the socket and the table stay
         for _ in range(20):
             await a.send(signal(a.game_id, b.seat))
-        codes = [(await a.expect("error"))["code"] for _ in range(16)]
-        assert codes == ["voice_too_fast"] * 16
+        codes = [(await a.expect("error"))["code"] for _ in range(17)]
+        assert codes == ["voice_too_fast"] * 17
         # the table is as it was: both still in voice, B heard only what was allowed
         await a.send({"type": "talk", "emote": "tea"})
         await b.expect("talk", seat=a.seat)
         heard = [m["kind"] for m in b.seen if m["type"] == "voice_signal"]
-        assert heard == ["answer"] + ["offer"] * 4
+        assert heard == ["answer"] + ["offer"] * 3
         await a.send({"type": "ping"})
         await a.expect("pong")
         await b.send({"type": "voice", "on": False})
@@ -151,7 +155,8 @@ def test_strangers_at_a_quick_match_table_and_a_room_without_voice(make_live):
             await c.expect("matched")
             snap = await c.expect("snapshot")
         assert a.game_id == b.game_id
-        assert snap["table"]["voice"] == {"allowed": True, "room": False, "seats": []}
+        assert snap["table"]["voice"] == {"allowed": True, "room": False, "seats": [],
+                                          "listen": False, "listeners": []}
         # a quick-match table: voice only for one who allowed it with strangers
         await a.send({"type": "voice", "on": True})
         assert (await a.expect("error"))["code"] == "voice_quick"
@@ -180,12 +185,17 @@ def test_strangers_at_a_quick_match_table_and_a_room_without_voice(make_live):
     run(go())
 
 
-def test_voice_crosses_cluster_workers(cluster):  # noqa: F811
+def test_voice_crosses_cluster_workers_and_a_watcher_listens_where_the_host_allows(
+        cluster):  # noqa: F811
     p1, p2 = cluster(), cluster()
-    ta, tb = p1.guest(), p2.guest()
+    ta, tb = p1.register("北邊開黑"), p2.guest()
+    tw = p2.register("南邊旁聽")
+    befriend(p1, ta, tw)
 
     async def go():
-        room = p1.http("POST", "/api/v1/rooms", ta, json={"bots": "L1"}).json()
+        room = p1.http("POST", "/api/v1/rooms", ta,
+                       json={"bots": "L1", "voice_watchers": True}).json()
+        assert room["room"]["voice_watchers"] is True
         seat_b = p2.http("POST", f"/api/v1/rooms/{room['code']}/join", tb).json()
         assert p1.http("POST", f"/api/v1/rooms/{room['code']}/start", ta).status_code == 200
         a, b = await Client.open(p1, ta, "A"), await Client.open(p2, tb, "B")
@@ -193,20 +203,45 @@ def test_voice_crosses_cluster_workers(cluster):  # noqa: F811
             c.seat = s["seat"]
             await c.send({"type": "join", "ticket": s["ticket"]})
             await c.expect("snapshot")
+        game = room["game_id"]
         await a.send({"type": "voice", "on": True})
         await a.expect("voice_joined")
         await b.expect("voice", seats=[a.seat])
         await b.send({"type": "voice", "on": True})
         assert (await b.expect("voice_joined"))["peers"] == [a.seat]
-        await b.send(signal(room["game_id"], a.seat))
+        await b.send(signal(game, a.seat))
         assert (await a.expect("voice_signal"))["seat"] == b.seat
-        await a.send(signal(room["game_id"], b.seat, "answer"))
+        await a.send(signal(game, b.seat, "answer"))
         assert (await b.expect("voice_signal"))["kind"] == "answer"
-        await b.send(signal(room["game_id"], 3))           # a bot's seat: refused by the owner
+        await b.send(signal(game, 3))                      # a bot's seat: refused by the owner
         assert (await b.expect("error"))["code"] == "voice_no_peer"
+
+        # W watches from the other worker; the host lets watchers listen
+        w = await Client.open(p2, tw, "W")
+        await w.send({"type": "watch", "game_id": game})
+        watching = await w.expect("watching")
+        assert watching["table"]["voice"]["listen"] is True
+        await w.send({"type": "voice", "on": True})
+        joined = await w.expect("voice_joined")
+        assert joined["seat"] is None and joined["peers"] == sorted([a.seat, b.seat])
+        me = joined["listener"]
+        assert (await a.expect("voice", listeners=[me]))["seats"] == sorted([a.seat, b.seat])
+        await w.send({**signal(game, a.seat), "sdp": SDP + "a=recvonly\r\n"})
+        got = await a.expect("voice_signal", listener=me)
+        assert got["seat"] is None and got["sdp"].endswith("a=recvonly\r\n")
+        await a.send({**signal(game, 0, "answer"), "to": None, "listener": me})
+        assert (await w.expect("voice_signal"))["seat"] == a.seat
+        # a listener calls seats in voice only, and is never called by one
+        await w.send({**signal(game, 3)})
+        assert (await w.expect("error"))["code"] == "voice_no_peer"
+        await w.send({**signal(game, 0), "to": None, "listener": me})
+        assert (await w.expect("error"))["code"] == "voice_no_peer"
+        await w.send({"type": "unwatch"})                  # no longer watching: no longer listening
+        await a.expect("voice", listeners=[])
         await b.close()                                    # B's seat leaves voice with it
         await a.expect("voice", seats=[a.seat])
         await a.close()
+        await w.close()
     run(go())
 
 
@@ -233,8 +268,10 @@ def test_ice_servers_setting_and_turn_credentials():
 
 def test_voice_messages_are_the_models_output_byte_for_byte():
     from twmahjong.server.net import protocol as P
-    assert P.message("voice", seats=[0, 2]) == P.out(P.VoiceState(seats=[0, 2]))
-    joined = {"seat": 1, "ice_servers": [{"urls": ["stun:s.example"]}], "peers": [0]}
-    assert P.message("voice_joined", **joined) == P.out(P.VoiceJoined(**joined))
-    sig = {"seat": 2, "kind": "offer", "sdp": SDP}
-    assert P.message("voice_signal", **sig) == P.out(P.VoiceSignalOut(**sig))
+    state = {"seats": [0, 2], "listeners": [1]}
+    assert P.message("voice", **state) == P.out(P.VoiceState(**state))
+    for who in ({"seat": 1, "listener": None}, {"seat": None, "listener": 3}):
+        joined = {**who, "ice_servers": [{"urls": ["stun:s.example"]}], "peers": [0]}
+        assert P.message("voice_joined", **joined) == P.out(P.VoiceJoined(**joined))
+        sig = {**who, "kind": "offer", "sdp": SDP}
+        assert P.message("voice_signal", **sig) == P.out(P.VoiceSignalOut(**sig))

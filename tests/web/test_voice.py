@@ -2,7 +2,8 @@
 private room turn voice on (one by the setting, one by the control at the table)
 and each page receives the other's sound (RTCPeerConnection ``inbound-rtp`` bytes
 grow); a mute stops that seat's sound (the bytes stop growing) and unmuting brings
-it back; a friend watching the table receives no signalling; and at a quick-match
+it back; a friend watching the table receives no signalling until it listens (the
+host let watchers listen), and then receives the table's sound; and at a quick-match
 table a stranger who left voice off receives no offer at all, though the other
 player there turned voice on for such tables.
 
@@ -136,7 +137,10 @@ def stopped(person: Person, what: str) -> int:
 
 
 def shot(person: Person, shot_dir, name: str) -> None:
+    """A screenshot, which must read as words (no "null" where a value was missing)."""
     person.page.screenshot(path=str(shot_dir / f"voice-{name}.png"))
+    stray = person.page.evaluate("document.body.innerText.match(/null|undefined|NaN/g) || []")
+    assert stray == [], f"{name}: the page shows {stray}"
 
 
 def test_voice_between_two_pages_mute_watchers_and_strangers(media_browser, server_url,
@@ -147,7 +151,8 @@ def test_voice_between_two_pages_mute_watchers_and_strangers(media_browser, serv
     b = Person(media_browser, server_url, "desktop", "en")
     people = [a, b]
     try:
-        # -- a private room: A opens it, B joins by its code, A starts it ------------------
+        # -- a private room: A opens it (watchers may listen), B joins by its code ----------
+        a.page.check("#room-voice-watchers")
         a.page.click(".create-room-btn")
         code = a.page.locator(".room-code").get_attribute("data-code")
         b.page.fill("#room-code", code)
@@ -212,7 +217,15 @@ def test_voice_between_two_pages_mute_watchers_and_strangers(media_browser, serv
         offers = [f for f in b.voice_frames() if f["type"] == "voice_signal"]
         assert len(offers) >= 2
         assert c.voice_frames() == [], "the watcher received voice messages"
-        assert not c.page.locator(".voice-btn:visible").count()
+        assert c.page.evaluate("window.__pcs.length") == 0
+        # C listens (the host allows it): C receives the table's sound; A sees one listening
+        c.page.click(".watch-view .voice-btn")
+        c.page.click(".voice-panel .voice-join")
+        growing(c, "the watcher, listening, receives the table's sound")
+        a.page.wait_for_selector(".voice-panel .voice-listeners")      # A's panel is open
+        a.page.click(".voice-panel .talk-close")
+        c.page.click(".voice-panel .voice-join")       # C stops listening
+        b.page.wait_for_selector(".voice-btn.live")
 
         # -- a quick-match table: D allowed voice with strangers, E did not ----------------
         d = Person(media_browser, server_url, "phone", "en", None,

@@ -95,8 +95,9 @@ class RoomRequest(BaseModel):
     speed: Literal["fast", "standard", "slow"] = "standard"
     # 觀戰: may friends watch the game? (the host may forbid it)
     watch: bool = True
-    # 開黑: may the players talk by voice? (the host may forbid it)
+    # 開黑: may the players talk by voice? (the host may forbid it) May watchers listen?
     voice: bool = True
+    voice_watchers: bool = False
     # test mode only (server/play/stacked.py): deal the first hand from these tiles
     wall: StackedWall | None = None
 
@@ -371,6 +372,8 @@ async def open_room(body: RoomRequest, request: Request,
     options = {} if body.watch else {"watch": False}
     if not body.voice:
         options["voice"] = False
+    elif body.voice_watchers:
+        options["voice_watchers"] = True
     if body.wall is not None:
         if not server.settings.test_mode:
             raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "

@@ -155,10 +155,12 @@ class Voice(_In):
 
 class VoiceSignal(_In):
     """One WebRTC session description (ICE candidates included) for seat ``to`` of the
-    table ``game_id``, both in voice; the server only relays it."""
+    table ``game_id``, both in voice — or, from a seat, for the watcher ``listener``
+    listening to it (a room whose host lets watchers listen); the server only relays it."""
     type: Literal["voice_signal"]
     game_id: str = Field(max_length=64)
-    to: int = Field(ge=0, le=3)
+    to: int | None = Field(None, ge=0, le=3)
+    listener: int | None = Field(None, ge=1, le=1_000_000)
     kind: Literal["offer", "answer"]
     sdp: str = Field(min_length=3, max_length=3600)
 
@@ -357,23 +359,29 @@ class WatchFrame(_Out):
 
 
 class VoiceState(_Out):
-    """Who is in the table's voice (to the seated players, on every change)."""
+    """Who is in the table's voice, and the watchers who listen, by number (to the
+    seated players and the listeners, on every change)."""
     type: Literal["voice"] = "voice"
     seats: list[int]
+    listeners: list[int]
 
 
 class VoiceJoined(_Out):
-    """This connection is in voice: the ICE servers to use and the seats to call."""
+    """This connection is in voice (a seat, or a watcher as ``listener``): the ICE
+    servers to use and the seats to call."""
     type: Literal["voice_joined"] = "voice_joined"
-    seat: int
+    seat: int | None
+    listener: int | None
     ice_servers: list[dict[str, Any]]
     peers: list[int]
 
 
 class VoiceSignalOut(_Out):
-    """A session description from ``seat`` (its ``offer`` or ``answer``)."""
+    """A session description from ``seat`` (or from the listening watcher
+    ``listener``): its ``offer`` or ``answer``."""
     type: Literal["voice_signal"] = "voice_signal"
-    seat: int
+    seat: int | None
+    listener: int | None
     kind: str
     sdp: str
 

@@ -349,7 +349,10 @@ class Connection:
         elif isinstance(msg, (P.Voice, P.VoiceSignal)):
             from ..social.voice import check
             check(self, msg)                 # seated, this table, the rate: else an error
-            self.table.submit(self.seat, msg, self)
+            if self.watching is not None:
+                self.watching.listen(msg, self)     # a watcher, if the host lets it listen
+            else:
+                self.table.submit(self.seat, msg, self)
         elif isinstance(msg, P.Watch):
             await self._watch(msg.game_id)
         elif isinstance(msg, P.Mute):

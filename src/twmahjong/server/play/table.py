@@ -154,6 +154,10 @@ class Table(Seating, Ending):
     def unwatch(self, conn: Outbox) -> None:
         self.inbox.put_nowait(("unwatch", conn))
 
+    def listen(self, msg: P.Voice | P.VoiceSignal, conn: Outbox) -> None:
+        """A watcher's voice message (server/social/voice.py: listening, if allowed)."""
+        self.inbox.put_nowait(("listen", conn, msg))
+
     def close(self, reason: str) -> None:
         """An operator ends the table (``twmj admin close``): through the inbox like
         everything else, and then as an abort — the hand in play is void, the hands
@@ -405,6 +409,8 @@ class Table(Seating, Ending):
                 self.social.watch(item[1], item[2])
             elif kind == "unwatch":
                 self.social.unwatch(item[1])
+            elif kind == "listen":
+                self.social.voice.listen(item[1], item[2])
             elif kind == "long_wait":
                 self.social.long_wait(item[1], item[2], item[3])
         except (asyncio.CancelledError, Fenced, _Closed, _Ended):

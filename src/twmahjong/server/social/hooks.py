@@ -122,6 +122,7 @@ class TableSocial:
         return None
 
     def unwatch(self, conn: Any) -> None:
+        self.voice.unwatched(conn)
         if self.desk.remove(conn):
             self._count()
 

@@ -9,10 +9,14 @@ only carries the small messages that set each pair up, over the table's ``/ws``:
 - ``voice_signal`` carries one SDP ``offer`` or ``answer`` to one seat in voice;
   that seat receives it as ``voice_signal`` with the sender's seat.
 
-Who may take part: people seated at the table, never its watchers. A room's host
-may forbid voice (room option ``voice: false``). At a quick-match (快速配對) table
-the players are strangers: a ``voice`` on is refused unless it says ``quick: true``,
-which a client sends only when its player has allowed voice at such tables.
+Who may take part: people seated at the table. A room's host may forbid voice
+(room option ``voice: false``). At a quick-match (快速配對) table the players are
+strangers: a ``voice`` on is refused unless it says ``quick: true``, which a client
+sends only when its player has allowed voice at such tables. Watchers take no part
+and receive nothing of it — unless the room's host let them listen (room option
+``voice_watchers: true``): then a watcher's ``voice`` on makes it a *listener*
+(a number of its own), which calls each seat in voice with an offer that receives
+only; the seats answer it, never call it, and are told how many listen.
 
 Everything is checked before it reaches the table (``check``): the sender is
 seated, the game is the one it sits at, the message is within the frame limit and
@@ -125,14 +129,14 @@ class VoiceGate:
 
 
 def check(conn: Any, msg: P.Voice | P.VoiceSignal) -> None:
-    """What the connection can tell before the table: seated (not watching), this
+    """What the connection can tell before the table: seated (or watching), this
     table, within the rate. Raises ``ProtocolError``; the table sees nothing then."""
-    if conn.watching is not None:
-        raise P.ProtocolError("voice_watcher", "watchers do not take part in the table's "
-                                               "voice")
-    table = conn.table
+    table = conn.table if conn.watching is None else conn.watching
     if table is None:
         raise P.ProtocolError("not_seated", "you are not seated at a table")
+    if isinstance(msg, P.VoiceSignal) and (msg.to is None) == (msg.listener is None):
+        raise P.ProtocolError("bad_message", "voice_signal: give to (a seat) or listener, "
+                                             "one of them")
     if isinstance(msg, P.VoiceSignal) and msg.game_id != table.id:
         raise P.ProtocolError("voice_other_table", "you can talk only with the seats of "
                                                    "the table you sit at")
@@ -148,12 +152,14 @@ def check(conn: Any, msg: P.Voice | P.VoiceSignal) -> None:
 
 
 class TableVoice:
-    """Who is in a table's voice (one connection per seat) and the relay between
-    them; run by the table's actor."""
+    """Who is in a table's voice (one connection per seat, and the watchers who
+    listen) and the relay between them; run by the table's actor."""
 
     def __init__(self, table: Any):
         self.table = table
         self.on: dict[int, Any] = {}      # seat -> its connection in voice
+        self.listeners: dict[int, Any] = {}   # listener number -> a watcher's connection
+        self._numbers = 0
 
     @property
     def allowed(self) -> bool:
@@ -165,9 +171,15 @@ class TableVoice:
         """A private room's table (開房); else its players were matched as strangers."""
         return bool(self.table.meta["options"].get("room", False))
 
+    @property
+    def listenable(self) -> bool:
+        """The host may let watchers listen (room option ``voice_watchers: true``)."""
+        return self.allowed and bool(self.table.meta["options"].get("voice_watchers", False))
+
     def info(self) -> dict[str, Any]:
-        """For the table's snapshot: may voice be used here, and who is in."""
-        return {"allowed": self.allowed, "room": self.room, "seats": sorted(self.on)}
+        """For the table's snapshot: may voice be used here, who is in, who listens."""
+        return {"allowed": self.allowed, "room": self.room, "seats": sorted(self.on),
+                "listen": self.listenable, "listeners": sorted(self.listeners)}
 
     def handle(self, seat: int, msg: Any, conn: Any) -> None:
         if isinstance(msg, P.Voice):
@@ -189,7 +201,7 @@ class TableVoice:
                                                "strangers needs quick: true")
         self.on[seat] = conn
         settings = self.table.sv.settings
-        conn.push(P.message("voice_joined", seat=seat,
+        conn.push(P.message("voice_joined", seat=seat, listener=None,
                             ice_servers=ice_servers(settings, self.table.seats[seat].account_id),
                             peers=sorted(s for s in self.on if s != seat)))
         self._state()
@@ -197,12 +209,55 @@ class TableVoice:
     def _signal(self, seat: int, msg: P.VoiceSignal, conn: Any) -> None:
         if self.on.get(seat) is not conn:
             return _error(conn, "voice_off", "turn voice on at the table first")
-        if msg.to == seat:
+        if msg.listener is not None:
+            peer = self.listeners.get(msg.listener)
+            if peer is None:
+                return _error(conn, "voice_no_peer", f"no listener {msg.listener}")
+        elif msg.to == seat:
             return _error(conn, "voice_no_peer", "that is your own seat")
-        peer = self.on.get(msg.to)
-        if peer is None:
+        elif (peer := self.on.get(msg.to)) is None:
             return _error(conn, "voice_no_peer", f"nobody at seat {msg.to} is in voice")
-        peer.push(P.message("voice_signal", seat=seat, kind=msg.kind, sdp=msg.sdp))
+        peer.push(P.message("voice_signal", seat=seat, listener=None, kind=msg.kind,
+                            sdp=msg.sdp))
+
+    # -- watchers who listen ------------------------------------------------------------
+    def listen(self, conn: Any, msg: Any) -> None:
+        """A watcher's ``voice`` or ``voice_signal``: refused unless the host lets
+        watchers listen; a listener calls the seats in voice, receiving only."""
+        desk = self.table.social.desk
+        if not self.listenable or conn not in desk.watchers:
+            return _error(conn, "voice_watcher", "watchers do not take part in this table's "
+                                                 "voice")
+        number = next((n for n, c in self.listeners.items() if c is conn), None)
+        if isinstance(msg, P.Voice):
+            if not msg.on:
+                if number is not None:
+                    del self.listeners[number]
+                    self._state()
+                return
+            if number is None:
+                self._numbers += 1
+                number = self._numbers
+                self.listeners[number] = conn
+            conn.push(P.message("voice_joined", seat=None, listener=number,
+                                ice_servers=ice_servers(self.table.sv.settings,
+                                                        desk.watchers[conn]),
+                                peers=sorted(self.on)))
+            self._state()
+            return
+        if number is None:
+            return _error(conn, "voice_off", "turn listening on first")
+        if msg.to is None or (peer := self.on.get(msg.to)) is None:
+            return _error(conn, "voice_no_peer", "a listener calls the seats in voice only")
+        peer.push(P.message("voice_signal", seat=None, listener=number, kind=msg.kind,
+                            sdp=msg.sdp))
+
+    def unwatched(self, conn: Any) -> None:
+        """A watcher left: it listens no more."""
+        for n, c in list(self.listeners.items()):
+            if c is conn:
+                del self.listeners[n]
+                self._state()
 
     def detached(self, seat: int, conn: Any) -> None:
         """A connection left the table: its seat leaves voice if it was the one in."""
@@ -211,10 +266,12 @@ class TableVoice:
             self._state()
 
     def _state(self) -> None:
-        text = P.message("voice", seats=sorted(self.on))
-        for s in self.table.seats:          # never the watchers
+        text = P.message("voice", seats=sorted(self.on), listeners=sorted(self.listeners))
+        for s in self.table.seats:          # and the listeners: never other watchers
             for c in s.conns:
                 c.push(text)
+        for c in self.listeners.values():
+            c.push(text)
 
 
 def _error(conn: Any, code: str, message: str) -> None:

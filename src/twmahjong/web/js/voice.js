@@ -17,6 +17,11 @@
 // offers again with the sound from that seat refused ("sendonly"), so the seat's
 // browser stops sending it. Who is speaking is read from each receiver's audio level
 // and marked on the seat's badge and in the panel.
+//
+// A watcher (觀戰) hears nothing of it — unless the room's host let watchers listen:
+// then the watch view's control makes the watcher a listener, which calls each seat
+// in voice with an offer that only receives; the seats answer (sending only) and
+// see how many listen.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -75,8 +80,10 @@ export class VoiceBar {
    * @param {{send: (msg: object) => void, me: () => number|null, players: () => object[]|null,
    *          gameId: () => string|null, onError?: (msg: object) => void}} opts
    */
-  constructor(root, { send, me, players, gameId, onError = () => {} }) {
+  constructor(root, { send, me, players, gameId, onError = () => {}, listen = false }) {
     this.root = root;
+    this.listen = listen;        // a watcher's page: it may only listen
+    this.listenerIds = [];       // the watchers listening (seats answer their calls)
     this.sendFn = send;
     this.me = me;
     this.players = players;
@@ -125,6 +132,7 @@ export class VoiceBar {
 
   /** May this player use voice here? The host's word, and for strangers their own. */
   available() {
+    if (this.listen) return Boolean(this.info?.allowed && this.info.listen);
     if (!this.info?.allowed || this.me() === null) return false;
     return this.info.room || getPref("voiceQuick");
   }
@@ -134,6 +142,7 @@ export class VoiceBar {
     if (!info) return;
     this.info = info;
     this.inVoice = new Set(info.seats || []);
+    this.listenerIds = info.listeners || [];
     // a new connection is in nobody's voice: join again if the player is in it
     if (this.joined && !this.inVoice.has(this.me())) this.joined = false;
     this.closeGone();
@@ -142,7 +151,8 @@ export class VoiceBar {
 
   /** Join or leave as the player chose (at this table, else by the setting). */
   sync() {
-    const want = this.available() && (this.wanted ?? getPref("voiceChat"));
+    // the setting joins a seat's voice; a watcher listens only when it asks to
+    const want = this.available() && (this.wanted ?? (!this.listen && getPref("voiceChat")));
     if (want && !this.joined && !this.joining) this.join();
     else if (!want && (this.joined || this.joining)) this.leave();
     this.paint();
@@ -157,7 +167,7 @@ export class VoiceBar {
   async join() {
     this.joining = true;
     try {
-      if (!this.stream) {
+      if (!this.stream && !this.listen) {
         this.stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true } });
         this.meter = this.localMeter(this.stream);
       }
@@ -170,7 +180,7 @@ export class VoiceBar {
     }
     this.applyMic();
     if (!this.joining) return;             // left while the microphone was asked for
-    this.sendFn({ type: "voice", on: true, quick: !this.info?.room });
+    this.sendFn(this.listen ? { type: "voice", on: true } : { type: "voice", on: true, quick: !this.info?.room });
   }
 
   leave() {
@@ -214,7 +224,7 @@ export class VoiceBar {
     const ptt = getChoice("voiceMode") === "ptt";
     const on = ptt ? this.talking : !this.micOff;
     for (const tr of this.stream?.getAudioTracks() || []) tr.enabled = on;
-    this.ptt.hidden = !(this.joined && ptt);
+    this.ptt.hidden = !(this.joined && ptt && !this.listen);
     this.ptt.classList.toggle("held", this.talking);
   }
 
@@ -229,8 +239,12 @@ export class VoiceBar {
     switch (msg.type) {
       case "voice":
         this.inVoice = new Set(msg.seats || []);
-        if (this.info) this.info.seats = msg.seats || [];
+        this.listenerIds = msg.listeners || [];
+        if (this.info) Object.assign(this.info, { seats: msg.seats || [], listeners: this.listenerIds });
         this.closeGone();
+        if (this.listen && this.joined) {          // a listener calls each seat that joined
+          for (const seat of this.inVoice) if (!this.peers.has(seat)) this.call(seat).catch(() => this.hangUp(seat));
+        }
         this.paint();
         return true;
       case "voice_joined":
@@ -240,14 +254,17 @@ export class VoiceBar {
         }
         this.joining = false;
         this.joined = true;
+        this.listenerId = msg.listener ?? null;
         this.iceServers = msg.ice_servers || [];
         this.applyMic();
         for (const seat of msg.peers || []) this.call(seat);
         this.paint();
         return true;
-      case "voice_signal":
-        this.signal(msg).catch(() => this.hangUp(msg.seat));
+      case "voice_signal": {
+        const key = msg.seat ?? `L${msg.listener}`;     // a seat, or a watcher listening
+        this.signal(key, msg).catch(() => this.hangUp(key));
         return true;
+      }
       default:
         return false;
     }
@@ -287,9 +304,12 @@ export class VoiceBar {
     return p;
   }
 
-  /** Which way the sound goes with ``seat``: nothing from a muted seat. */
-  direction(seat) {
-    return this.muted.has(seat) ? "sendonly" : "sendrecv";
+  /** Which way the sound goes with ``key`` (a seat, or "L<n>" a listener): nothing
+   * from a muted seat, nothing from a listener, nothing to anyone from a listener. */
+  direction(key) {
+    if (this.listen) return "recvonly";
+    if (typeof key === "string") return "sendonly";
+    return this.muted.has(key) ? "sendonly" : "sendrecv";
   }
 
   async call(seat) {
@@ -313,8 +333,7 @@ export class VoiceBar {
     }
   }
 
-  async signal(msg) {
-    const seat = msg.seat;
+  async signal(seat, msg) {
     if (!this.joined) return;
     if (msg.kind === "answer") {
       const p = this.peers.get(seat);
@@ -327,7 +346,7 @@ export class VoiceBar {
     let p = this.peers.get(seat);
     if (p && p.pc.signalingState !== "stable") {
       // both offered at once: the higher seat gives way (rolls its own back)
-      if (this.me() < seat) return;
+      if (typeof seat === "number" && this.me() < seat) return;
       await p.pc.setLocalDescription({ type: "rollback" });
     }
     if (p) {
@@ -358,6 +377,7 @@ export class VoiceBar {
 
   /** Offer again if what this side wants from ``seat`` is not what was agreed. */
   renegotiate(seat) {
+    if (this.listen || typeof seat === "string") return;   // a listener's call never changes
     const p = this.peers.get(seat);
     if (!p || p.making || p.pc.signalingState !== "stable") return;
     const tr = p.pc.getTransceivers()[0];
@@ -371,7 +391,8 @@ export class VoiceBar {
   send(seat, kind, sdp) {
     const gameId = this.gameId();
     if (!gameId) return;
-    this.sendFn({ type: "voice_signal", game_id: gameId, to: seat, kind, sdp: trimSdp(sdp) });
+    const to = typeof seat === "string" ? { listener: Number(seat.slice(1)) } : { to: seat };
+    this.sendFn({ type: "voice_signal", game_id: gameId, ...to, kind, sdp: trimSdp(sdp) });
   }
 
   hangUp(seat) {
@@ -386,7 +407,10 @@ export class VoiceBar {
 
   /** Seats that left the voice: their calls end. */
   closeGone() {
-    for (const seat of [...this.peers.keys()]) if (!this.inVoice.has(seat)) this.hangUp(seat);
+    for (const key of [...this.peers.keys()]) {
+      const gone = typeof key === "string" ? !this.listenerIds.includes(Number(key.slice(1))) : !this.inVoice.has(key);
+      if (gone) this.hangUp(key);
+    }
   }
 
   /** Mute (or hear again) one seat: at once here, and no longer sent (offered again). */
@@ -412,8 +436,9 @@ export class VoiceBar {
       if (this.levels.size) this.levels.clear();
     } else {
       const track = this.stream?.getAudioTracks()[0];
-      this.levels.set(me, track?.enabled && this.meter ? this.meter.read() : 0);
+      if (me !== null) this.levels.set(me, track?.enabled && this.meter ? this.meter.read() : 0);
       for (const [seat, p] of this.peers) {
+        if (typeof seat === "string") continue;          // a listener: it sends nothing
         const src = p.pc.getReceivers()[0]?.getSynchronizationSources?.()[0];
         const fresh = src && performance.now() - src.timestamp < 1000;
         this.levels.set(seat, this.muted.has(seat) || !fresh ? 0 : src.audioLevel || 0);
@@ -439,7 +464,7 @@ export class VoiceBar {
     this.button.hidden = !can;
     if (!can && !this.panel.hidden) this.toggle(false);
     this.button.innerHTML = `${MIC_SVG}<span class="voice-label"></span>`;
-    this.button.querySelector(".voice-label").textContent = t(this.joined ? "voice.on" : "voice.open");
+    this.button.querySelector(".voice-label").textContent = t(this.joined ? (this.listen ? "voice.listening" : "voice.on") : "voice.open");
     this.button.setAttribute("aria-label", t("voice.title"));
     this.button.setAttribute("aria-pressed", this.joined ? "true" : "false");
     this.button.classList.toggle("live", this.joined);
@@ -457,13 +482,13 @@ export class VoiceBar {
         this.wanted = !(this.joined || this.joining);
         this.meter?.ctx.resume?.().catch(() => {});
         this.sync();
-      } }, t(this.joined ? "voice.leave" : this.joining ? "voice.joining" : "voice.join"));
+      } }, t(this.joined ? (this.listen ? "voice.unlisten" : "voice.leave") : this.joining ? "voice.joining" : this.listen ? "voice.listen" : "voice.join"));
     const mode = h("div", { class: "voice-mode", role: "radiogroup", "aria-label": t("voice.mode") },
       ...[["open", "voice.mode.open"], ["ptt", "voice.mode.ptt"]].map(([v, key]) =>
         h("button", { type: "button", class: "chip-btn", role: "radio", dataset: { mode: v },
           "aria-checked": (getChoice("voiceMode") === v) ? "true" : "false",
           onclick: () => setChoice("voiceMode", v) }, t(key))));
-    const rows = [0, 1, 2, 3].filter((s) => !players[s]?.bot || s === me).map((seat) => {
+    const rows = [0, 1, 2, 3].filter((s) => (!players[s]?.bot || s === me) && players[s]).map((seat) => {
       const self = seat === me;
       const inVoice = this.inVoice.has(seat);
       const name = self ? t("seat.self") : seatName(seat, me, players);
@@ -489,11 +514,15 @@ export class VoiceBar {
     const close = h("button", { type: "button", class: "talk-close", "aria-label": t("talk.close"),
       onclick: () => this.toggle(false) }, "×");
     this.panel.setAttribute("aria-label", t("voice.title"));
-    this.panel.replaceChildren(
+    const listeners = this.listenerIds.length
+      ? h("small", { class: "voice-listeners" }, t("voice.listeners", { n: this.listenerIds.length })) : null;
+    const note = this.listen ? "voice.note.listen" : this.info?.room ? "voice.note.room" : "voice.note.quick";
+    this.panel.replaceChildren(...[
       h("div", { class: "talk-head" }, h("span", {}, t("voice.title")), close),
-      h("div", { class: "voice-top" }, join, mode),
+      h("div", { class: "voice-top" }, join, this.listen ? null : mode),
       h("div", { class: "voice-seats" }, ...rows),
-      h("small", { class: "voice-note" }, t(this.info?.room ? "voice.note.room" : "voice.note.quick")));
+      listeners,
+      h("small", { class: "voice-note" }, t(note))].filter(Boolean));
     this.readLevels();
   }
 
