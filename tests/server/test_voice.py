@@ -185,6 +185,36 @@ def test_strangers_at_a_quick_match_table_and_a_room_without_voice(make_live):
     run(go())
 
 
+def test_a_blocked_player_s_calls_never_reach_the_blocker(make_live):
+    live = make_live(talk_rate=1000.0, talk_burst=1000)
+    ta, tb = live.register("擋聲甲"), live.register("擋聲乙")
+
+    async def go():
+        a, b = await two_at_a_room(live, ta, tb)
+        for c in (a, b):
+            await c.send({"type": "voice", "on": True})
+            await c.expect("voice_joined")
+        await a.send(signal(a.game_id, b.seat))
+        await b.expect("voice_signal", seat=a.seat)           # heard before the block
+        assert live.http("POST", "/api/v1/friends/擋聲甲/block", tb).status_code == 200
+        while True:              # until the block reached B's connection (a notice)
+            await a.send({"type": "talk", "emote": "laugh"})
+            await a.expect("talk", seat=a.seat)
+            await b.send({"type": "talk", "emote": "fire"})
+            if (await b.expect("talk"))["seat"] == b.seat:
+                break
+            await b.expect("talk", seat=b.seat)
+        await a.send(signal(a.game_id, b.seat))
+        await a.send({"type": "talk", "emote": "cool"})
+        await a.expect("talk", seat=a.seat, emote="cool")     # the offer went before it
+        await b.send({"type": "talk", "emote": "tea"})
+        await b.expect("talk", seat=b.seat, emote="tea")
+        assert len([m for m in b.seen if m["type"] == "voice_signal"]) == 1
+        await a.close()
+        await b.close()
+    run(go())
+
+
 def test_voice_crosses_cluster_workers_and_a_watcher_listens_where_the_host_allows(
         cluster):  # noqa: F811
     p1, p2 = cluster(), cluster()
