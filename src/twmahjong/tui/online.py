@@ -463,8 +463,6 @@ class OnlineSession:
             bits.append(tr(lang, "online_second_window"))
         if self.talk_note:
             bits.append(self.talk_note)
-        if self.voice:
-            bits.append(self.voice_line(lang))
         return "  ".join(bits)
 
     def voice_line(self, lang: str) -> str:
