@@ -25,6 +25,9 @@ GOOD = {
     "watch": {"type": "watch", "game_id": "g"},
     "unwatch": {"type": "unwatch"},
     "mute": {"type": "mute", "seats": [1, 2]},
+    "voice": {"type": "voice", "on": True, "quick": False},
+    "voice_signal": {"type": "voice_signal", "game_id": "g", "to": 1, "kind": "offer",
+                     "sdp": "v=0\r\n"},
 }
 
 # per field, values of a wrong JSON type (each must be refused)
@@ -42,6 +45,12 @@ WRONG = {
     ("talk", "emote"): [1, False],
     ("watch", "game_id"): [1, None, True],
     ("mute", "seats"): ["1", [True], [1.0], ["1"], 1, None],
+    ("voice", "on"): ["yes", 1, None],
+    ("voice", "quick"): ["true", 0],
+    ("voice_signal", "to"): ["1", 1.0, True],
+    ("voice_signal", "listener"): ["1", 2.5, False],
+    ("voice_signal", "kind"): [1, "candidate", None],
+    ("voice_signal", "sdp"): [1, None, ["v=0"]],
 }
 WRONG_ACTION = {"type": [1, True], "tile": [1, True], "tiles": [12, False]}
 

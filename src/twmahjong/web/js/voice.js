@@ -116,6 +116,7 @@ export class VoiceBar {
     for (const ev of ["pointerup", "pointerleave", "pointercancel"]) this.ptt.addEventListener(ev, hold(false));
     this.onKey = (e) => {
       if ((e.key !== "v" && e.key !== "V") || e.repeat || !this.joined || getChoice("voiceMode") !== "ptt") return;
+      if (e.type === "keydown" && (e.ctrlKey || e.metaKey || e.altKey)) return;   // the browser's own
       if (e.target instanceof HTMLElement && e.target.closest("input, textarea")) return;
       this.hold(e.type === "keydown");
     };
@@ -178,8 +179,11 @@ export class VoiceBar {
       this.paint();
       return;
     }
+    if (!this.joining) {                   // left while the microphone was asked for
+      this.stopMic();
+      return;
+    }
     this.applyMic();
-    if (!this.joining) return;             // left while the microphone was asked for
     this.sendFn(this.listen ? { type: "voice", on: true } : { type: "voice", on: true, quick: !this.info?.room });
   }
 
