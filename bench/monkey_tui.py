@@ -116,7 +116,8 @@ class Server:
         self.settings = Settings(data_dir=home / "data", secret_key="monkey-secret",
                                  database_url=f"sqlite+aiosqlite:///{home / 'twmj.sqlite3'}",
                                  **{**ONLINE, **over})
-        app = create_app(server=Core(self.settings))
+        self.core = Core(self.settings)
+        app = create_app(server=self.core)
         self.uv = uvicorn.Server(uvicorn_config(app, self.settings, host="127.0.0.1", port=0))
         self.thread = threading.Thread(target=self.uv.run, daemon=True)
         self.thread.start()
@@ -130,6 +131,22 @@ class Server:
     def quiet_limit(self) -> float:
         s = self.settings
         return s.turn_base + s.turn_bank + s.claim_window + s.hand_pause + MARGIN
+
+    def tables_state(self) -> list[dict]:
+        """Every table's state as the liveness log shows it, and where its hand is: what
+        a stall report needs to say why nothing moved."""
+        from twmahjong.server.play.liveness import breaches, state_of
+        out = []
+        with contextlib.suppress(Exception):
+            for t in list(self.core.tables.all()):
+                st = {"breaches": breaches(t), "finished": t.finished,
+                      "hand_open": t.hand_open, "hand_over": t.game.hand_over()}
+                with contextlib.suppress(Exception):
+                    st.update(state_of(t))
+                with contextlib.suppress(Exception):
+                    st["ready_wait"] = sorted(t.ready_wait)
+                out.append(st)
+        return out
 
     def stop(self) -> None:
         self.uv.should_exit = True
@@ -261,6 +278,12 @@ async def _run_match(table, speed, keys, until, stats, tick, seed_note) -> None:
                 stats.stalls.append(f"{seed_note} no move for {limit:.0f}s at "
                                     f"{table.mode} {speed}: screen {type(app.screen).__name__}, "
                                     f"status {_status(app)!r}")
+                if table.server is not None:      # what the server thinks of it
+                    game = getattr(table.session.link.state, "game_id", None)
+                    last = [m.get("type") for m in table.session.messages[-8:]]
+                    stats.stalls.append(f"    client: game {game}, last messages {last}")
+                    for st in table.server.tables_state():
+                        stats.stalls.append(f"    server: {st}")
                 return
             if tick is not None:
                 tick()
@@ -344,9 +367,11 @@ def main(argv=None) -> int:
     print(f"seed {seed}: {stats.keys} keys sent, {stats.moves} moves seen, {stats.hands} hands "
           f"finished, {stats.matches} matches, stalls {len(stats.stalls)}, errors "
           f"{len(stats.errors)}, blank screens {len(stats.blanks)}")
+    from twmahjong.server.play.liveness import MENDS
+    print(f"liveness mends in the server: {MENDS[0]}")
     for line in stats.stalls + stats.errors + stats.blanks:
         print("  " + line)
-    return 1 if stats.failed else 0
+    return 1 if stats.failed or MENDS[0] else 0
 
 
 if __name__ == "__main__":

@@ -72,10 +72,23 @@ def test_forfeit_asks_first_says_what_happens_and_the_game_leaves_the_list(outco
     assert "Games in progress (1):" in out                      # the forfeited and the finished are not
     assert any(x.startswith("1. standard casual  seat 0  shark, hermit, counter") for x in out)
     confirm = [x for x in out if x.startswith("Forfeit game 1?")]
-    assert confirm and "A bot plays your seat to the end" in confirm[0] and "cannot be undone" in confirm[0]
+    # g_1 is a table of bots: the game ends now and the hand in play is void, as the
+    # server does it (not "a bot plays your seat to the end")
+    assert confirm and "the game ends now" in confirm[0] and "cannot be undone" in confirm[0]
+    assert "the hand in play does not count" in confirm[0] and "bot plays" not in confirm[0]
     assert "The game is kept" in out                            # n: nothing sent
     assert api.forfeited == ["g_1"] and text in out
     assert out[-1] == "No games in progress"
+
+
+def test_forfeit_at_a_table_with_people_says_a_bot_plays_the_seat_on():
+    api = FakeApi()
+    api.games_[0]["players"] = ["me", "小華", "bot:hermit", "bot:counter"]
+    ask, say, said = script("f 1", "n", "")
+    assert games_in_progress(api, "zh", ask, say) is None
+    confirm = [x for x in lines(said) if x.startswith("對第 1 局認輸？")]
+    assert confirm and "桌上還有其他玩家：電腦會替你把這個位子打到終局" in confirm[0]
+    assert api.forfeited == []
 
 
 def test_back_to_the_table_gives_its_ticket_and_bad_input_asks_again():
@@ -147,3 +160,16 @@ def test_forfeit_through_the_lobby_ends_a_real_bot_table(make_live):
     assert "Forfeited: the game is over" in out and out[-1] == "No games in progress"
     mine = next(g for g in asyncio.run(api.games()) if g["game_id"] == game_id)
     assert mine["status"] == "finished" and mine["forfeited"] is True and "ticket" not in mine
+
+
+def test_forfeiting_the_remembered_table_takes_back_to_the_table_off_the_menu(config_home):
+    """The menu's 4 回到牌桌 sits back down with the last table's ticket: once that game is
+    given up it must go, or it offers a seat that is not the player's any more."""
+    api = FakeApi("ended")
+    creds = Credentials("http://127.0.0.1:9")
+    creds.set(token="tok", ticket="t1")                  # g_1's seat, as the last table
+    ask, say, said = script("5", "f 1", "y", "", "q")
+    assert choose_table(api, creds, "en", ask=ask, say=say) is None
+    menus = [q for k, q in (x for x in said if isinstance(x, tuple)) if q.startswith("1 quick match")]
+    assert "4 resume" in menus[0] and "4 resume" not in menus[-1]
+    assert creds.ticket is None and creds.token == "tok"

@@ -58,6 +58,8 @@ async def test_a_stopped_server_is_said_keys_are_refused_and_the_table_comes_bac
         status = content(app, "#status")
         assert "Connection lost, reconnecting… (attempt" in status
         assert "⏱" in status and session.lost_left is not None      # the clock stands still
+        # no "your turn" prompt that keys would not obey: why nothing moves instead
+        assert "moves wait for the link" in status and "Your turn" not in status
         sent = len(session.link.state.events)
         await pilot.press("enter")                                  # a discard, offline
         assert "Offline, reconnecting" in content(app, "#hint")

@@ -8,7 +8,7 @@ import pytest
 
 from twmahjong.client import Api
 from twmahjong.tui.online import OnlineSession
-from twmahjong.tui.results import ResultScreen
+from twmahjong.tui.results import ResultScreen, SummaryScreen
 
 from .test_tui_online import SMALL, app_for, content, next_change, play_by_keys
 
@@ -62,3 +62,72 @@ async def test_a_hand_dealt_while_the_result_is_read_brings_the_table_back(make_
             await next_change(session)
             await pilot.pause()
         assert app.screen is app.table
+
+
+async def test_the_match_s_end_arriving_under_the_result_turns_it_to_the_summary(make_live):
+    """The match's last hand_end and game_end come together, and the result screen may
+    be built between them: it sent 下一局 to a game that was over and waited for a
+    deal that never came (a monkey run found the player stuck on it). The screen reads
+    the match's end live: the prompt says the summary is next, and a key shows it."""
+    live = make_live(hand_pause=60.0)
+    api = Api(live.base)
+    await api.guest()
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
+    app = app_for(session)
+    async with app.run_test(size=SMALL) as pilot:
+        await to_result(pilot, app, session)
+        screen = app.screen
+        assert screen.server_deals                         # a hand of the match: the server deals
+        st = session.link.state
+        st.apply({"v": 1, "type": "game_end", "game_id": st.game_id, "scores": st.scores,
+                  "ranks": [1, 2, 3, 4], "rating": None, "challenge": None, "seed": None,
+                  "aborted": False, "ended": None})
+        await pilot.pause(0.6)                             # the prompt's own tick
+        assert not screen.server_deals
+        assert "summary" in content(app, "#prompt").lower()
+        await pilot.press("space")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        assert not any(m["type"] == "ready" and m.get("seat") == st.seat
+                       for m in session.messages)          # nothing sent to a finished game
+
+
+async def test_the_match_s_end_while_a_dialog_is_open_shows_when_it_closes(make_live):
+    """The last hand ends and the match with it while the person reads the help (or
+    settings, the log, talk): the table used to skip the result for the dialog and,
+    once it closed, sat on a finished game with nothing to press. Closing the dialog
+    now shows the result, and a key the summary."""
+    live = make_live(hand_pause=60.0)
+    api = Api(live.base)
+    await api.guest()
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
+    app = app_for(session)
+    async with app.run_test(size=SMALL) as pilot:
+        await to_result(pilot, app, session)
+        st = session.link.state
+        first = dict(st.last_hand_end)                     # a real result, to end the match
+        await pilot.press("space")                         # 下一局: alone with bots, dealt at once
+        while not (st.hand["hand_no"] > first["hand_no"] and session.observation()
+                   and app.screen is app.table):
+            await next_change(session)
+            await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen is not app.table                 # the help is open
+        # the match's last hand ends, and the match, while it is open
+        for m in ({**first, "hand_no": st.hand["hand_no"], "next_in": None, "waiting": None},
+                  {"v": 1, "type": "game_end", "game_id": st.game_id, "scores": st.scores,
+                   "ranks": [1, 2, 3, 4], "rating": None, "challenge": None, "seed": None,
+                   "aborted": False, "ended": None}):
+            st.apply(m)
+            session.messages.append(m)
+            session.on_message(m)
+            session._tell(m)
+        await pilot.pause()
+        assert not isinstance(app.screen, (ResultScreen, SummaryScreen))   # not over the help
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ResultScreen)
+        await pilot.press("space")
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)

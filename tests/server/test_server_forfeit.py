@@ -11,6 +11,7 @@ import asyncio
 from server_helpers import Client
 from test_redis_cluster import cluster  # noqa: F401  (the fixture)
 from test_server_play import quick_match, stored
+from test_social import befriend, two_at_a_room
 
 
 def run(coro):
@@ -167,3 +168,31 @@ def test_a_forfeit_sent_to_another_worker_is_decided_by_the_table_s_owner(cluste
     assert r.status_code == 200 and r.json()["outcome"] == "ended"
     assert end["ended"] == "forfeited"
     assert again.status_code == 409
+
+
+def test_a_forfeited_seat_s_connection_sits_nowhere_and_friends_see_the_lobby(make_live):
+    """The connection still open at a seat given up is told ``forfeited``; from then on
+    it is at no table: friends see the player in the lobby (it used to stay "table"
+    with the game, inviting a watch of a seat that is not theirs), and a move sent on it
+    is refused as not seated, not taken for the bot's seat."""
+    live = make_live(turn_base=60.0, hand_pause=0.05)
+    ta, tb, tf = live.register("認輸甲"), live.register("同桌乙"), live.register("朋友丙")
+    befriend(live, ta, tf)
+
+    async def go():
+        a, b = await two_at_a_room(live, ta, tb)
+        before = live.http("GET", "/api/v1/friends", tf).json()["friends"]
+        r = await asyncio.to_thread(live.http, "POST", f"/api/v1/games/{a.game_id}/forfeit", ta)
+        await a.expect("error", code="forfeited")
+        after = live.http("GET", "/api/v1/friends", tf).json()["friends"]
+        await a.send({"type": "action", "action": {"type": "pass"}})
+        refused = await a.expect("error")
+        for c in (a, b):
+            await c.close()
+        return before, r, after, refused
+
+    before, r, after, refused = run(go())
+    assert r.json()["outcome"] == "bot_plays"
+    assert before == [{"name": "認輸甲", "status": "table", "game_id": before[0]["game_id"]}]
+    assert after == [{"name": "認輸甲", "status": "lobby"}]
+    assert refused["code"] == "not_seated"

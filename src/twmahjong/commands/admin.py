@@ -262,3 +262,6 @@ def close(target: Annotated[str, typer.Argument(help="Game id (g_…) or room co
         raise AdminError(f"{url} refused: {message}")
     got = r.json()
     typer.echo(f"closed {got['closed']} {got.get('game_id') or got.get('code')}")
+
+
+from . import admin_voices  # noqa: E402,F401  (the voice-* commands register on ``admin``)

@@ -28,6 +28,7 @@ from .net.http_api import error_response, ops_only, router
 from .net.ws import Connection
 from .settings import Settings
 from .social.api import router as social_router
+from .social.clips_api import router as clips_router
 from .store.db import UNAVAILABLE, said_database_away, unreachable
 
 __all__ = ["WEB_DIR", "BodyLimit", "create_app", "uvicorn_config"]
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None, *, server: Server | None = None
 
     app.include_router(router)
     app.include_router(social_router)
+    app.include_router(clips_router)
     app.include_router(admin_router)
     app.add_middleware(BodyLimit, max_bytes=server.settings.max_body_bytes)
 

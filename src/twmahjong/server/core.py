@@ -77,6 +77,11 @@ class Server:
         from .social.talk import TalkGate
         link = self.cluster.link if self.cluster is not None else None
         self.friends = FriendStore(self.engine, self.repo)
+        from .net.limits import Limiter
+        from .store.clips import ClipStore
+        self.clips = ClipStore(self.engine)              # 真人語音: players' recorded calls
+        # clips kept or reported per account: 30 at once, then one every 2 s
+        self.clip_limit = Limiter(0.5, 30, max_keys=settings.limiter_keys)
         self.where = Whereabouts(self, link)
         self.invites = Invitations(settings.invite_ttl, link, max_invites=settings.max_invites,
                                    per_account=settings.invites_per_account)

@@ -81,10 +81,12 @@ def _refused_for_tables(e: ApiError) -> bool:
     return "too_many_tables" in (e.code, e.reason)
 
 
-def games_in_progress(api: Api, lang: str, ask=typer.prompt, say=typer.echo) -> tuple | None:
+def games_in_progress(api: Api, lang: str, ask=typer.prompt, say=typer.echo,
+                      creds: Credentials | None = None) -> tuple | None:
     """進行中的牌局: the account's unfinished games, each with 回到牌桌 (``b N``) and
     認輸 (``f N``, after a confirm that says what happens). ``("ticket", ticket)`` to
-    sit back down, None to go back to the menu."""
+    sit back down, None to go back to the menu. A forfeited game's ticket, if it is the
+    one ``creds`` keeps for the menu's 回到牌桌, is dropped with it: that seat is gone."""
     import datetime
     while True:
         games = _run(api.unfinished())
@@ -111,7 +113,11 @@ def games_in_progress(api: Api, lang: str, ask=typer.prompt, say=typer.echo) -> 
         g = games[int(num) - 1]
         if word == "b":
             return ("ticket", g["ticket"])
-        yes = str(ask(tr(lang, "games_confirm", i=int(num)), default="n")).strip().lower()
+        # as the server decides it: alone with bots the game ends, else a bot plays on
+        people = [n for j, n in enumerate(g.get("players") or [])
+                  if j != g.get("seat") and not str(n).startswith("bot:")]
+        confirm = "games_confirm_others" if people else "games_confirm_alone"
+        yes = str(ask(tr(lang, confirm, i=int(num)), default="n")).strip().lower()
         if not yes.startswith("y"):
             say(tr(lang, "games_kept"))
             continue
@@ -122,6 +128,8 @@ def games_in_progress(api: Api, lang: str, ask=typer.prompt, say=typer.echo) -> 
                 raise
             say(error_text(lang, e))
             continue
+        if creds is not None and creds.ticket and creds.ticket == g.get("ticket"):
+            creds.set(ticket=None)
         say(tr(lang, "games_forfeit_ended" if out.get("outcome") == "ended" else "games_forfeit_bot"))
 
 
@@ -172,7 +180,7 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
             if pick == "4" and creds.ticket:
                 return ("ticket", creds.ticket)
             if pick == "5":
-                plan = games_in_progress(api, lang, ask, say)
+                plan = games_in_progress(api, lang, ask, say, creds)
                 if plan is not None:
                     return plan
                 continue
@@ -184,7 +192,7 @@ def choose_table(api: Api, creds: Credentials, lang: str, profile: str | None = 
                 raise
             if _refused_for_tables(e):        # say what to do, and offer the games at once
                 say(tr(lang, "games_too_many"))
-                plan = games_in_progress(api, lang, ask, say)
+                plan = games_in_progress(api, lang, ask, say, creds)
                 if plan is not None:
                     return plan
                 continue
@@ -219,7 +227,7 @@ def play_online(url: str, *, lang: str = "zh", plain: bool = False, profile: str
             # the quick match was refused: the waiting page closed; say what to do and
             # offer the games in progress (回到牌桌 / 認輸), then the menu again
             say(tr(lang, "games_too_many"))
-            plan = games_in_progress(api, lang, ask, say) or choose_table(
+            plan = games_in_progress(api, lang, ask, say, creds) or choose_table(
                 api, creds, lang, profile, ask, say, wait_at_table=not plain)
     except ApiError as e:
         # the one line `twmj` prints for it, in the player's language (the address

@@ -234,7 +234,16 @@ class ResultScreen(_TextScreen):
 
     @property
     def server_deals(self) -> bool:
-        return bool(getattr(self.session, "online", False)) and not self.model["match_over"]
+        """Online with a next hand to come. Read live: the match's last ``hand_end``
+        (``next_in`` null) comes a moment before ``game_end``, and the screen built on
+        it must turn to the summary then, not send 下一局 to a game that is over and
+        wait for a deal that never comes."""
+        if not getattr(self.session, "online", False) or self.model["match_over"]:
+            return False
+        if self.session.match_over:
+            return False
+        end = self.session.link.state.last_hand_end or {}
+        return not ("next_in" in end and end["next_in"] is None)
 
     def on_mount(self) -> None:
         if self.server_deals:
@@ -250,7 +259,8 @@ class ResultScreen(_TextScreen):
     def prompt(self) -> str:
         if self.server_deals:
             return self.session.next_hand_prompt(self.lang, self.ready_sent)
-        return tr(self.lang, "to_summary" if self.model["match_over"] else "next_hand")
+        over = self.model["match_over"] or getattr(self.session, "match_over", False)
+        return tr(self.lang, "to_summary" if over else "next_hand")
 
     def on_key(self, event) -> None:
         if event.key in ("up", "down", "pageup", "pagedown"):

@@ -238,6 +238,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_second_window_gone": ("只剩這個視窗在這一桌", "Only this window is at this table now"),
     "online_reconnecting": ("連線中斷，正在重新連線…（第 {n} 次）",
                             "Connection lost, reconnecting… (attempt {n})"),
+    "online_offline_wait": ("連回來之前不能出牌", "moves wait for the link"),
     "online_offline_key": ("連線中斷，正在重新連線：這個按鍵沒有送出",
                            "Offline, reconnecting: that key was not sent"),
     "online_not_started": ("等房主開局… 開始後自動入座", "Waiting for the host to start… you sit down when it does"),
@@ -319,11 +320,16 @@ STRINGS: dict[str, tuple[str, str]] = {
                    "{i}. {profile} {mode}  seat {seat}  {players}  started {when}"),
     "games_ask": ("b 編號 回到牌桌   f 編號 認輸   Enter 返回",
                   "b N back to the table   f N forfeit   Enter back to the menu"),
-    "games_confirm": ("對第 {i} 局認輸？你的座位交給電腦打完這一局（或依規則就此結算），"
-                      "這一局的輸贏照算，不能反悔。y 認輸  n 不要",
-                      "Forfeit game {i}? A bot plays your seat to the end (or the game "
-                      "settles now by its rules); its result counts and cannot be undone. "
-                      "y forfeit  n keep it"),
+    "games_confirm_alone": ("對第 {i} 局認輸？桌上只有你一位玩家：牌局現在結束。已經結算的各局照算，"
+                            "正在打的這一局不算，不能反悔。y 認輸  n 不要",
+                            "Forfeit game {i}? You are the only person at this table: the game "
+                            "ends now. Hands already settled stand; the hand in play does not "
+                            "count. This cannot be undone. y forfeit  n keep it"),
+    "games_confirm_others": ("對第 {i} 局認輸？桌上還有其他玩家：電腦會替你把這個位子打到終局，"
+                             "輸贏照算，你不能再回到這一桌，不能反悔。y 認輸  n 不要",
+                             "Forfeit game {i}? Other people sit at this table: a bot plays your "
+                             "seat to the end, coins still count, and you cannot return to this "
+                             "game. This cannot be undone. y forfeit  n keep it"),
     "games_forfeit_ended": ("已認輸：這一局結束了", "Forfeited: the game is over"),
     "games_forfeit_bot": ("已認輸：電腦會替你打完這一局", "Forfeited: a bot plays your seat to the end"),
     "games_kept": ("這一局留著", "The game is kept"),

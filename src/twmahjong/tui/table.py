@@ -146,6 +146,18 @@ class TableScreen(Screen):
         self.after_move()
         self.advance()
 
+    def on_screen_resume(self) -> None:
+        """Back from a dialog (help, settings, the log, talk, the quit question): what
+        came while it was open is shown now — the hand's result, the match's end — or
+        the table would sit on a finished hand, or game, with nothing left to press."""
+        if not self.is_attached or not self.query("#status") or self.app.screen is not self:
+            return
+        s = self.session
+        if s.online and s.match_over and not (s.hand_over and self.result_for != s.hand_no):
+            self.after_result()                 # the game ended under the dialog
+            return
+        self.after_move()
+
     # -- flow ----------------------------------------------------------------------
 
     def start_hand(self) -> None:
@@ -468,6 +480,10 @@ class TableScreen(Screen):
         legal = self.session.legal()
         if not legal:
             return " ".join(p for p in (tr(lang, "waiting"), extra) if p)
+        if getattr(self.session, "offline", False):
+            # the link is down and no key is sent: the banner and the stopped clock, and
+            # why nothing moves, in place of a "your turn" prompt that keys would not obey
+            return " ".join(p for p in (extra, tr(lang, "online_offline_wait")) if p)
         phase = obs["phase"]
         head = ""
         if phase == "turn":

@@ -98,6 +98,8 @@ class RoomRequest(BaseModel):
     # 開黑: may the players talk by voice? (the host may forbid it) May watchers listen?
     voice: bool = True
     voice_watchers: bool = False
+    # 真人語音: may the players' own recorded calls be heard? (the host may turn them off)
+    voices: bool = True
     # test mode only (server/play/stacked.py): deal the first hand from these tiles
     wall: StackedWall | None = None
 
@@ -298,10 +300,11 @@ async def profile_patterns(name: str) -> dict:
 async def voices(request: Request) -> dict:
     """The recorded calls this server has (語音包): ``{voice: [call, …]}`` and where
     to fetch one (``/api/v1/voices/{voice}/{call}``)."""
-    from .voices import VOICES
-    packs = server_of(request).voices
+    from .voices import VOICES, credits
+    server = server_of(request)
+    packs = server.voices
     return {"voices": {v: sorted(packs.get(v, {})) for v in VOICES},
-            "names": VOICES}
+            "names": VOICES, "credits": credits(server.settings.voice_dir)}
 
 
 @router.get("/voices/{voice}/{call}")
@@ -374,6 +377,8 @@ async def open_room(body: RoomRequest, request: Request,
         options["voice"] = False
     elif body.voice_watchers:
         options["voice_watchers"] = True
+    if not body.voices:
+        options["voices"] = False
     if body.wall is not None:
         if not server.settings.test_mode:
             raise ApiError(403, "forbidden", "stacked walls exist only on a server in test "

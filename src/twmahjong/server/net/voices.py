@@ -11,6 +11,8 @@ voice and one file per call::
       nan/            台語 (Taiwanese Hokkien)
         pon.ogg  win.ogg  …
 
+A voice folder may hold ``CREDITS.txt``: whose voice it is (its first line, shown by
+``GET /api/v1/voices``; ``twmj admin voice-pack`` writes one for a player's voice).
 A file is ``<call>.<mp3|ogg|wav>``, at most 512 KiB, and must really be that kind of
 audio (its first bytes are checked). A pack may leave calls out: the client falls
 back to the other voice's clip, then to speech. The folder is checked when the
@@ -28,7 +30,7 @@ from pathlib import Path
 
 from ..social.talk import PHRASES
 
-__all__ = ["CALLS", "CLIPS", "PHRASE_CALLS", "FORMATS", "MAX_BYTES", "VOICES", "clip_path", "scan"]
+__all__ = ["CALLS", "CLIPS", "CREDITS_FILE", "credits", "PHRASE_CALLS", "FORMATS", "MAX_BYTES", "VOICES", "clip_path", "scan"]
 
 log = logging.getLogger("twmahjong.server.net.voices")
 
@@ -39,6 +41,7 @@ PHRASE_CALLS = tuple(f"phrase_{p}" for p in PHRASES)
 CLIPS = CALLS + PHRASE_CALLS
 FORMATS = {"mp3": "audio/mpeg", "ogg": "audio/ogg", "wav": "audio/wav"}
 MAX_BYTES = 512 * 1024
+CREDITS_FILE = "CREDITS.txt"
 
 
 def _is_audio(ext: str, head: bytes) -> bool:
@@ -63,6 +66,8 @@ def scan(folder: Path | None) -> tuple[dict[str, dict[str, str]], list[str]]:
             problems.append(f"{entry}: not a voice folder (use {', '.join(VOICES)})")
             continue
         for f in sorted(entry.iterdir()):
+            if f.name == CREDITS_FILE:
+                continue
             call, _, ext = f.name.partition(".")
             why = None
             if not f.is_file() or call not in CLIPS or ext not in FORMATS:
@@ -89,3 +94,17 @@ def clip_path(folder: Path, packs: dict, voice: str, call: str) -> tuple[Path, s
     if name is None:
         return None
     return Path(folder) / voice / name, FORMATS[name.rpartition(".")[2]]
+
+
+def credits(folder: Path | None) -> dict[str, str]:
+    """Whose voice each pack is, ``{voice: name}``, from its ``CREDITS.txt`` (first line)."""
+    out: dict[str, str] = {}
+    for voice in VOICES if folder is not None else ():
+        f = Path(folder) / voice / CREDITS_FILE
+        try:
+            line = f.read_text(encoding="utf-8").strip().splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if line and line[0].strip():
+            out[voice] = line[0].strip()[:100]
+    return out

@@ -95,6 +95,13 @@ class Ending:
         told = P.out(P.Error(code="forfeited", message=FORFEITED))
         for c in s.conns:
             c.push(told)
+            # the connection sits nowhere now: its moves are not this seat's, and friends
+            # see the player in the lobby, not at a table they gave up
+            # (a relay of another worker's connection has no account here: that worker
+            # keeps its place until the connection leaves or sits elsewhere)
+            if getattr(c, "account", None) is not None:
+                c.table, c.seat = None, None
+                c.server.where.update(c.account["id"])
         s.conns.clear()
         self.ready_wait.discard(seat)
         self._broadcast(P.message("presence", seat=seat, connected=True, auto=False,

@@ -168,6 +168,7 @@ class Room:
                 "speed": self.speed, "watch": bool(self.options.get("watch", True)),
                 "voice": bool(self.options.get("voice", True)),
                 "voice_watchers": bool(self.options.get("voice_watchers", False)),
+                "voices": bool(self.options.get("voices", True)),
                 "players": [p[1] if p else None for p in self.players], "started": self.started}
 
     def seat_of(self, account_id: int) -> int | None:

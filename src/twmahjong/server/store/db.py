@@ -151,7 +151,7 @@ def _alembic_config(connection) -> Any:
 # The newest migration. A database already there is not handed to Alembic at all:
 # importing it costs a server ~11 MiB for as long as it runs, for nothing.
 # tests/server/test_server_storage.py checks this against the migrations folder.
-HEAD = "0008"
+HEAD = "0009"
 
 # any number of processes may start at once on one PostgreSQL database: the first to
 # take this lock migrates; the others wait for it, then find nothing left to do

@@ -146,3 +146,39 @@ friends = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Index("ix_friends_other", "other_id"),
 )
+
+# 真人語音: a registered player's own recordings of the calls and 快捷語 (migration
+# 0009), one per (account, voice, call); re-recording replaces the row, so a clip id
+# names one recording for good (its URL is cached for ever). The bytes are kept here,
+# not on a worker's disk, so every worker of a cluster serves every clip.
+voice_clips = sa.Table(
+    "voice_clips", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("voice", sa.String(8), nullable=False),       # nan (台語) | cmn (普通話)
+    sa.Column("call", sa.String(40), nullable=False),       # pon, self_draw, phrase_hello, …
+    sa.Column("media", sa.String(32), nullable=False),      # audio/webm | audio/ogg | audio/mp4
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("duration_ms", sa.Integer, nullable=False),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("ix_voice_clips_call", "account_id", "voice", "call", unique=True),
+)
+
+# a listener's report of a clip, for the operators (``twmj admin voice-reports``); one
+# per reporter and clip. It outlives the clip (no foreign key to it): the operator
+# sees what was reported and what was done.
+clip_reports = sa.Table(
+    "clip_reports", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("clip_id", sa.Integer, nullable=False),
+    sa.Column("owner_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False,
+              index=True),
+    sa.Column("voice", sa.String(8), nullable=False),
+    sa.Column("call", sa.String(40), nullable=False),
+    sa.Column("reporter_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("reason", sa.String(200), nullable=False),
+    sa.Column("game_id", sa.String(40), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("ix_clip_reports_once", "clip_id", "reporter_id", unique=True),
+)

@@ -6,6 +6,7 @@
 // turns the hand's `win` / `settlement` events into the end-of-hand panel.
 
 import { TableView } from "./table.js";
+import { loadSeatVoices } from "./myvoice.js";
 import { TalkBar } from "./talk.js";
 import { VoiceBar } from "./voice.js";
 import { onLangChange } from "./i18n.js";
@@ -116,6 +117,7 @@ export class GameController {
       case "snapshot": {
         const table = msg.table || {};
         this.gameId = table.game_id ?? this.gameId;
+        loadSeatVoices(this.gameId);       // which seats speak in their own voice (myvoice.js)
         this.view.setTableInfo(table, this.account);
         if (msg.hand) document.body.dataset.hand = String(msg.hand.hand_no);
         this.scores = table.scores || this.scores;

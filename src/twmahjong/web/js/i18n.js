@@ -591,6 +591,11 @@ export function onLangChange(fn) {
   return () => listeners.delete(fn);
 }
 
+/** Strings a module keeps beside itself (myvoice.js), in the table's shape: {key: [zh-TW, en]}. */
+export function addStrings(more) {
+  for (const [key, pair] of Object.entries(more)) if (!(key in TABLE)) TABLE[key] = pair;
+}
+
 export function hasKey(key) {
   return key in TABLE;
 }

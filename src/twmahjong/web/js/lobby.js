@@ -235,6 +235,10 @@ function roomPanel(state, actions) {
             h("input", { type: "checkbox", id: "room-voice-watchers", checked: state.options.voice_watchers === true,
               onchange: (e) => actions.option("voice_watchers", e.target.checked) }),
             h("span", {}, t("room.voice_watchers"))),
+          h("label", { class: "check room-voices" },
+            h("input", { type: "checkbox", id: "room-voices", checked: state.options.voices !== false,
+              onchange: (e) => actions.option("voices", e.target.checked) }),
+            h("span", {}, t("room.voices"))),
           h("form", { class: "join-form", onsubmit: (e) => { e.preventDefault(); actions.joinRoom(code.value.trim().toUpperCase()); } },
             h("label", { for: "room-code" }, t("room.code")), code,
             h("button", { type: "submit", class: "btn", disabled }, t("room.join")))));

@@ -13,6 +13,7 @@ const DEFAULTS = {
   dealInfo: true,   // 開局說明: the deal's dice, wall break and dealer's seat each hand
   voiceChat: false, // 語音聊天 (開黑, voice.js): join the voice of private rooms
   voiceQuick: false, // … and of quick-match tables, with strangers who allowed it too
+  playerVoices: true, // 玩家真人語音: other players' own recorded calls (myvoice.js)
 };
 
 const listeners = new Set();

@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { getLang, onLangChange, setLang, t } from "./i18n.js";
 import { getChoice, getPref, setChoice, setPref } from "./prefs.js";
+import { myVoiceButton } from "./myvoice.js";
 import { speakCall, voiceStatus } from "./speech.js";
 import { voiceSettings } from "./voice.js";
 
@@ -44,7 +45,9 @@ function panel(close) {
       radios("set-voice", [["cmn", t("settings.voice.cmn"), voiceNote(status, "cmn")],
         ["nan", t("settings.voice.nan"), voiceNote(status, "nan")]], voice,
       (v) => setPref("hokkien", v === "nan")),
-      h("button", { type: "button", class: "btn small set-try", onclick: () => speakCall("pon") }, t("settings.voice.try"))),
+      h("div", { class: "set-buttons" },
+        h("button", { type: "button", class: "btn small set-try", onclick: () => speakCall("pon") }, t("settings.voice.try")),
+        myVoiceButton())),
     ...voiceSettings(radios),
     h("section", { class: "set-row set-switch", dataset: { set: "hints" } },
       h("h3", {}, t("settings.hints")),

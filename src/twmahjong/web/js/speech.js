@@ -11,6 +11,12 @@ import { getPref } from "./prefs.js";
 // Recorded calls (語音包) the server has: {cmn: ["pon", …], nan: […]} (GET /api/v1/voices).
 let packs = { cmn: [], nan: [] };
 const CLIP = { added_kong: "kong", concealed_kong: "kong" };
+// 真人語音 (myvoice.js): (seat, call) => true when that seat's own recording plays
+let seatVoice = null;
+
+export function setSeatVoice(fn) {
+  seatVoice = fn;
+}
 
 /** Ask the server which calls it has recorded; none is fine (speech is tried). */
 export async function loadVoicePacks(fetchImpl = globalThis.fetch) {
@@ -102,14 +108,16 @@ export function hasHokkienVoice() {
 }
 
 /**
- * Say one call ("pon", "self_draw", …) if sound is on: the server's recording in
+ * Say one call ("pon", "self_draw", …) if sound is on: the caller's own recording
+ * (`seat`'s 真人語音, when the listener allows it), else the server's recording in
  * the chosen voice (台語 or 普通話) first, then the browser's voice for it, then the
  * other voice's recording, then the browser's Mandarin. Returns how it was said.
  */
-export function speakCall(kind) {
+export function speakCall(kind, seat = null) {
   const words = SPOKEN[kind];
   if (!words || !getPref("sound")) return false;
   const call = CLIP[kind] || kind;
+  if (seat !== null && seatVoice?.(seat, call)) return heard(`player:${seat}:${call}`);
   const wanted = getPref("hokkien") ? "nan" : "cmn";
   const other = wanted === "nan" ? "cmn" : "nan";
   if (playClip(wanted, call)) return heard(`recorded:${wanted}:${call}`);
@@ -126,9 +134,10 @@ export function speakCall(kind) {
  * that voice's line (台語 needs a Hokkien voice), then the other voice's clip, then the
  * browser's Mandarin; silent when none exists. Returns how it was said (or false).
  */
-export function speakPhrase(phrase) {
+export function speakPhrase(phrase, seat = null) {
   if (!phrase || !getPref("sound")) return false;
   const call = `phrase_${phrase.id}`;
+  if (seat !== null && seatVoice?.(seat, call)) return heard(`player:${seat}:${call}`);
   const wanted = getPref("hokkien") ? "nan" : "cmn";
   const other = wanted === "nan" ? "cmn" : "nan";
   if (playClip(wanted, call)) return heard(`recorded:${wanted}:${call}`);

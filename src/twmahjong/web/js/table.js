@@ -660,7 +660,7 @@ export class TableView {
   call(seat, kind, who) {
     const label = kind === "self_draw" ? t("call.self_draw") : t(`call.${kind}`);
     this.announcer.say(t("ann.call", { who, call: label }));
-    speakCall(kind);
+    speakCall(kind, seat);
     const flash = document.createElement("div");
     flash.className = `call-flash pos-${POS_NAMES[relPos(seat, this.obs.seat)]}`;
     flash.textContent = label;

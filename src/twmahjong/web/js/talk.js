@@ -10,6 +10,7 @@
 
 import { pick, t } from "./i18n.js";
 import { POS_NAMES, relPos, seatName } from "./board.js";
+import { reportRow, setVoiceMuted } from "./myvoice.js";
 import { speakPhrase } from "./speech.js";
 import { emoteArt } from "./emotes.js";
 
@@ -127,6 +128,8 @@ export class TalkBar {
       phrases.append(b);
     }
     box.append(head, emotes, phrases, this.muteRow());
+    const report = reportRow(this.me(), this.players());
+    if (report) box.append(report);
   }
 
   /** 靜音: one toggle a seat (bots too), and one for everyone. */
@@ -169,6 +172,7 @@ export class TalkBar {
   }
 
   sendMute() {
+    setVoiceMuted(this.muted);         // their recorded voice too (myvoice.js)
     this.sendFn({ type: "mute", seats: [...this.muted].sort() });
   }
 
@@ -197,7 +201,7 @@ export class TalkBar {
       bubble.dataset.phrase = p.id;
       bubble.textContent = pick(p);
       bubble.setAttribute("aria-label", `${seatName(msg.seat, me, this.players())}：${pick(p)}`);
-      speakPhrase(p);
+      speakPhrase(p, msg.seat);
     }
     this.layer.querySelector(`.talk-bubble[data-seat="${msg.seat}"]`)?.remove();
     this.layer.append(bubble);
