@@ -16,6 +16,11 @@
 #   ONEBOX_DATABASE=         use this database URL instead of starting PostgreSQL
 #   ONEBOX_CONN_PER_ADDRESS=64  one address's open connections at nginx (a load bench
 #                            on loopback is one address: bench/load.py in docs/operations.md)
+#   ONEBOX_TURN=0            1: also start coturn (apt-get install coturn) for voice at the
+#                            table, and hand it to the workers (TWMJ_ICE_SERVERS, TWMJ_TURN_SECRET)
+#   ONEBOX_TURN_PORT=3478    its STUN/TURN port (UDP and TCP); relays on ONEBOX_TURN_RELAYS
+#   ONEBOX_TURN_RELAYS=49160-49200
+#   ONEBOX_TURN_HOST=127.0.0.1  the address players' browsers reach it at (this machine's public one)
 #   TWMJ=                    the twmj command (default: .venv/bin/twmj beside this script)
 set -euo pipefail
 
@@ -29,6 +34,10 @@ pgport=${ONEBOX_PG_PORT:-55432}
 rport=${ONEBOX_REDIS_PORT:-56379}
 per_address=${ONEBOX_CONN_PER_ADDRESS:-64}
 twmj=${TWMJ:-$here/.venv/bin/twmj}
+turn=${ONEBOX_TURN:-0}
+tport=${ONEBOX_TURN_PORT:-3478}
+trelays=${ONEBOX_TURN_RELAYS:-49160-49200}
+thost=${ONEBOX_TURN_HOST:-127.0.0.1}
 # one PostgreSQL cluster per directory, named after it, so two boxes never share one
 cluster="twmj_$(printf '%s' "$dir" | md5sum | cut -c1-8)"
 
@@ -74,6 +83,26 @@ start_redis() {
     wait_for Redis redis-cli -p "$rport" ping
 }
 
+start_turn() {  # coturn, with time-limited credentials made from a secret it shares with the workers
+    [ "$turn" = 1 ] || return 0
+    command -v turnserver >/dev/null || die "coturn is not installed (apt-get install coturn), or leave ONEBOX_TURN unset"
+    [ -s "$dir/turn-secret" ] || head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$dir/turn-secret"
+    if ! { [ -s "$dir/turnserver.pid" ] && kill -0 "$(cat "$dir/turnserver.pid")" 2>/dev/null; }; then
+        # it relays only to the players' public addresses: never into this machine's
+        # own networks (loopback is refused by default), so a TURN allocation cannot
+        # reach Redis, PostgreSQL or the workers
+        turnserver -o -n --listening-port "$tport" --min-port "${trelays%-*}" --max-port "${trelays#*-}" \
+            --use-auth-secret --static-auth-secret="$(cat "$dir/turn-secret")" --realm twmahjong \
+            --fingerprint --no-cli --no-tls --no-dtls --no-multicast-peers \
+            --denied-peer-ip=0.0.0.0-0.255.255.255 --denied-peer-ip=10.0.0.0-10.255.255.255 \
+            --denied-peer-ip=100.64.0.0-100.127.255.255 --denied-peer-ip=169.254.0.0-169.254.255.255 \
+            --denied-peer-ip=172.16.0.0-172.31.255.255 --denied-peer-ip=192.168.0.0-192.168.255.255 \
+            --userdb "$dir/turndb" --pidfile "$dir/turnserver.pid" --log-file "$dir/turnserver.log" \
+            --simple-log
+    fi
+    wait_for coturn test -s "$dir/turnserver.pid"
+}
+
 start_workers() {
     [ -x "$twmj" ] || die "$twmj not found: run 'make install' first (or set TWMJ)"
     [ -s "$dir/secret" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$dir/secret"
@@ -82,6 +111,10 @@ start_workers() {
         p=$((wport + i - 1))
         if [ -s "$dir/worker$i.pid" ] && kill -0 "$(cat "$dir/worker$i.pid")" 2>/dev/null; then
             continue
+        fi
+        if [ "$turn" = 1 ]; then     # voice at the table: STUN and TURN (UDP, and TCP for strict networks)
+            export TWMJ_ICE_SERVERS="stun:$thost:$tport, turn:$thost:$tport?transport=udp, turn:$thost:$tport?transport=tcp"
+            export TWMJ_TURN_SECRET; TWMJ_TURN_SECRET=$(cat "$dir/turn-secret")
         fi
         # every worker shares the secret key, the database and Redis; nginx is the
         # only proxy whose X-Forwarded-For they believe. TWMJ_ROUTE: how a client
@@ -220,9 +253,10 @@ case "$cmd" in
 up)
     start_postgres
     start_redis
+    start_turn
     start_workers
     start_nginx
-    say "up: http://127.0.0.1:$port/ ($workers workers on $wport.., $(sed 's/:[^:@]*@/:***@/' "$dir/database"), redis on $rport; state in $dir)"
+    say "up: http://127.0.0.1:$port/ ($workers workers on $wport.., $(sed 's/:[^:@]*@/:***@/' "$dir/database"), redis on $rport$([ "$turn" = 1 ] && echo ", coturn on $thost:$tport"); state in $dir)"
     ;;
 status)
     curl -fsS -m 10 "http://127.0.0.1:$port/api/v1/health" || die "nothing answers on $port"
@@ -232,6 +266,7 @@ down)
     # SIGTERM drains a worker: its tables go to the others (the last one stores them)
     for f in "$dir"/worker*.pid; do [ -e "$f" ] && stop_pid "$f" TERM; done
     [ -s "$dir/nginx.pid" ] && nginx -c "$dir/nginx.conf" -p "$dir" -s quit 2>/dev/null || true
+    stop_pid "$dir/turnserver.pid" TERM
     for _ in $(seq 100); do [ -s "$dir/nginx.pid" ] || break; sleep 0.1; done
     redis-cli -p "$rport" shutdown nosave >/dev/null 2>&1 || true
     if [ -z "${ONEBOX_DATABASE:-}" ] && command -v pg_lsclusters >/dev/null &&

@@ -26,6 +26,9 @@ GOOD = {
     "unwatch": {"type": "unwatch"},
     "mute": {"type": "mute", "seats": [1, 2]},
     "hint": {"type": "hint", "turn": 3},
+    "voice": {"type": "voice", "on": True, "quick": False},
+    "voice_signal": {"type": "voice_signal", "game_id": "g", "to": 1, "kind": "offer",
+                     "sdp": "v=0\r\n"},
 }
 
 # per field, values of a wrong JSON type (each must be refused)
@@ -44,6 +47,12 @@ WRONG = {
     ("watch", "game_id"): [1, None, True],
     ("mute", "seats"): ["1", [True], [1.0], ["1"], 1, None],
     ("hint", "turn"): ["3", 3.0, True, -1],
+    ("voice", "on"): ["yes", 1, None],
+    ("voice", "quick"): ["true", 0],
+    ("voice_signal", "to"): ["1", 1.0, True],
+    ("voice_signal", "listener"): ["1", 2.5, False],
+    ("voice_signal", "kind"): [1, "candidate", None],
+    ("voice_signal", "sdp"): [1, None, ["v=0"]],
 }
 WRONG_ACTION = {"type": [1, True], "tile": [1, True], "tiles": [12, False]}
 

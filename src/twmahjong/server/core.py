@@ -88,6 +88,9 @@ class Server:
         self.notices = Notices(self, link)
         self.talk_gate = TalkGate(settings.talk_rate, settings.talk_burst,
                                   settings.limiter_keys, link)
+        from .social.voice import VoiceGate
+        self.voice_gate = VoiceGate(settings.voice_rate, settings.voice_burst,
+                                    settings.limiter_keys)
         if settings.test_mode:           # stacked walls' rote bots (server/play/stacked.py)
             from .play.stacked import register_bot
             register_bot()

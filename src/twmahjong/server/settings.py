@@ -108,6 +108,16 @@ class Settings(BaseModel):
     replay_rate: float = Field(1.0, gt=0)
     replay_burst: int = Field(20, ge=1)
 
+    # voice at the table (開黑, server/social/voice.py): the STUN/TURN servers handed to
+    # seated players — a JSON list of {urls, username, credential}, or URLs separated by
+    # commas — and, for TURN REST credentials (coturn's use-auth-secret), the shared
+    # secret and how long a credential lasts
+    ice_servers: str = ""
+    turn_secret: str | None = Field(None, min_length=16)
+    turn_ttl: float = Field(6 * 3600, gt=0)
+    voice_rate: float = Field(1.0, gt=0)       # voice messages/s per account
+    voice_burst: int = Field(12, ge=1)
+
     # recorded calls (語音包, server/net/voices.py): <voice_dir>/<cmn|nan>/<call>.<mp3|ogg|wav>
     voice_dir: Path | None = None
     # test-only features (stacked walls, server/play/stacked.py): refused unless this is on
@@ -192,6 +202,13 @@ class Settings(BaseModel):
     ops_token: str | None = Field(None, min_length=16)
     # bearer token for /admin/v1 (``twmj admin close``); None: that API answers 404
     admin_token: str | None = Field(None, min_length=16)
+
+    @field_validator("ice_servers")
+    @classmethod
+    def _ice(cls, v: str) -> str:
+        from .social.voice import parse_ice_servers
+        parse_ice_servers(v)                                # ValueError names it
+        return v
 
     @field_validator("ops_networks")
     @classmethod

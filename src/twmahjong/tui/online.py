@@ -104,6 +104,7 @@ class OnlineSession:
         self.talk: list[dict] = []        # the ``talk`` messages heard, oldest first
         self.muted: set[int] = set()      # seats whose talk this person does not want
         self.talk_note = ""               # a refused line, until the person does something
+        self.voice: set[int] = set()      # seats in the table's voice (開黑: browsers only)
         self.refused: str | None = None   # the seat was refused (too_many_tables): the lobby offers more
         self.hint_turn: int | None = None     # 教練: the turn a hint was asked for, unanswered
         self.coach_answer: dict | None = None  # its answer: the ``hint``, or the refusal with that turn
@@ -240,6 +241,9 @@ class OnlineSession:
                 self.notice = ""
             if self.creds is not None and st.ticket:
                 self.creds.set(ticket=st.ticket)          # 回到牌桌 after the terminal closes
+            self.voice = set((st.table.get("voice") or {}).get("seats") or [])
+        elif t == "voice":
+            self.voice = set(m.get("seats") or [])
         elif t == "matched":
             if self.creds is not None:
                 self.creds.set(ticket=m["ticket"])
@@ -476,6 +480,11 @@ class OnlineSession:
         if self.talk_note:
             bits.append(self.talk_note)
         return "  ".join(bits)
+
+    def voice_line(self, lang: str) -> str:
+        """Who talks by voice at this table (開黑), and that it takes the browser."""
+        who = tr(lang, "voice_sep").join(self.seat_name(lang, s) for s in sorted(self.voice))
+        return tr(lang, "voice_in", who=who)
 
     def header_extra(self, lang: str) -> str:
         return tr(lang, "online_header", profile=self.link.state.table.get("profile", ""))

@@ -71,6 +71,8 @@ class _PlainOnline(_Plain):
             self.say(s.talk_note)
         if m["type"] in ("hint", "error") and self.coach.asked and s.observation() is not None:
             self.coach_say()                # the coach's answer (or refusal) for this decision
+        if m["type"] == "voice" and s.voice:
+            self.say(s.voice_line(self.lang))
         if m["type"] == "hand_end" and m["hand_no"] not in self.results_shown:
             self.results_shown.add(m["hand_no"])
             self.say(self.render(result_text(s, self.lang, 100, s.result_model())))

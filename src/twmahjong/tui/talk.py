@@ -92,11 +92,16 @@ def talk_text(session, lang: str, rows: int, width: int) -> Text:
     """The table's talk pane: the latest ``rows`` lines heard (a muted seat's hidden),
     each on one row of ``width`` cells, the speaker's name in colour."""
     out = Text()
-    heard = [m for m in session.talk if m.get("seat") not in session.muted][-rows:]
+    voice = getattr(session, "voice", None)
+    if voice:                            # 開黑: who talks by voice (the browser's), on top
+        out.append(fit_line(session.voice_line(lang), width), style="#7ee2a1")
+        rows -= 1
+    heard = [m for m in session.talk if m.get("seat") not in session.muted][-rows:] \
+        if rows > 0 else []
     for i, m in enumerate(heard):
         line = fit_line(session.talk_line(lang, m), width)
         who = session.seat_name(lang, m["seat"])
-        if i:
+        if i or voice:
             out.append("\n")
         out.append(line[:len(who)] if line.startswith(who) else "", style="bold #ffd54f")
         out.append(line[len(who):] if line.startswith(who) else line)

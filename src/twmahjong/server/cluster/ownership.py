@@ -172,6 +172,15 @@ class RemoteTable:
         else:
             self._send({"op": "unwatch", "seat": -1, "conn": cid})
 
+    def listen(self, msg: Any, conn: Any) -> None:
+        """A watcher's voice message (listening): to the owner, like its watch."""
+        cid = self.cluster.conn_key(conn)
+        if self.local is not None:
+            self.local.listen(msg, conn)
+        elif cid in self.watchers:
+            self._send({"op": "listen", "seat": -1, "conn": cid,
+                        "msg": msg.model_dump(mode="json", exclude_none=True)})
+
     def _send(self, msg: dict) -> None:
         if self.owner is not None:      # no owner: wait for table_moved, then re-attach
             cid = msg["conn"]
@@ -659,6 +668,8 @@ class Cluster:
                 item[1].reseat(m["conn"])
         elif op in ("watch", "unwatch"):
             self._for_watch(op, m)
+        elif op == "listen":
+            self._for_listen(m)
         elif op == "forfeit":
             self._for_forfeit(m)
         elif op == "answer":
@@ -686,6 +697,19 @@ class Cluster:
             relay = self._relays.pop(key, None)
             if relay is not None:
                 table.unwatch(relay)
+
+    def _for_listen(self, m: dict) -> None:
+        """A relayed watcher's voice message (server/social/voice.py)."""
+        table = self.directory.get(m["game"])
+        relay = self._relays.get((m["via"], m["conn"]))
+        if table is None or relay is None or relay.game_id != table.id:
+            return
+        try:
+            msg = P.seat_message.validate_python(m["msg"])
+        except ValidationError:
+            log.warning("dropping a malformed relayed voice message")
+            return
+        table.listen(msg, relay)
 
     def _for_owner(self, op: str, m: dict) -> None:
         table = self.directory.get(m["game"])

@@ -95,6 +95,9 @@ class RoomRequest(BaseModel):
     speed: Literal["fast", "standard", "slow"] = "standard"
     # 觀戰: may friends watch the game? (the host may forbid it)
     watch: bool = True
+    # 開黑: may the players talk by voice? (the host may forbid it) May watchers listen?
+    voice: bool = True
+    voice_watchers: bool = False
     # 真人語音: may the players' own recorded calls be heard? (the host may turn them off)
     voices: bool = True
     # 教練: may the players ask the coach for hints? (off unless the host allows them)
@@ -372,6 +375,10 @@ async def open_room(body: RoomRequest, request: Request,
     profile = server.check_profile(body.profile)
     bots_choice = opponents.check_choice(body.bots) if body.bots else None
     options = {} if body.watch else {"watch": False}
+    if not body.voice:
+        options["voice"] = False
+    elif body.voice_watchers:
+        options["voice_watchers"] = True
     if not body.voices:
         options["voices"] = False
     if body.hints:
@@ -433,7 +440,7 @@ async def _make_game(server, room) -> None:
     names, options = None, None
     if room.bots:       # adaptive reads the host's own record
         names, options = await opponents.choose_bots(server.repo, room.host[0], room.bots)
-    options = {**(options or {}), "speed": room.speed, **room.options}
+    options = {**(options or {}), "speed": room.speed, "room": True, **room.options}
     await server.create_table(mode="casual", profile=room.profile, stake=room.stake,
                               rounds=room.rounds, players=list(room.players),
                               bots=names, game_id=room.game_id, options=options)

@@ -36,6 +36,8 @@ __all__ = [
     "SeatMessage",
     "Talk",
     "Unwatch",
+    "Voice",
+    "VoiceSignal",
     "Watch",
     "message",
     "out",
@@ -149,12 +151,33 @@ class HintAsk(_In):
     turn: int | None = Field(None, ge=0)
 
 
+class Voice(_In):
+    """開黑: this connection's seat in the table's voice, or out of it
+    (server/social/voice.py); ``quick``: its player allows voice with strangers at a
+    quick-match table."""
+    type: Literal["voice"]
+    on: bool
+    quick: bool = False
+
+
+class VoiceSignal(_In):
+    """One WebRTC session description (ICE candidates included) for seat ``to`` of the
+    table ``game_id``, both in voice — or, from a seat, for the watcher ``listener``
+    listening to it (a room whose host lets watchers listen); the server only relays it."""
+    type: Literal["voice_signal"]
+    game_id: str = Field(max_length=64)
+    to: int | None = Field(None, ge=0, le=3)
+    listener: int | None = Field(None, ge=1, le=1_000_000)
+    kind: Literal["offer", "answer"]
+    sdp: str = Field(min_length=3, max_length=3600)
+
+
 ClientMessage = Annotated[Hello | QuickMatch | CancelMatch | Join | ActionMsg | Ping | Ready
-                          | AutoPlay | Talk | Watch | Unwatch | Mute | HintAsk,
+                          | AutoPlay | Talk | Watch | Unwatch | Mute | HintAsk | Voice | VoiceSignal,
                           Field(discriminator="type")]
 _client = TypeAdapter(ClientMessage)
 # what a seated player sends to their table (relayed as is between cluster processes)
-SeatMessage = Annotated[ActionMsg | Ready | AutoPlay | Talk | HintAsk,
+SeatMessage = Annotated[ActionMsg | Ready | AutoPlay | Talk | HintAsk | Voice | VoiceSignal,
                         Field(discriminator="type")]
 seat_message = TypeAdapter(SeatMessage)
 
@@ -348,6 +371,34 @@ class WatchFrame(_Out):
     view: dict[str, Any]
     events: list[dict[str, Any]]
     scores: list[int]
+
+
+class VoiceState(_Out):
+    """Who is in the table's voice, and the watchers who listen, by number (to the
+    seated players and the listeners, on every change)."""
+    type: Literal["voice"] = "voice"
+    seats: list[int]
+    listeners: list[int]
+
+
+class VoiceJoined(_Out):
+    """This connection is in voice (a seat, or a watcher as ``listener``): the ICE
+    servers to use and the seats to call."""
+    type: Literal["voice_joined"] = "voice_joined"
+    seat: int | None
+    listener: int | None
+    ice_servers: list[dict[str, Any]]
+    peers: list[int]
+
+
+class VoiceSignalOut(_Out):
+    """A session description from ``seat`` (or from the listening watcher
+    ``listener``): its ``offer`` or ``answer``."""
+    type: Literal["voice_signal"] = "voice_signal"
+    seat: int | None
+    listener: int | None
+    kind: str
+    sdp: str
 
 
 class Notice(_Out):

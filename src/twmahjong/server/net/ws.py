@@ -41,6 +41,7 @@ from .limits import LimitError, network_of
 __all__ = ["Connection"]
 
 _TALK = '{"v":1,"type":"talk"'          # social.talk_message's text begins so
+_VOICE = '{"v":1,"type":"voice_signal"'  # social.voice's relayed offers and answers
 
 # close codes: 1008 (policy) for a client that broke a rule, 1013 (try again later)
 # for one refused for now, 1001 (going away) for an idle one
@@ -82,6 +83,8 @@ class Connection:
             return
         if text.startswith(_TALK) and (self.blocked or self.muted) and self._unwanted(text):
             return                       # a blocked or muted player's phrase never arrives
+        if text.startswith(_VOICE) and self.blocked and self._blocked_seat(text):
+            return                       # nor a blocked player's call (開黑)
         if self.outbox.qsize() >= self.server.settings.send_queue:
             log.warning("dropping a client that does not read its messages (%s)", self._who())
             self.server.metrics.slow_dropped.inc()
@@ -110,6 +113,13 @@ class Connection:
             return True
         try:
             return table.seats[seat].account_id in self.blocked
+        except (IndexError, TypeError):
+            return False
+
+    def _blocked_seat(self, text: str) -> bool:
+        seat = orjson.loads(text).get("seat")
+        try:
+            return self.table is not None and self.table.seats[seat].account_id in self.blocked
         except (IndexError, TypeError):
             return False
 
@@ -336,6 +346,13 @@ class Connection:
             await self._join(msg.ticket)
         elif isinstance(msg, P.Talk):
             await self._talk(msg)
+        elif isinstance(msg, (P.Voice, P.VoiceSignal)):
+            from ..social.voice import check
+            check(self, msg)                 # seated, this table, the rate: else an error
+            if self.watching is not None:
+                self.watching.listen(msg, self)     # a watcher, if the host lets it listen
+            else:
+                self.table.submit(self.seat, msg, self)
         elif isinstance(msg, P.Watch):
             await self._watch(msg.game_id)
         elif isinstance(msg, P.Mute):

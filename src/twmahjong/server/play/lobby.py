@@ -166,6 +166,8 @@ class Room:
         return {"code": self.code, "host": self.host[1], "profile": self.profile,
                 "stake": self.stake, "rounds": self.rounds, "bots": self.bots,
                 "speed": self.speed, "watch": bool(self.options.get("watch", True)),
+                "voice": bool(self.options.get("voice", True)),
+                "voice_watchers": bool(self.options.get("voice_watchers", False)),
                 "voices": bool(self.options.get("voices", True)),
                 "hints": bool(self.options.get("hints", False)),
                 "players": [p[1] if p else None for p in self.players], "started": self.started}

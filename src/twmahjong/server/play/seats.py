@@ -181,6 +181,7 @@ class Seating:
         if conn in s.conns:
             s.conns.remove(conn)
             self._connections_changed(seat, len(s.conns) + 1)
+        self.social.voice.detached(seat, conn)
         if not s.conns and seat in self.ready_wait:
             self._ready(seat)            # gone: the next deal does not wait for them
         self.conn_epoch += 1
@@ -283,7 +284,8 @@ class Seating:
                 "watchers": len(self.social.desk), "watchable": self.social.watchable,
                 # where this table is played (settings.route): a client elsewhere moves here
                 "route": self.sv.settings.route or None,
-                "hints": hints_allowed(self, viewer)}     # 教練: may this seat ask (coaching.py)
+                "hints": hints_allowed(self, viewer),     # 教練: may this seat ask (coaching.py)
+                "voice": self.social.voice.info()}
 
     def snapshot(self, seat: int) -> str:
         """Everything one seat needs to draw the table from nothing (reconnect)."""

@@ -144,8 +144,8 @@ class Table(Seating, Ending):
     def detach(self, seat: int, conn: Outbox) -> None:
         self.inbox.put_nowait(("detach", seat, conn))
 
-    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay | P.Talk,
-               conn: Outbox) -> None:
+    def submit(self, seat: int, msg: P.ActionMsg | P.Ready | P.AutoPlay | P.Talk | P.Voice
+               | P.VoiceSignal, conn: Outbox) -> None:
         self.inbox.put_nowait(("action", seat, msg, conn, time.perf_counter()))
 
     def watch(self, conn: Outbox, account_id: int) -> None:
@@ -154,6 +154,10 @@ class Table(Seating, Ending):
 
     def unwatch(self, conn: Outbox) -> None:
         self.inbox.put_nowait(("unwatch", conn))
+
+    def listen(self, msg: P.Voice | P.VoiceSignal, conn: Outbox) -> None:
+        """A watcher's voice message (server/social/voice.py: listening, if allowed)."""
+        self.inbox.put_nowait(("listen", conn, msg))
 
     def close(self, reason: str) -> None:
         """An operator ends the table (``twmj admin close``): through the inbox like
@@ -370,6 +374,8 @@ class Table(Seating, Ending):
                     self.social.say(item[1], msg)
                 elif isinstance(msg, P.HintAsk):      # 教練 (coaching.py)
                     coaching.ask(self, item[1], msg.turn, item[3])
+                elif isinstance(msg, (P.Voice, P.VoiceSignal)):
+                    self.social.voice.handle(item[1], msg, item[3])   # social/voice.py
                 else:
                     applied = await self._human_action(item[1], msg, item[3])
                     if applied and len(item) > 4 and self.sv.metrics is not None:
@@ -406,6 +412,8 @@ class Table(Seating, Ending):
                 self.social.watch(item[1], item[2])
             elif kind == "unwatch":
                 self.social.unwatch(item[1])
+            elif kind == "listen":
+                self.social.voice.listen(item[1], item[2])
             elif kind == "long_wait":
                 self.social.long_wait(item[1], item[2], item[3])
         except (asyncio.CancelledError, Fenced, _Closed, _Ended):

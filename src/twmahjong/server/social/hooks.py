@@ -14,6 +14,7 @@ from typing import Any
 
 from ..net import protocol as P
 from .talk import BotTalk, talk_message
+from .voice import TableVoice
 from .watch import WatchDesk
 
 __all__ = ["TableSocial"]
@@ -30,6 +31,7 @@ class TableSocial:
         self.bots = BotTalk(float(getattr(st, "bot_talk", 0.3)),
                             float(getattr(st, "bot_talk_gap", 8.0)),
                             random.Random(f"talk/{table.id}"), table.sv.clock)
+        self.voice = TableVoice(table)      # 開黑: the WebRTC signalling between seats
 
     @property
     def watchable(self) -> bool:
@@ -120,6 +122,7 @@ class TableSocial:
         return None
 
     def unwatch(self, conn: Any) -> None:
+        self.voice.unwatched(conn)
         if self.desk.remove(conn):
             self._count()
 

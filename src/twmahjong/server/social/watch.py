@@ -108,7 +108,10 @@ class WatchDesk:
         info = self.table.table_info()
         keep = ("game_id", "mode", "profile", "stake", "rounds", "seats", "scores",
                 "finished", "state", "speed", "watchers")
-        return {k: info[k] for k in keep if k in info}
+        out = {k: info[k] for k in keep if k in info}
+        if info.get("voice", {}).get("listen"):      # the host lets watchers listen
+            out["voice"] = info["voice"]
+        return out
 
     def moved(self) -> None:
         """The game changed (after every seat was sent its update): record a frame

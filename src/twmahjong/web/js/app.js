@@ -220,6 +220,11 @@ function onMessage(msg) {
       if (msg.type === "watching") enterWatch();
       watchView?.handle(msg);
       break;
+    case "voice":
+    case "voice_joined":
+    case "voice_signal":
+      (game || watchView)?.handle(msg);     // a watcher listens where the host allows it
+      break;
     case "hand_end":
     case "game_end":
       if (watchView && !game) watchView.handle(msg);
@@ -289,7 +294,8 @@ function enterWatch() {
   if (!watchView) {
     const root = document.createElement("main");
     root.className = "table-screen";
-    watchView = new WatchView(root, { onLeave: leaveWatch });
+    watchView = new WatchView(root, { onLeave: leaveWatch, send: (m) => socket?.send(m),
+      onError: (m) => toast(errorText(m)) });
     watchView.root = root;
   }
   if (location.hash !== "#/watch") location.hash = "#/watch";
@@ -297,6 +303,7 @@ function enterWatch() {
 }
 
 function leaveWatch() {
+  watchView?.destroy();           // out of the table's voice first (if it listened)
   socket?.send({ type: "unwatch" });
   watchView = null;
   location.hash = "#/";
@@ -395,9 +402,11 @@ function pollRoom(seat) {
 
 /** The room request: the lobby's options, `bots` only when the player chose one. */
 function roomOptions() {
-  const { bots, watch, hints, ...rest } = state.options;
+  const { bots, watch, hints, voice, voice_watchers: listen, ...rest } = state.options;
   const out = bots ? { ...rest, bots } : rest;
   if (hints) out.hints = true;                                // 教練: the host may allow it
+  if (voice === false) out.voice = false;                     // 開黑: the host may forbid it
+  else if (listen === true) out.voice_watchers = true;        // … or let watchers listen
   return watch === false ? { ...out, watch: false } : out;    // 觀戰: the host may forbid it
 }
 

@@ -9,6 +9,7 @@ import { TableView } from "./table.js";
 import { loadSeatVoices } from "./myvoice.js";
 import { Coach, COACH_ERRORS } from "./coach.js";
 import { TalkBar } from "./talk.js";
+import { VoiceBar } from "./voice.js";
 import { onLangChange } from "./i18n.js";
 import { splitTiles } from "./tiles.js";
 
@@ -79,9 +80,20 @@ export class GameController {
       me: () => this.view.obs?.seat ?? null,
       players: () => this.players,
     });
-    this.unLang = onLangChange(() => this.talk.rerender());
     // 教練: the AI's advice where this seat may ask (coach.js)
     this.coach = new Coach(this.view, { ask: (turn) => this.socket.send({ type: "hint", turn }) });
+    // 開黑: voice at the table (voice.js), peer to peer; the server relays the signalling
+    this.voice = new VoiceBar(root, {
+      send: (m) => this.socket.send(m),
+      me: () => this.view.obs?.seat ?? null,
+      players: () => this.players,
+      gameId: () => this.gameId,
+      onError: (m) => this.onError(m),
+    });
+    this.unLang = onLangChange(() => {
+      this.talk.rerender();
+      this.voice.rerender();
+    });
   }
 
   act(action) {
@@ -121,6 +133,7 @@ export class GameController {
         if (msg.observation) this.view.setObservation(msg.observation, { timer: msg.timer || null, clocks: msg.clocks || null });
         if (msg.observation) this.coach.observe(msg.observation, this.turn);
         if (msg.hand?.open && msg.hand.deal) this.view.showDeal(msg.hand.deal);
+        this.voice.setInfo(table.voice);
         return true;
       }
       case "update":
@@ -184,9 +197,15 @@ export class GameController {
       case "hint":
         this.coach.receive(msg);
         return true;
+      case "voice":
+      case "voice_joined":
+      case "voice_signal":
+        return this.voice.handle(msg);
       case "error":
         // a refused hint request is the coach's to say (in its panel, not a toast)
         if (COACH_ERRORS.includes(msg.code) && this.coach.refused(msg)) return true;
+        if (this.voice.refused(msg) === true) this.onError(msg);
+        if (String(msg.code).startsWith("voice_")) return true;
         // Refused: nothing changed on the server, so the same choices stand.
         if (msg.code === "illegal_action" || msg.code === "rate_limited") this.view.unlock();
         if (msg.code !== "stale" && msg.code !== "not_your_turn") this.onError(msg);
@@ -225,6 +244,7 @@ export class GameController {
   destroy() {
     this.talk.destroy();
     this.coach.destroy();
+    this.voice.destroy();
     this.unLang?.();
     this.view.destroy();
   }

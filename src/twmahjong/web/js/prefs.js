@@ -11,6 +11,8 @@ const DEFAULTS = {
   autoPass: false,  // 自動過
   readyHints: true, // 聽牌提示 (waits.js)
   dealInfo: true,   // 開局說明: the deal's dice, wall break and dealer's seat each hand
+  voiceChat: false, // 語音聊天 (開黑, voice.js): join the voice of private rooms
+  voiceQuick: false, // … and of quick-match tables, with strangers who allowed it too
   playerVoices: true, // 玩家真人語音: other players' own recorded calls (myvoice.js)
 };
 
@@ -43,6 +45,7 @@ const CHOICES = {
   tileSize: ["m", "s", "l"],                  // 牌的大小: medium (default), small, large
   speed: ["standard", "fast", "slow"],        // 牌桌速度 of the tables this player makes
   coach: ["ask", "always", "off"],            // 教練: a 教練 button (default), asked at every decision, none
+  voiceMode: ["open", "ptt"],                 // 開放麥克風 or 按住說話 (voice.js)
 };
 
 export function getChoice(name) {

@@ -7,6 +7,7 @@ import { getLang, onLangChange, setLang, t } from "./i18n.js";
 import { getChoice, getPref, setChoice, setPref } from "./prefs.js";
 import { myVoiceButton } from "./myvoice.js";
 import { speakCall, voiceStatus } from "./speech.js";
+import { voiceSettings } from "./voice.js";
 
 /** The tile size as a class on <body>, read by the table's CSS (tiles-s / -m / -l). */
 export function applyTileSize(size = getChoice("tileSize")) {
@@ -47,6 +48,7 @@ function panel(close) {
       h("div", { class: "set-buttons" },
         h("button", { type: "button", class: "btn small set-try", onclick: () => speakCall("pon") }, t("settings.voice.try")),
         myVoiceButton())),
+    ...voiceSettings(radios),
     h("section", { class: "set-row set-switch", dataset: { set: "hints" } },
       h("h3", {}, t("settings.hints")),
       radios("set-hints", [["on", t("settings.on")], ["off", t("settings.off")]], getPref("readyHints") ? "on" : "off",
