@@ -64,8 +64,8 @@ async def test_the_seat_across_shows_its_melds_and_river_at_80x24():
         river = obs["discards"][across]
         row = " ".join(shown.splitlines()[2:])
         for tile in river:                                      # every discard of its river
-            assert tile.replace("1z", "E").replace("2z", "S").replace("3z", "W").replace(
-                "4z", "N").replace("5z", "Wh").replace("6z", "Gr").replace("7z", "Rd") in row
+            assert tile.replace("1z", "Ea").replace("2z", "So").replace("3z", "We").replace(
+                "4z", "No").replace("5z", "Wh").replace("6z", "Gr").replace("7z", "Rd") in row
         for sel in ("#seat-1", "#seat-2", "#seat-3", "#mine-river", "#hand", "#keys"):
             assert fits(app, sel), sel
 
@@ -174,6 +174,6 @@ def test_a_long_river_closes_its_gaps_then_keeps_the_latest_tiles():
     tight = river_rows("en", river, 16, 4, last_index=30, taken=set(), cell=COMPACT)
     first = plain(tight[0]).split()
     assert len(tight) == 4 and first[0] == "+13"                    # 20 slots: +13 in two, 18 tiles
-    assert plain(tight[-1]).split()[-1] == "N"                       # the latest discard stays
+    assert plain(tight[-1]).split()[-1] == "No"                       # the latest discard stays
     for row in tight:
         assert cell_len(plain(row).rstrip()) <= 16

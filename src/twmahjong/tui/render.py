@@ -15,11 +15,11 @@ from rich.text import Text
 
 from .glyphs import CELL, COMPACT, GAP, kinds, tile_style, tile_text, tiles_text
 from .session import relative
-from .strings import tile_label, tr, tr_you, wind_label
+from .strings import STRINGS, tile_label, tr, tr_you, wind_label
 
 __all__ = ["claimed_discards", "event_line", "flowers_text", "hand_layout", "hand_text",
-           "header_text", "meld_text", "seat_body", "seat_name", "seat_title", "tiles_label",
-           "waits_text"]
+           "header_text", "meld_text", "passed_win_text", "seat_body", "seat_name", "seat_title",
+           "tiles_label", "waits_text"]
 
 _REL_KEY = ("self", "right", "across", "left")
 
@@ -233,8 +233,8 @@ def hand_text(lang: str, obs: dict, sel: int | None, *, cell: int = CELL,
 def waits_text(lang: str, ws) -> str:
     """聽 tiles with their live counts: 3萬(剩2) 6萬(剩0); when none is left of any,
     空聽 said in words (a ready hand that can no longer win is no reason to keep it)."""
-    text = " ".join(tr(lang, "wait_live", tile=tile_label(lang, kinds(w.tile)[0]), n=w.live)
-                    for w in ws)
+    text = " ".join(tr(lang, "wait_blocked" if getattr(w, "blocked", False) else "wait_live",
+                       tile=tile_label(lang, kinds(w.tile)[0]), n=w.live) for w in ws)
     if ws and not any(w.live for w in ws):
         text += tr(lang, "wait_dead")
     return text
@@ -287,3 +287,14 @@ def reseat_lines(lang: str, e: dict, before: list[int], name) -> list[str]:
                   dice="+".join(map(str, e["dealer_dice"])), total=sum(e["dealer_dice"]),
                   dealer=name(e["seating"][e["first_dealer"]])))
     return out
+
+
+def passed_win_text(lang: str, obs: dict | None, tile: str | None = None) -> str:
+    """過水 in the player's words, as the profile lifts it (the observation's own
+    ``passed_win``: another seat's is never told); '' when the seat may win."""
+    pw = (obs or {}).get("passed_win")
+    if not pw:
+        return ""
+    until = pw.get("until", "until_non_winning_discard")
+    key = f"passed_{until}" if f"passed_{until}" in STRINGS else "passed_until_non_winning_discard"
+    return tr(lang, key, tiles=tiles_label(lang, pw.get("tiles") or tile or ""))

@@ -162,6 +162,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "forbidden_pon": ("碰牌後不能打同一張牌（標 x）：{tiles}",
                       "After a pung you may not discard the same tile (x): {tiles}"),
     "key_not_now": ("現在不能{what}", "You cannot {what} now"),
+    # 過水: a win let go, said as the profile lifts it (play.passed_win)
+    "passed_until_non_winning_discard": (
+        "過水：放過了胡，要等你打出一張不是胡牌的牌，才能再胡",
+        "Passed win (過水): no win until you discard a tile that is not one of your winning tiles"),
+    "passed_until_own_discard": ("過水：放過了胡，你下次打牌前不能胡",
+                                 "Passed win (過水): no win until your next discard"),
+    "passed_until_own_draw": ("過水：放過了 {tiles}，你下次摸牌前不能胡這張",
+                              "Passed win (過水): no win on {tiles} until your next draw"),
+    "passed_refused": ("現在不能胡 — {why}", "You cannot win now — {why}"),
+    "wait_blocked": ("{tile}(剩{n}·過水)", "{tile} ({n} left, 過水: not now)"),
     "key_nothing": ("現在沒有要你決定的事", "Nothing to decide now — wait for your turn"),
     "dealer_not_east": ("莊家{who}坐{wind}：本規則從開門位數門風，莊家不一定是東。",
                         "Dealer {who} sits {wind}: winds count from the wall break, not the dealer."),
@@ -213,6 +223,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help_declare_any": ("任何時候都可以報聽", "declare ready at any time"),
     "help_declare_first": ("只有天聽／地聽（第一次打牌時）", "only heavenly/earthly ready, with your first discard"),
     "help_draw": ("d 摸海底牌；x 棄摸（流局）\n", "d draws the last tile; x declines it (drawn hand)\n"),
+    "plain_turn_claimed": ("輪到你打牌：輸入要打的牌（如 5萬、西）", "Your turn: type the tile to discard (e.g. 5m, We)"),
+    "plain_no_drawn": ("你沒有摸到的牌：輸入要打的牌（如 5萬）", "You drew no tile: type the tile to discard (e.g. 5m)"),
+    "tile_legend": ("牌名：1m–9m 萬、1p–9p 筒、1s–9s 條；Ea 東 So 南 We 西 No 北；Wh 白 Gr 發 Rd 中；"
+                    "花 Sp 春 Su 夏 Au 秋 Wi 冬 Pl 梅 Or 蘭 Ch 菊 Bm 竹",
+                    "Tiles: 1m-9m characters (萬), 1p-9p dots (筒), 1s-9s bamboo (條); Ea East, "
+                    "So South, We West, No North; Wh White, Gr Green, Rd Red; flowers: Sp Spring, "
+                    "Su Summer, Au Autumn, Wi Winter, Pl Plum, Or Orchid, Ch Chrysanthemum, Bm Bamboo"),
     "plain_turn": ("輪到你打牌：輸入牌名（如 5萬），Enter 打摸到的牌", "Your turn: type a tile (e.g. 5m); Enter throws the drawn one"),
     "plain_clock": ("剩 {n} 秒", "{n}s left"),
     "plain_clock_warn": ("還剩 {n} 秒就由伺服器代打", "{n}s left before the server plays for you"),
@@ -225,10 +242,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "plain_not_auto": ("你的座位沒有託管", "Your seat is not on auto-play"),
     "plain_not_your_turn": ("現在不是你的回合：輪到你時會說", "Not your turn: you will be told when it is"),
     "plain_unknown": ("看不懂「{cmd}」：輸入 help 看指令", "Not understood: {cmd!r} — type help for the commands"),
-    "plain_help": ("指令：牌名（5萬、五萬、5m）或 Enter 打牌；c 吃 p 碰 k 槓 w 胡 t 聽 d 摸海底 x 過；"
-                   "數字選吃法；look 看牌桌；q 離開（會存檔）",
-                   "Commands: a tile (5m, 5萬) or Enter discards; c chow p pung k kong w win t ready "
-                   "d draw last x pass; a digit picks from a list; look reads the table; q leaves (saved)"),
+    "plain_help": ("指令：牌名（5萬、五萬、5m、西、西風、We）打那張牌，Enter 打摸到的牌；"
+                   "c 吃 p 碰 k 槓 w 胡 t 聽 d 摸海底 x 過；數字選吃法；look 看牌桌；q 離開（會存檔）",
+                   "Commands: a tile (5m, 5萬, We, West) discards it, Enter the tile you drew; "
+                   "c chow p pung k kong w win t ready d draw last x pass; a digit picks from a list; "
+                   "look reads the table; q leaves (saved)"),
     # online (線上)
     "online_header": ("線上 {profile}", "online {profile}"),
     "online_queued": ("排隊中（{n} 人）… 空位會由電腦補上", "In the queue ({n} waiting)… bots fill empty seats"),
@@ -415,12 +433,13 @@ STRINGS: dict[str, tuple[str, str]] = {
 _WINDS = {"zh": "東南西北", "en": ("East", "South", "West", "North")}
 
 # Tile faces: zh-TW 一萬 … 九條, 東南西北中發白, 春夏秋冬梅蘭菊竹; English keeps the
-# MPSZ digit-suit form players see in records, honors and flowers as short words.
+# MPSZ digit-suit form players see in records, honors and flowers as two letters
+# (TILE_LEGEND says them in full: ? help, twmj play --help, docs/terminal.md).
 _ZH_NUM = "一二三四五六七八九"
 _ZH_SUIT = "萬筒條"
 _ZH_HONOR = ("東", "南", "西", "北", "白", "發", "中")
 _ZH_FLOWER = "春夏秋冬梅蘭菊竹"
-_EN_HONOR = ("E", "S", "W", "N", "Wh", "Gr", "Rd")
+_EN_HONOR = ("Ea", "So", "We", "No", "Wh", "Gr", "Rd")   # never W: w is 胡 (win)
 _EN_FLOWER = ("Sp", "Su", "Au", "Wi", "Pl", "Or", "Ch", "Bm")
 
 

@@ -34,6 +34,7 @@ from .render import (
     hand_layout,
     hand_text,
     header_text,
+    passed_win_text,
     seat_body,
     seat_title,
     waits_text,
@@ -417,7 +418,17 @@ class TableScreen(Screen):
         return tr(self.lang, "forbidden_chi" if kind == "chi" else "forbidden_pon", tiles=tiles)
 
     def hint_text(self, obs: dict, ready: dict) -> Text:
-        """The line under the hand: a note if there is one, else the ready hint or the waits."""
+        """The line under the hand: a note if there is one, else the ready hint or the
+        waits; while the person's own 過水 holds, a second line says it."""
+        text = self._hint_text(obs, ready)
+        passed = passed_win_text(self.lang, obs)
+        if passed and passed not in text.plain:
+            if text.plain:
+                text.append("\n")
+            text.append(passed, style="#ffd54f")
+        return text
+
+    def _hint_text(self, obs: dict, ready: dict) -> Text:
         lang = self.lang
         if self.note:
             note, self.note = self.note, None
@@ -498,14 +509,22 @@ class TableScreen(Screen):
         return " ".join(p for p in parts if p)
 
     def key_label(self, key: str, acts: list[Action], phase: str) -> str:
+        """A choice's words; a claim names its tile (吃 3萬, 碰 白), a 吃 that can be
+        made one way names its run."""
         lang = self.lang
         if key == "x" and phase == "last_tile":
             return tr(lang, "act_decline_last")
         if key == "w":
             if acts[0].type == "flower_win":
                 return tr(lang, "act_flower_win")
-            return tr(lang, "act_self_win" if phase == "turn" else "act_win")
-        return tr(lang, _KEY_LABEL[key])
+            label = tr(lang, "act_self_win" if phase == "turn" else "act_win")
+        else:
+            label = tr(lang, _KEY_LABEL[key])
+        if phase in ("claim", "rob_kong") and key in "cpkw" and acts[0].tile is not None:
+            what = self.action_label(acts[0]) if key == "c" and len(acts) == 1 else \
+                tile_label(lang, acts[0].tile)
+            label = f"{label} {what}"
+        return label
 
     def action_label(self, a: Action) -> str:
         lang = self.lang
@@ -580,6 +599,10 @@ class TableScreen(Screen):
         legal = self.session.legal()
         acts = [a for a in legal if a.type in KEY_TYPES[key]]
         if not acts:
+            passed = passed_win_text(self.lang, self.session.observation()) if key == "w" else ""
+            if passed:                          # 過水: say why, not only that it cannot
+                self.say(tr(self.lang, "passed_refused", why=passed))
+                return
             self.say(tr(self.lang, "key_not_now", what=tr(self.lang, _KEY_LABEL[key]))
                      if legal else tr(self.lang, "key_nothing"))
             return
@@ -651,13 +674,32 @@ class TableScreen(Screen):
                 return
 
     def do(self, act: Action) -> None:
+        let_go = act.type == "pass" and any(a.type == "win" for a in self.session.legal())
         try:
             self.session.act(act, run=False)
         except IllegalAction as e:          # the list came from the engine; a race is shown, not raised
             self.say(str(e))
             return
+        passed = self.passed_note(act) if let_go else ""
+        if passed:                          # a win let go: 過水, said at once and kept in the log
+            self.note = passed
+            self.log_lines.append("! " + passed)
+            self.all_lines.append("! " + passed)
         self.after_move()
         self.advance()
+
+
+    def passed_note(self, act: Action) -> str:
+        """What letting a win go means here: the observation's 過水, or (online, before
+        the server's next update) the profile's rule for the tile let go."""
+        obs = self.session.observation()
+        text = passed_win_text(self.lang, obs)
+        if text or obs is None:
+            return text
+        until = self.session.profile.play.passed_win
+        tile = (obs.get("last_discard") or obs.get("added_kong") or {}).get("tile")
+        return passed_win_text(self.lang, {"passed_win": {
+            "until": until, "tiles": tile if until == "until_own_draw" else None}})
 
 
 def _button(key: str, action: str, label: str) -> str:
