@@ -72,3 +72,50 @@ async def test_the_claim_prompt_names_the_tile(lang, named):
         await pilot.pause()
         assert {a.type for a in s.legal()} == {"pon", "pass"}
         assert named in Text.from_markup(content(app, "#status")).plain
+
+
+async def test_the_seat_to_move_is_marked():
+    from .test_table import claim_session, wait_turn
+    s = claim_session()
+    app = app_for(s)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        # 下家 (the dealer) threw 白: the person may pon, else 對家 draws next
+        marked = [sel for sel in ("#seat-1", "#seat-2", "#seat-3", "#hand")
+                  if app.screen.query_one(sel).has_class("to-move")]
+        titles = {sel: Text.from_markup(str(app.screen.query_one(sel).border_title)).plain for sel in
+                  ("#seat-1", "#seat-2", "#seat-3", "#hand")}
+        assert marked == ["#seat-2"] and titles["#seat-2"].startswith("▶ ")
+        assert not any(t.startswith("▶") for sel, t in titles.items() if sel != "#seat-2")
+        await pilot.press("x")
+        await wait_turn(pilot, app)
+        hand = app.screen.query_one("#hand")
+        assert hand.has_class("to-move") and Text.from_markup(str(hand.border_title)).plain.startswith("▶ ")
+        assert not app.screen.query_one("#seat-2").has_class("to-move")
+
+
+async def test_online_every_seat_shows_its_clock_and_a_personality_its_name():
+    import time
+
+    from twmahjong.tui.online import OnlineSession
+    o = OnlineSession("http://127.0.0.1:9", None, ("quick", "standard", "low"))
+    st = o.link.state
+    st.table = {"seats": [{"name": "me"}, {"name": "bot:shark", "bot": True, "persona": {
+        "id": "shark", "zh": "老鯊", "en": "Shark", "tier": 4}}, {"name": "小華"}, {"name": "bot:L2", "bot": True}]}
+    st.clocks = [{"base": 5.0, "bank": 20.0, "running": False}, None,
+                 {"base": 5.0, "bank": 7.0, "running": True}, None]
+    st.timer_at = time.monotonic()
+    assert o.seat_clock("zh", 0) == "庫 20 秒" and o.seat_clock("en", 1) == ""
+    running = o.seat_clock("en", 2)                     # counted down from 5 + 7 s
+    assert running.startswith("⏱ ") and 0 <= int(running[2:-1]) <= 12
+    assert o.seat_player("zh", 1) == "老鯊 L4" and o.seat_player("en", 1) == "Shark L4"
+    assert o.seat_player("en", 3) == "bot L2"
+
+
+async def test_offline_a_personality_is_named_at_the_table_and_in_the_log():
+    s = PlaySession(load_profile("standard"), bot_names=["pon_uncle", "newbie", "L3"], seed=1,
+                    rounds=1)
+    names = {s.seat_player("zh", seat) for seat in range(4)}
+    assert {"碰碰伯 L1", "阿呆 L1", "電腦3 L3", "你"} == names
+    assert {s.seat_name("en", seat) for seat in range(4)} >= {"You"}
+    assert any("Pon Uncle" in s.seat_name("en", seat) for seat in range(4))

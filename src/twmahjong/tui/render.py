@@ -19,7 +19,7 @@ from .strings import STRINGS, tile_label, tr, tr_you, wind_label
 
 __all__ = ["claimed_discards", "event_line", "flowers_text", "hand_layout", "hand_text",
            "header_text", "meld_text", "passed_win_text", "seat_body", "seat_name", "seat_title",
-           "tiles_label", "waits_text"]
+           "seat_to_move", "tiles_label", "waits_text"]
 
 _REL_KEY = ("self", "right", "across", "left")
 
@@ -135,9 +135,31 @@ def river_rows(lang: str, ks: list[int], width: int, rows: int, *, last_index, t
     return out or [Text("")]
 
 
-def seat_title(lang: str, obs: dict, seat: int, name: str) -> Text:
-    """The box title: seat wind, 莊 and 聽 as words (not colour alone), then who sits there."""
+def seat_to_move(obs: dict, events: list[dict]) -> int | None:
+    """The seat that moves next, from this hand's public events: the one that drew,
+    claimed or made a kong (to discard), or after a discard the next in turn (to
+    draw, unless a claim comes first); None before the first move or once it is over."""
+    if obs.get("phase") == "turn" and obs.get("legal") and any(
+            a.get("type") == "discard" for a in obs["legal"]):
+        return obs["seat"]
+    mover = None
+    for e in events:
+        t = e.get("type")
+        if t in ("draw", "chi", "pon", "kong", "flower", "declare") and "seat" in e:
+            mover = e["seat"]
+        elif t == "discard":
+            mover = (e["seat"] + 1) % 4
+        elif t in ("win", "draw_game", "settlement"):
+            return None
+    return mover
+
+
+def seat_title(lang: str, obs: dict, seat: int, name: str, *, to_move: bool = False) -> Text:
+    """The box title: ▶ on the seat to move, seat wind, 莊 and 聽 as words (not colour
+    alone), then who sits there."""
     out = Text()
+    if to_move:
+        out.append("▶ ", style="bold #ffd54f")
     wind = wind_label(lang, obs["seat_winds"][seat])
     out.append(wind[0] if lang == "en" else wind,          # E / 東: the box is narrow
                style="bold #ffd54f" if seat == obs["dealer"] else "bold")

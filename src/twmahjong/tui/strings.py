@@ -265,6 +265,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_offline": ("離線", "offline"),
     "online_auto_mark": ("託管", "auto"),
     "online_clock": ("⏱ {n} 秒", "⏱ {n}s"),
+    "online_bank": ("庫 {n} 秒", "bank {n}s"),
     "online_auto_on": ("託管中（a 取消）", "Auto-play on (a cancels)"),
     "online_left": ("你離開了牌桌：伺服器會代打，用 twmj play --server 回到牌桌",
                     "You left the table: the server plays your seat until twmj play --server takes it back"),

@@ -37,6 +37,7 @@ from .render import (
     passed_win_text,
     seat_body,
     seat_title,
+    seat_to_move,
     waits_text,
 )
 from .session import relative
@@ -91,9 +92,11 @@ class TableScreen(Screen):
     .seat { width: 1fr; height: 1fr; border: round #5c8a6e; padding: 0 1; color: #e8e8e8;
             border-title-color: #f4efe1; border-subtitle-color: #bcd9c8; }
     #seat-2 { height: 1fr; }
-    #mine-river { height: 1fr; border: round #ffd54f; }
+    .seat.to-move { border: round #ffd54f; }
+    #mine-river { height: 1fr; }
     #talk { display: none; height: auto; padding: 0 1; color: #f4efe1; }
-    #hand { height: 5; border: round #ffd54f; padding: 0 1; border-title-color: #ffd54f; }
+    #hand { height: 5; border: round #5c8a6e; padding: 0 1; border-title-color: #ffd54f; }
+    #hand.to-move { border: round #ffd54f; }
     #status { height: auto; max-height: 2; background: #0a2a20; padding: 0 1; }
     #hint { height: auto; min-height: 1; max-height: 2; padding: 0 1; color: #80d8ff; }
     #log { height: 1; color: #bcd9c8; padding: 0 1; }
@@ -118,6 +121,7 @@ class TableScreen(Screen):
         self.result_for: int | None = None        # the hand whose result screen was shown
         self.hand_key = None                      # (hand, drawn, legal) last drawn: keep the cursor otherwise
         self.small = False                        # the terminal is below MIN_SIZE
+        self.mover: int | None = None             # the seat to move (▶)
 
     def compose(self):
         with Vertical(id="main"):
@@ -222,6 +226,21 @@ class TableScreen(Screen):
             return
         self.query_one("#status", Static).update(self.status_markup(self.session.observation()))
 
+    def refresh_clocks(self) -> None:
+        """Online, every second while a clock runs: the seats' clocks and the status
+        line (a note under the hand stays until the person's next key)."""
+        if not self.is_attached or not self.query("#status") or self.session.observation() is None:
+            return
+        s = self.session
+        for rel in (1, 2, 3):
+            seat = (s.seat + rel) % 4
+            clock = self.seat_clock(seat)
+            who = s.seat_player(self.lang, seat)
+            self.query_one(f"#seat-{rel}", Static).border_subtitle = " ".join(x for x in (clock, who) if x)
+        clock, sc = self.seat_clock(s.seat), s.scores[s.seat]
+        self.query_one("#hand", HandView).border_subtitle = f"{clock}  {sc:+d}" if clock else f"{sc:+d}"
+        self.refresh_status()
+
     def after_result(self, _=None) -> None:
         from .results import SummaryScreen
         if self.session.match_over:
@@ -318,7 +337,9 @@ class TableScreen(Screen):
             self.query_one("#status", Static).update(self.status_markup(obs))
             return
         me = s.seat
-        taken, last = claimed_discards(s.hand_events())
+        events = s.hand_events()
+        taken, last = claimed_discards(events)
+        self.mover = None if s.hand_over else seat_to_move(obs, events)
         width = self.app.size[0]
         self.query_one("#header", Static).update(header_text(
             lang, obs, hand_no=s.hand_no, dealer_name=self.seat_label(obs["dealer"]), width=width,
@@ -329,9 +350,11 @@ class TableScreen(Screen):
             self._seat_box(w, obs, seat, taken, last, river_only=False)
         self._seat_box(self.query_one("#mine-river", Static), obs, me, taken, last, river_only=True)
         hand = self.query_one("#hand", HandView)
-        hand.border_title = seat_title(lang, obs, me, tr(lang, "you"))
+        hand.border_title = seat_title(lang, obs, me, tr(lang, "you"), to_move=self.mover == me)
         sc = s.scores[me]
-        hand.border_subtitle = f"{sc:+d}"
+        clock = self.seat_clock(me)
+        hand.border_subtitle = f"{clock}  {sc:+d}" if clock else f"{sc:+d}"
+        hand.set_class(self.mover == me, "to-move")
         ready, forbidden = self.ready_map(obs), self.forbidden()
         hand.update(hand_text(lang, obs, self.sel, cell=self.cell, ready=frozenset(
             kinds("".join(ready))), forbidden=frozenset(forbidden)))
@@ -354,11 +377,21 @@ class TableScreen(Screen):
         width = max(COMPACT, region.width or 16)
         height = max(1, region.height or 4)
         rel = relative(seat, s.seat)
-        w.border_title = seat_title(lang, obs, seat, tr(lang, ("you", "right", "across", "left")[rel]))
-        # who plays the seat (a bot's level, a person's name) on the bottom edge
-        w.border_subtitle = s.seat_player(lang, seat) if seat != s.seat else ""
+        mover = self.mover == seat
+        w.border_title = seat_title(lang, obs, seat, tr(lang, ("you", "right", "across", "left")[rel]),
+                                    to_move=mover and not river_only)
+        w.set_class(mover and not river_only, "to-move")
+        # who plays the seat (a bot's level, a person's name) and its clock on the bottom edge
+        clock = self.seat_clock(seat)
+        who = s.seat_player(lang, seat) if seat != s.seat else ""
+        w.border_subtitle = " ".join(x for x in (clock, who) if x)
         w.update(seat_body(lang, obs, seat, score=s.scores[seat], width=width, height=height,
                            taken=taken[seat], last=last, river_only=river_only, cell=COMPACT))
+
+    def seat_clock(self, seat: int) -> str:
+        """Online: the seat's clock as the server counts it (``clocks``)."""
+        f = getattr(self.session, "seat_clock", None)
+        return f(self.lang, seat) if f is not None else ""
 
     def header_extra(self) -> str:
         return self.session.header_extra(self.lang) if hasattr(self.session, "header_extra") else ""
