@@ -140,6 +140,9 @@ async def test_the_result_screen_fits_and_its_prompt_is_visible(tmp_path):
     app = app_for(s)
     async with app.run_test(size=SMALL) as pilot:
         await auto_play(pilot, app, until=ResultScreen)
+        assert "按任意鍵看結算" in content(app, "#prompt")      # the win's moment first
+        await pilot.press("space")
+        await pilot.pause()
         prompt = app.screen.query_one("#prompt")
         assert "按任意鍵開始下一盤" in content(app, "#prompt")
         assert prompt.region.y + prompt.region.height <= SMALL[1] and prompt.region.height == 1

@@ -4,6 +4,7 @@ claimed tile named, the seat to move, the win before its settlement."""
 from __future__ import annotations
 
 import pytest
+from rich.cells import cell_len
 from rich.text import Text
 
 from twmahjong.profiles import load_profile
@@ -119,3 +120,35 @@ async def test_offline_a_personality_is_named_at_the_table_and_in_the_log():
     assert {"碰碰伯 L1", "阿呆 L1", "電腦3 L3", "你"} == names
     assert {s.seat_name("en", seat) for seat in range(4)} >= {"You"}
     assert any("Pon Uncle" in s.seat_name("en", seat) for seat in range(4))
+
+
+@pytest.mark.parametrize("lang,head,mark", [
+    ("zh", "★ 你 胡 二筒！ 下家 電腦", "▲ 胡"), ("en", "★ You win on 2p! Dealt in by Bot", "▲ win")])
+async def test_the_win_has_its_moment_before_the_settlement(lang, head, mark):
+    from twmahjong.tui.results import ResultScreen
+    s = passed_session()
+    app = app_for(s, lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("x")                  # no 天聽
+        await pilot.pause()
+        await pilot.press("w")                  # 胡 the dealer's 2p
+        await pilot.pause()
+        assert isinstance(app.screen, ResultScreen) and app.screen.moment
+        assert app.screen.query_one("#moment").display
+        assert not app.screen.query_one("#body").parent.display     # the settlement waits
+        shown = content(app, "#moment")
+        assert head in shown
+        rows = shown.splitlines()
+        i = next(i for i, r in enumerate(rows) if mark in r)
+        col = cell_len(rows[i][:rows[i].index("▲")])
+        laid = rows[i - 1].rstrip()
+        tile = "2筒" if lang == "zh" else "2p"
+        assert laid.endswith("  " + tile)                            # the winning tile apart
+        assert cell_len(laid) - cell_len(tile) == col                # and marked under it
+        assert laid.count("3筒" if lang == "zh" else "3p") == 1     # the hand laid down
+        await pilot.press("space")              # a key: the settlement at once
+        await pilot.pause()
+        assert isinstance(app.screen, ResultScreen) and not app.screen.moment
+        assert app.screen.query_one("#body").parent.display
+        assert not app.screen.query_one("#moment").display

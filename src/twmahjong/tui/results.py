@@ -16,11 +16,12 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from .glyphs import COMPACT, kinds, tiles_text
+from .glyphs import COMPACT, kinds, tile_text, tiles_text
 from .render import flowers_text, meld_text
 from .strings import STRINGS, tile_label, tr, tr_you
 
-__all__ = ["ResultScreen", "SummaryScreen", "payment_parts", "result_text", "summary_text"]
+__all__ = ["ResultScreen", "SummaryScreen", "moment_text", "payment_parts", "result_text",
+           "summary_text"]
 
 _DEALER_IDS = ("dealer", "dealer_streak")
 
@@ -162,6 +163,49 @@ def result_text(session, lang: str, width: int = 120, model: dict | None = None)
     return Group(*rows)
 
 
+def moment_text(session, lang: str, model: dict, width: int = 78) -> Group | None:
+    """The win before its settlement (胡牌的一刻): who won, 胡 or 自摸 and from whom,
+    the hand laid down with the winning tile apart and marked; None for a drawn hand."""
+    if not model["wins"]:
+        return None
+    rows: list[Text] = []
+    for w in model["wins"]:
+        who = _who(lang, session, w["seat"])
+        you = w["seat"] == session.seat
+        kind = kinds(w["tile"])[0] if w.get("tile") else None
+        if w.get("flower_win"):
+            head = tr_you(lang, "moment_flower", you, who=who)
+        elif w["self_drawn"]:
+            head = tr_you(lang, "moment_self", you, who=who, tile=tile_label(lang, kind))
+        else:
+            head = tr_you(lang, "moment_ron", you, who=who, tile=tile_label(lang, kind),
+                          payer=_who(lang, session, w["from"]))
+        rows.append(Text("★ " + head, style="bold #ffd54f"))
+        rv = model["revealed"][w["seat"]]
+        hand = kinds(rv["hand"])
+        if kind is not None and kind in hand:
+            hand.remove(kind)                       # the winning tile stands apart
+        line = tiles_text(lang, hand, cell=COMPACT, gap=0)
+        for m in rv["melds"]:
+            line.append(" ")
+            line.append_text(meld_text(lang, m))
+        marks = Text()
+        if kind is not None:
+            line.append("  ")
+            marks.append(" " * line.cell_len)
+            line.append_text(tile_text(lang, kind, COMPACT, last=True))
+            marks.append("▲ " + tr(lang, "self_drawn" if w["self_drawn"] else "act_win"),
+                         style="bold #ffd54f")
+        fl = flowers_text(lang, rv["flowers"])
+        if fl.plain:
+            line.append("  ")
+            line.append_text(fl)
+        rows += [Text(""), line, marks]
+        rows.append(Text("   " + tr(lang, "tai_total", n=w["score"]["tai"]), style="bold #ffd54f"))
+        rows.append(Text(""))
+    return Group(*rows)
+
+
 def summary_text(session, lang: str) -> Group:
     """終局: places by score, wins per seat, where the record went."""
     m = session.summary_model()
@@ -227,18 +271,40 @@ class ResultScreen(_TextScreen):
     ``next_in``, updated by every ``ready``), a key sends 下一局 (``ready``) and says
     so, and the table comes back by itself when the next hand is dealt (``dealt``)."""
 
+    MOMENT = 2.0                     # s the win is shown before its settlement
+
+    DEFAULT_CSS = """
+    ResultScreen #moment { height: 1fr; padding: 1 2; content-align: center middle; }
+    """
+
     def __init__(self, session, lang: str):
         self.model = session.result_model()
         self.ready_sent = False
         super().__init__(session, lang)
+        self.moment = moment_text(session, lang, self.model) is not None
+
+    def compose(self) -> ComposeResult:
+        yield Static(moment_text(self.session, self.lang, self.model) or "", id="moment")
+        yield from super().compose()
 
     @property
     def server_deals(self) -> bool:
         return bool(getattr(self.session, "online", False)) and not self.model["match_over"]
 
     def on_mount(self) -> None:
+        self.show_moment(self.moment)
+        if self.moment:
+            self.set_timer(self.MOMENT, lambda: self.show_moment(False))
         if self.server_deals:
             self.set_interval(0.5, self.tick)
+
+    def show_moment(self, on: bool) -> None:
+        """The win first (about 2 s, or until a key), then the settlement."""
+        self.moment = on
+        if self.is_attached and self.query("#moment"):
+            self.query_one("#moment").display = on
+            self.query_one(VerticalScroll).display = not on
+            self.tick()
 
     def tick(self) -> None:
         if self.is_attached and self.query("#prompt"):
@@ -248,6 +314,8 @@ class ResultScreen(_TextScreen):
         return result_text(self.session, self.lang, self.app.size[0] - 2, self.model)
 
     def prompt(self) -> str:
+        if self.moment:
+            return tr(self.lang, "moment_key")
         if self.server_deals:
             return self.session.next_hand_prompt(self.lang, self.ready_sent)
         return tr(self.lang, "to_summary" if self.model["match_over"] else "next_hand")
@@ -256,6 +324,9 @@ class ResultScreen(_TextScreen):
         if event.key in ("up", "down", "pageup", "pagedown"):
             return
         event.stop()
+        if self.moment:                     # a key ends the win's moment: the settlement
+            self.show_moment(False)
+            return
         if not self.server_deals:
             self.leave()
         elif not self.ready_sent and self.session.read_result():

@@ -94,6 +94,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ev_self_win_you": ("{who} 自摸！", "{who} self-draw the win!"),
     "win_line_you": ("{who} 胡 {tile}（{how}）", "{who} win on {tile} ({how})"),
     "pays_you": ("{payer} → {payee}  {amount}", "{payer} pay {payee}  {amount}"),
+    # the win's moment, before its settlement
+    "moment_ron": ("{who} 胡 {tile}！ {payer} 放槍", "{who} wins on {tile}! Dealt in by {payer}"),
+    "moment_ron_you": ("{who} 胡 {tile}！ {payer} 放槍", "{who} win on {tile}! Dealt in by {payer}"),
+    "moment_self": ("{who} 自摸 {tile}！", "{who} self-draws the win on {tile}!"),
+    "moment_self_you": ("{who} 自摸 {tile}！", "{who} self-draw the win on {tile}!"),
+    "moment_flower": ("{who} 花胡！", "{who} wins with the flowers!"),
+    "moment_flower_you": ("{who} 花胡！", "{who} win with the flowers!"),
+    "moment_key": ("按任意鍵看結算", "Any key: the settlement"),
     # result screen
     "result_title": ("第{n}盤 結算", "Hand {n} — result"),
     "win_line": ("{who} 胡 {tile}（{how}）", "{who} wins on {tile} ({how})"),
