@@ -152,3 +152,40 @@ async def test_the_win_has_its_moment_before_the_settlement(lang, head, mark):
         assert isinstance(app.screen, ResultScreen) and not app.screen.moment
         assert app.screen.query_one("#body").parent.display
         assert not app.screen.query_one("#moment").display
+
+
+async def test_your_own_concealed_kong_says_it_is_one():
+    from twmahjong.tui.render import meld_text
+    own = {"type": "concealed_kong", "tiles": "8888p"}
+    assert meld_text("zh", own).plain == "[暗槓 8筒]" and meld_text("en", own).plain == "[hidden kong 8p]"
+    assert meld_text("zh", {"type": "kong", "tiles": "8888p", "from": 1, "claimed": "8p"}).plain == "8筒×4"
+    assert meld_text("zh", {"type": "concealed_kong", "tiles": None}).plain == "[暗槓]"
+
+
+async def test_the_help_screen_explains_the_english_tile_names():
+    s = session(seed=8)
+    app = app_for(s, "en")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        body = " ".join(content(app, "#body").split())
+        for words in ("We West", "Au Autumn", "Wi Winter", "Pl Plum", "Rd Red", "1p-9p dots"):
+            assert words in body, words
+
+
+async def test_the_streak_pattern_names_its_n_and_the_header_names_mode_and_rules_apart():
+    from twmahjong.tui.results import result_text
+    from twmahjong.tui.strings import mode_label, profile_label
+
+    from .helpers import plain
+    s = session(seed=8)
+    win = {"seat": 0, "from": 1, "tile": "2p", "self_drawn": False, "score": {"tai": 5, "patterns": [
+        {"id": "dealer_streak", "zh": "連N拉N", "en": "Dealer streak (per N)", "tai": 4}]}}
+    model = {"hand_no": 0, "wins": [win], "settlement": None, "draw_game": None,
+             "revealed": [{"hand": "", "melds": [], "flowers": []}] * 4, "scores": [0] * 4,
+             "match_over": False, "dealer": 0, "dealer_streak": 2}
+    zh, en = plain(result_text(s, "zh", 120, model)), plain(result_text(s, "en", 120, model))
+    assert "連2拉2" in zh and "N" not in zh.replace("Dealer", "")
+    assert "Dealer streak ×2" in en and "per N" not in en
+    assert profile_label("zh", "casual") == "休閒規則（線上報聽）" != mode_label("zh", "casual") == "休閒場"

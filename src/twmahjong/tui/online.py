@@ -34,7 +34,7 @@ from ..client.http import base_url
 from ..engine.actions import Action, IllegalAction
 from ..profiles import load_profile
 from .session import relative
-from .strings import error_text, server_error_text, tr
+from .strings import error_text, mode_label, profile_label, server_error_text, tr
 from .talk import TalkBook
 
 __all__ = ["TALK_ERRORS", "OnlineSession", "safe_move"]
@@ -484,7 +484,12 @@ class OnlineSession:
         return "  ".join(bits)
 
     def header_extra(self, lang: str) -> str:
-        return tr(lang, "online_header", profile=self.link.state.table.get("profile", ""))
+        """線上 休閒場 · 標準規則: the mode and the rule profile, named apart."""
+        table = self.link.state.table
+        profile = profile_label(lang, table.get("profile", ""))
+        if not table.get("mode"):
+            return tr(lang, "online_header", profile=profile)
+        return tr(lang, "online_table", mode=mode_label(lang, table["mode"]), profile=profile)
 
     # -- the result ----------------------------------------------------------------------------
     def result_model(self) -> dict:

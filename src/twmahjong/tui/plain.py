@@ -94,7 +94,8 @@ class _Plain:
             if obs["declared"][seat]:
                 bits.append(tr(lang, "declared_mark"))
             bits.append(f"{self.s.scores[seat]:+d}")
-            melds = [self.tiles(m["tiles"]) if m["tiles"] else tr(lang, "hidden_kong")
+            melds = [tr(lang, "hidden_kong") + (" " + self.tiles(m["tiles"][:2]) if m["tiles"] else "")
+                     if m["type"] == "concealed_kong" else self.tiles(m["tiles"])
                      for m in obs["melds"][seat]]
             if melds:
                 bits.append(tr(lang, "melds") + " " + " | ".join(melds))

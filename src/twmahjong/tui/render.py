@@ -59,11 +59,15 @@ def header_text(lang: str, obs: dict, *, hand_no: int, dealer_name: str, width: 
 
 def meld_text(lang: str, meld: dict, compact: bool = True) -> Text:
     """One exposed set in short notation — a run 345萬 / 345m, a pung 5筒×3, a kong
-    東×4 — on a tile face; a concealed kong of another seat lies face down (暗槓).
+    東×4 — on a tile face; a concealed kong of another seat lies face down (暗槓),
+    your own says it is one ([暗槓 8筒]).
     ``compact`` False draws every tile (the result screen)."""
     if meld["tiles"] is None:
         return Text("[" + tr(lang, "hidden_kong") + "]", style="#a0a0a0")
     ks = kinds(meld["tiles"])
+    if meld.get("type") == "concealed_kong":    # your own 暗槓 (or any, once hands are shown)
+        return Text(f"[{tr(lang, 'hidden_kong')} {tile_label(lang, ks[0], compact=True)}]",
+                    style=tile_style(ks[0]))
     if not compact:
         return tiles_text(lang, ks)
     style = tile_style(ks[0])
@@ -293,9 +297,13 @@ def event_line(lang: str, e: dict, name, me: int | None = None) -> str | None:
     return None
 
 
-def reseat_lines(lang: str, e: dict, before: list[int], name) -> list[str]:
+def reseat_lines(lang: str, e: dict, before: list[int], name,
+                 winds: list[str] | None = None) -> list[str]:
     """搬風 told in order, by players' names (``name(player)``): the seats in the event's
-    throw and first draw are the seats *before* the move, ``before[seat]`` their player."""
+    throw and first draw are the seats *before* the move, ``before[seat]`` their player.
+    The new seats are named by the winds the board shows for the new hand (``winds``,
+    its ``seat_winds``: counted from the wall break, the East seat of 搬風 need not be
+    東 on the board), East first."""
     final = e["draws"][-1]
     sep = "、" if lang == "zh" else ", "
     dice = "+".join(map(str, final["dice"]))
@@ -303,8 +311,10 @@ def reseat_lines(lang: str, e: dict, before: list[int], name) -> list[str]:
               total=sum(final["dice"]), first=name(before[final["first"]]))]
     if len(e["draws"]) > 1:
         out.append(tr(lang, "reseat_again", n=len(e["draws"]) - 1))
+    board = winds or list("ESWN")
+    order = sorted(range(4), key=lambda seat: "ESWN".index(board[seat]))
     out.append(tr(lang, "reseat_seats", seats=sep.join(
-        f"{wind_label(lang, w)} {name(p)}" for w, p in enumerate(e["seating"]))))
+        f"{wind_label(lang, board[seat])} {name(e['seating'][seat])}" for seat in order)))
     out.append(tr(lang, "reseat_dealer", who=name(e["seating"][0]),
                   dice="+".join(map(str, e["dealer_dice"])), total=sum(e["dealer_dice"]),
                   dealer=name(e["seating"][e["first_dealer"]])))

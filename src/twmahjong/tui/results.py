@@ -20,7 +20,7 @@ from .glyphs import COMPACT, kinds, tile_text, tiles_text
 from .render import flowers_text, meld_text
 from .strings import STRINGS, tile_label, tr, tr_you
 
-__all__ = ["ResultScreen", "SummaryScreen", "moment_text", "payment_parts", "result_text",
+__all__ = ["ReseatScreen", "ResultScreen", "SummaryScreen", "moment_text", "payment_parts", "result_text",
            "summary_text"]
 
 _DEALER_IDS = ("dealer", "dealer_streak")
@@ -72,6 +72,9 @@ def result_text(session, lang: str, width: int = 120, model: dict | None = None)
     (``model`` as ``session.result_model()`` gave it when the hand ended)."""
     model = model or session.result_model()
     rows: list[Text] = [Text(tr(lang, "result_title", n=model["hand_no"] + 1), style="bold #ffd54f")]
+    if model.get("game_ended"):           # the 將 ends here: 搬風 (or not) before the next deal
+        rows.append(Text(tr(lang, "game_end_reseat" if model.get("reseat") else "game_end_same",
+                            g=model.get("game", 0) + 1), style="bold #80d8ff"))
     if model["draw_game"] is not None:
         reason = model["draw_game"]["reason"]
         rows.append(Text(tr(lang, "draw_game_kongs" if reason == "four_kongs" else "draw_game"),
@@ -94,8 +97,12 @@ def result_text(session, lang: str, width: int = 120, model: dict | None = None)
         cells = []
         for p in score["patterns"]:
             cell = Text()
-            cell.append(f"{p['zh']}", style="bold")
-            cell.append(f" {p['en']}", style="#bcd9c8")
+            zh, en = p["zh"], p["en"]
+            if p.get("id") == "dealer_streak":     # 連N拉N with its N: 連2拉2
+                n = model.get("dealer_streak") or 0
+                zh, en = zh.replace("N", str(n)), en.replace("(per N)", f"×{n}").replace("N", str(n))
+            cell.append(zh, style="bold")
+            cell.append(f" {en}", style="#bcd9c8")
             cell.append(" " + tr(lang, "tai_each", n=p["tai"]), style="#ffd54f")
             cells.append(cell)
         col = max((c.cell_len for c in cells), default=0) + 3
@@ -185,7 +192,7 @@ def moment_text(session, lang: str, model: dict, width: int = 78) -> Group | Non
         hand = kinds(rv["hand"])
         if kind is not None and kind in hand:
             hand.remove(kind)                       # the winning tile stands apart
-        line = tiles_text(lang, hand, cell=COMPACT, gap=0)
+        line = tiles_text(lang, hand, cell=COMPACT, gap=0 if lang == "en" else 1)   # 5萬 6萬 apart
         for m in rv["melds"]:
             line.append(" ")
             line.append_text(meld_text(lang, m))
@@ -336,6 +343,26 @@ class ResultScreen(_TextScreen):
     def dealt(self) -> None:
         """The server dealt the next hand: back to the table, whether or not a key was pressed."""
         self.leave("dealt")
+
+
+class ReseatScreen(_TextScreen):
+    """搬風 before a new 將, on a page of its own: who threw, who drew first, the new
+    seats with the winds the board shows, who deals first; any key plays on."""
+
+    def __init__(self, session, lang: str, lines: list[str], game: int):
+        self.lines, self.game = lines, game
+        super().__init__(session, lang)
+
+    def body(self):
+        rows = [Text(tr(self.lang, "reseat_title", g=self.game + 1), style="bold #ffd54f"), Text("")]
+        return Group(*rows, *(Text(line) for line in self.lines))
+
+    def prompt(self) -> str:
+        return tr(self.lang, "reseat_key")
+
+    def on_key(self, event) -> None:
+        event.stop()
+        self.leave()
 
 
 class SummaryScreen(_TextScreen):

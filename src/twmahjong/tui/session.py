@@ -132,7 +132,8 @@ class PlaySession:
         """A ``reseat`` event told as it happens at the table: who throws, who draws
         the first wind tile, where everyone sits now, and 定莊 by the East seat."""
         from .render import reseat_lines
-        return reseat_lines(lang, e, self.seating_before, lambda p: self.player_name(lang, p))
+        winds = self.hand.observation(self.seat)["seat_winds"] if self.hand is not None else None
+        return reseat_lines(lang, e, self.seating_before, lambda p: self.player_name(lang, p), winds)
 
     def bot_at(self, seat: int):
         return self.players[self.player_at(seat)]
@@ -223,7 +224,9 @@ class PlaySession:
         self.records.mkdir(parents=True, exist_ok=True)
         self.record_path = self.records / f"play-{self.seed}.json"
         tmp = self.record_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.match.record(), ensure_ascii=False), encoding="utf-8")
+        rec = dict(self.match.record())
+        rec["person"] = HUMAN             # which player (of ``seating``) was the person
+        tmp.write_text(json.dumps(rec, ensure_ascii=False), encoding="utf-8")
         tmp.replace(self.record_path)
 
     # -- an unfinished match, kept and taken up again ---------------------------------
@@ -326,4 +329,6 @@ class PlaySession:
         return {"hand_no": self.hand.hand_no, "wins": wins, "settlement": settlement,
                 "draw_game": draw, "revealed": self.revealed(), "scores": list(self.match.scores),
                 "match_over": self.match.over, "dealer": self.hand.dealer,
+                "game_ended": self.match.game_ended and not self.match.over,
+                "game": self.match.game, "reseat": self.profile.play.reseat_each_game,
                 "dealer_streak": self.hand.dealer_streak}

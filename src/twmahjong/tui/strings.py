@@ -9,8 +9,8 @@ zh-TW column is the default and the English column only translates it.
 
 from __future__ import annotations
 
-__all__ = ["LANGS", "STRINGS", "error_text", "server_error_text", "tile_label", "tr", "tr_you",
-           "wind_label"]
+__all__ = ["LANGS", "STRINGS", "error_text", "mode_label", "profile_label", "server_error_text",
+           "tile_label", "tr", "tr_you", "wind_label"]
 
 LANGS = ("zh", "en")
 
@@ -78,9 +78,15 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "Game {g}, re-seating (搬風): dice {dice} ({total}) thrown by {who}; first wind tile drawn by {first}."),
     "reseat_again": ("前{n}次摸完座次順序與上一將相同，重搬。",
                      "Drawn again {n}×: the order around the table was the same as last game."),
-    "reseat_seats": ("新座位：{seats}", "New seats: {seats}"),
-    "reseat_dealer": ("定莊：東位{who}擲骰 {dice}（{total}點），{dealer}起莊。",
-                      "First dealer: dice {dice} ({total}) thrown by the East seat ({who}); first to deal: {dealer}."),
+    "reseat_seats": ("新座位（本盤門風）：{seats}", "New seats (this hand's winds): {seats}"),
+    "reseat_dealer": ("定莊：摸到東的{who}擲骰 {dice}（{total}點），{dealer}起莊。",
+                      "First dealer: dice {dice} ({total}) thrown by {who}, who drew East; first to deal: {dealer}."),
+    "reseat_title": ("第{g}將：搬風", "Game {g}: re-seating (搬風)"),
+    "reseat_key": ("按任意鍵開始這一將", "Any key: play this game"),
+    "game_end_reseat": ("第{g}將結束：下一盤前搬風（擲骰、摸風牌換座位，再定莊）",
+                        "Game {g} is over: before the next hand everyone re-seats (搬風: dice, "
+                        "wind tiles, new seats, a new first dealer)"),
+    "game_end_same": ("第{g}將結束：下一將從東風圈再開始", "Game {g} is over: the next game starts again at East"),
     "ev_last_declined": ("海底棄摸，流局", "The last tile was declined: drawn hand"),
     # English second person ("You discard", not "You discards"): zh needs no change
     "ev_discard_you": ("{who} 打 {tile}", "{who} discard {tile}"),
@@ -257,6 +263,15 @@ STRINGS: dict[str, tuple[str, str]] = {
                    "look reads the table; q leaves (saved)"),
     # online (線上)
     "online_header": ("線上 {profile}", "online {profile}"),
+    "online_table": ("線上 {mode} · {profile}", "online {mode} · {profile}"),
+    # the mode of play and the rule profile are named apart (a 休閒 table may play 標準 rules)
+    "mode_casual": ("休閒場", "casual table"),
+    "mode_ranked": ("積分賽", "ranked"),
+    "mode_challenge": ("挑戰賽", "challenge"),
+    "mode_private": ("私人房", "private room"),
+    "profile_standard": ("標準規則", "standard rules"),
+    "profile_classic": ("傳統規則", "classic rules"),
+    "profile_casual": ("休閒規則（線上報聽）", "casual rules (online 報聽)"),
     "online_queued": ("排隊中（{n} 人）… 空位會由電腦補上", "In the queue ({n} waiting)… bots fill empty seats"),
     "online_back": ("已重新連線", "Reconnected"),
     "online_second_window": ("此帳號在另一個視窗也在這一桌",
@@ -479,7 +494,7 @@ def server_error_text(lang: str, code: str, reason: str | None = None, /, *,
     """A refusal from the server (an HTTP error body, a WebSocket ``error``) in
     ``lang``: by its ``reason`` (which failure), else its ``code``, as the web client
     tells them. A refusal neither names is its English ``message`` in English, and
-    its code with the message in zh (new server, older client).
+    its code (and a status number in the message) in zh (new server, older client).
 
         >>> server_error_text("zh", "auth", "wrong_password", message="wrong name or password")
         '名稱或密碼錯誤'
@@ -493,8 +508,11 @@ def server_error_text(lang: str, code: str, reason: str | None = None, /, *,
         return _fill(lang, f"err_code_{code}", params)
     if lang == "en" and message:
         return message
-    unknown = tr(lang, "err_unknown", code=code or "?")
-    return f"{unknown}：{message}" if message else unknown
+    # zh: the server's own words are English — one language a line: the code, and a
+    # status number if the message has one (發生錯誤（http 404）)
+    import re
+    num = re.search(r"\b\d{3}\b", message or "")
+    return tr(lang, "err_unknown", code=" ".join(x for x in (code or "?", num and num.group()) if x))
 
 
 def error_text(lang: str, e: Exception, /, server: str = "", **params) -> str:
@@ -508,6 +526,16 @@ def error_text(lang: str, e: Exception, /, server: str = "", **params) -> str:
         return tr(lang, f"err_net_{why}", server=server or "", why=detail)
     return server_error_text(lang, code, reason, field=getattr(e, "field", None),
                              message=str(e), **params)
+
+
+def mode_label(lang: str, mode: str) -> str:
+    """休閒場 / 積分賽: how a table was made (quick match, ranked…), never the rules."""
+    return tr(lang, f"mode_{mode}") if f"mode_{mode}" in STRINGS else mode
+
+
+def profile_label(lang: str, profile: str) -> str:
+    """標準規則 / 休閒規則（線上報聽）: the rule profile, never the mode."""
+    return tr(lang, f"profile_{profile}") if f"profile_{profile}" in STRINGS else profile
 
 
 def tr_you(lang: str, key: str, you: bool, **params) -> str:

@@ -179,10 +179,12 @@ class TableScreen(Screen):
         """Collect what happened, pick the drawn tile, redraw; show the result at the end."""
         s = self.session
         moved: list[str] = []               # 搬風 before this deal, kept on the new hand's log
+        reseat = None
         for e in s.new_events():
             if e["type"] == "reseat":
                 moved = s.reseat_lines(self.lang, e)
                 self.all_lines.extend(moved)
+                reseat = e
                 continue
             if e["type"] == "deal":
                 self.log_lines = list(moved)
@@ -200,6 +202,9 @@ class TableScreen(Screen):
                 n = len(kinds(obs["hand"])) + (1 if obs.get("drawn") else 0)
                 self.sel = n - 1 if n else None
         self.redraw()
+        if reseat is not None and self.app.screen is self:     # 搬風 on a page of its own
+            from .results import ReseatScreen
+            self.app.push_screen(ReseatScreen(s, self.lang, moved, reseat["game"]))
         if s.hand_over and self.result_for != s.hand_no and self.app.screen is self:
             self.result_for = s.hand_no
             from .results import ResultScreen
@@ -463,9 +468,8 @@ class TableScreen(Screen):
 
     def _hint_text(self, obs: dict, ready: dict) -> Text:
         lang = self.lang
-        if self.note:
-            note, self.note = self.note, None
-            return Text("! " + note, style="bold #ff8a80")
+        if self.note:                   # until the person's next key, whatever redraws meanwhile
+            return Text("! " + self.note, style="bold #ff8a80")
         if not self.settings.hints:
             return self.dealer_hint(obs)
         declared = obs["declared"][obs["seat"]]
@@ -591,12 +595,14 @@ class TableScreen(Screen):
         return False
 
     def action_move(self, step: int) -> None:
+        self.note = None
         n = len(self.hand_tiles())
         if n:
             self.sel = ((self.sel or 0) + step) % n
             self.redraw()
 
     def action_discard(self) -> None:
+        self.note = None
         if self.waiting():
             self.session.start_room()           # the host's Enter starts the room
             return
@@ -623,6 +629,7 @@ class TableScreen(Screen):
                      if legal else tr(self.lang, "key_nothing"))
 
     def action_press(self, key: str) -> None:
+        self.note = None
         if key == "x" and self.menu:
             self.menu = None
             self.redraw()
@@ -654,6 +661,7 @@ class TableScreen(Screen):
             self.redraw()
 
     def action_pick(self, n: int) -> None:
+        self.note = None
         if not self.menu or self.offline():
             return
         acts = self.menu[1]
@@ -692,6 +700,7 @@ class TableScreen(Screen):
             self.say(tr(self.lang, "key_not_now", what=tr(self.lang, "k_auto")[1:]))
 
     def click_tile(self, x: int) -> None:
+        self.note = None
         obs = self.session.observation()
         if obs is None:
             return
@@ -714,8 +723,7 @@ class TableScreen(Screen):
             self.say(str(e))
             return
         passed = self.passed_note(act) if let_go else ""
-        if passed:                          # a win let go: 過水, said at once and kept in the log
-            self.note = passed
+        if passed:                          # a win let go: 過水, in the log (and under the hand while it holds)
             self.log_lines.append("! " + passed)
             self.all_lines.append("! " + passed)
         self.after_move()
