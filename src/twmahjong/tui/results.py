@@ -255,7 +255,8 @@ class _TextScreen(Screen):
         yield Static(self.prompt(), id="prompt")
 
     def on_resize(self) -> None:
-        self.query_one("#body", Static).update(self.body())
+        if self.is_attached and self.query("#body"):     # a resize may reach a page just closed
+            self.query_one("#body", Static).update(self.body())
 
     def body(self):
         raise NotImplementedError
