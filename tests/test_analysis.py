@@ -354,7 +354,8 @@ def test_analyze_prints_json_and_a_table(record_file):
                       "agrees", "options", "loss", "spread", "worlds", "mistake", "why"}
     # the coach's words on the AI's move, in both languages (twmahjong.coach)
     assert all(x["why"]["zh"] and x["why"]["en"] for h in doc["hands"] for x in h["decisions"])
-    r = twmj("analyze", str(record_file), "--seat", "1", "--bot", "L2", "--worlds", "2")
+    r = twmj("analyze", str(record_file), "--seat", "1", "--bot", "L2", "--worlds", "2",
+             "--lang", "en")
     assert r.returncode == 0, r.stderr
     assert "hand 1" in r.stdout and "points given away in all" in r.stdout
     # one and many read as English does, not "1 mistake(s)"
@@ -365,6 +366,30 @@ def test_analyze_prints_json_and_a_table(record_file):
     assert ("costliest" in r.stdout) == any(h["costliest"] for h in doc["hands"])
     if any(h["costliest"] for h in doc["hands"]):
         assert " AI: " in r.stdout
+
+
+def test_analyze_prints_in_zh_tw_by_default_and_in_one_language(record_file):
+    r = twmj("analyze", str(record_file), "--seat", "1", "--bot", "L2", "--worlds", "2")
+    assert r.returncode == 0, r.stderr
+    assert "座位 1 由 L2 檢討" in r.stdout and "第 1 盤（莊：座位" in r.stdout
+    assert "次失誤，共少得" in r.stdout
+    for english in ("reviewed by", "hand 1", "points given away", "dealer", "costliest",
+                    "played", "loss"):
+        assert english not in r.stdout, english
+
+
+def test_an_offline_record_names_the_persons_seat_for_analyze(tmp_path):
+    from twmahjong.analysis import plan_record
+    from twmahjong.tui.session import PlaySession
+    s = PlaySession(load_profile("standard"), bot_names=["L1"] * 3, seed=5, rounds=1,
+                    records=tmp_path)
+    s.start_hand()
+    while not s.hand_over:
+        s.act(next(a for a in s.legal() if a.type in ("discard", "pass")))
+    s.step()
+    rec = json.loads(s.record_path.read_text(encoding="utf-8"))
+    assert rec["person"] == 0 and rec["seating"].index(0) == s.seat
+    assert plan_record(rec, bot="L1", worlds=1).seat == s.seat      # no --seat needed
 
 
 @pytest.mark.parametrize("args, says", [

@@ -236,8 +236,13 @@ def decision_points(rec: Record, seat: int, hands: Iterable[int] | None = None
 
 
 def person_seat(doc: dict[str, Any]) -> int | None:
-    """The seat a person played, from a server game document's ``players`` (bots are
-    named ``bot:…``): None when the document does not tell, or more than one did."""
+    """The seat a person played: a record's optional ``person`` (the player, as
+    ``seating`` numbers them, that ``twmj play`` writes), or a server game document's
+    ``players`` (bots are named ``bot:…``); None when the document does not tell, or
+    more than one did."""
+    person, seating = doc.get("person"), doc.get("seating")
+    if isinstance(person, int) and isinstance(seating, list) and person in seating:
+        return seating.index(person)
     players = doc.get("players")
     if not isinstance(players, list) or len(players) != 4:
         return None

@@ -16,6 +16,13 @@ the meld's tiles the thrower's river holds.
     [('1m', 1), ('2m', 3), ('3m', 3), ('4m', 3), ('5m', 3), ('6m', 3), ('7m', 3), ('8m', 3), ('9m', 0)]
 
 A wait with no live copy stays listed (0 left): the hand is ready, only hopeless.
+A wait the seat may not win on now because it let a win go (過水, the observation's
+``passed_win``) is listed ``blocked``:
+
+    >>> obs = {"seat": 0, "hand": "1112345678999m", "melds": [[], [], [], []],
+    ...        "discards": [[], [], [], []], "passed_win": {"until": "until_own_draw", "tiles": "9m"}}
+    >>> [w.tile for w in ready_waits(obs) if w.blocked]
+    ['9m']
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from dataclasses import dataclass
 from .hand import waits
 from .tiles import counts34, parse_tiles, tile_str
 
-__all__ = ["Wait", "discard_hints", "live_counts", "ready_waits", "seen_counts"]
+__all__ = ["Wait", "discard_hints", "live_counts", "passed_blocked", "ready_waits", "seen_counts"]
 
 
 @dataclass(frozen=True)
@@ -33,9 +40,13 @@ class Wait:
     """One tile the hand waits on (聽), with how many copies are still unseen (剩餘張數)."""
     tile: str
     live: int
+    blocked: bool = False          # 過水: the seat may not win on it now
 
     def to_json(self) -> dict:
-        return {"tile": self.tile, "live": self.live}
+        out: dict = {"tile": self.tile, "live": self.live}
+        if self.blocked:
+            out["blocked"] = True
+        return out
 
 
 def _kinds(text) -> list[int]:
@@ -102,8 +113,40 @@ def live_counts(obs: dict, events=None) -> list[int]:
     return [4 - n for n in seen_counts(obs, events)]
 
 
-def _waits_of(counts: list[int], live: list[int], lilgu: bool) -> list[Wait]:
-    return [Wait(tile_str(k), live[k]) for k in waits(counts, lilgu=lilgu)]
+def _waits_of(counts: list[int], live: list[int], lilgu: bool,
+              blocked=frozenset()) -> list[Wait]:
+    every = blocked is None
+    return [Wait(tile_str(k), live[k], every or k in blocked)
+            for k in waits(counts, lilgu=lilgu)]
+
+
+def passed_blocked(obs: dict, discard: int | None = None, *, lilgu: bool = False):
+    """The kinds 過水 keeps this seat from winning on (None: every kind), from the
+    observation's ``passed_win``; with ``discard`` (a kind thrown on the seat's turn),
+    as they stand after that discard: any discard lifts ``until_own_discard``, one
+    that is not a winning tile of the hand before the turn lifts
+    ``until_non_winning_discard`` (解除過水)."""
+    pw = obs.get("passed_win")
+    if not pw:
+        return frozenset()
+    if pw.get("tiles"):
+        return frozenset(_kinds(pw["tiles"]))
+    if discard is None:
+        return None
+    rule = pw.get("until")
+    if rule == "until_own_discard":
+        return frozenset()
+    if rule == "until_non_winning_discard":
+        before = _kinds(obs.get("hand"))
+        melds = obs.get("melds") or [[]] * 4
+        claimed = [m for m in melds[obs.get("seat", 0)] if m.get("claimed")]
+        if not obs.get("drawn") and claimed:    # a claim's turn: before it, the meld's own tiles were held
+            own = _kinds(claimed[-1]["tiles"])
+            own.remove(_kinds(claimed[-1]["claimed"])[0])
+            before += own
+        if len(before) % 3 == 1 and discard not in waits(counts34(before), lilgu=lilgu):
+            return frozenset()
+    return None
 
 
 def discard_hints(obs: dict, events=None, *, lilgu: bool = False,
@@ -122,7 +165,7 @@ def discard_hints(obs: dict, events=None, *, lilgu: bool = False,
         if not c[k] or (ok is not None and k not in ok):
             continue
         c[k] -= 1
-        ws = _waits_of(c, live, lilgu)
+        ws = _waits_of(c, live, lilgu, passed_blocked(obs, k, lilgu=lilgu))
         c[k] += 1
         if ws:
             out[tile_str(k)] = ws
@@ -134,4 +177,4 @@ def ready_waits(obs: dict, events=None, *, lilgu: bool = False) -> list[Wait]:
     hand = _kinds(obs.get("hand"))
     if obs.get("drawn") or len(hand) % 3 != 1:
         return []
-    return _waits_of(counts34(hand), live_counts(obs, events), lilgu)
+    return _waits_of(counts34(hand), live_counts(obs, events), lilgu, passed_blocked(obs))

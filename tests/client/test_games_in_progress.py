@@ -70,7 +70,9 @@ def test_forfeit_asks_first_says_what_happens_and_the_game_leaves_the_list(outco
     assert games_in_progress(api, "en", ask, say) is None
     out = lines(said)
     assert "Games in progress (1):" in out                      # the forfeited and the finished are not
-    assert any(x.startswith("1. standard casual  seat 0  shark, hermit, counter") for x in out)
+    # the rules and the mode named apart
+    assert any(x.startswith("1. standard rules casual table  seat 0  shark, hermit, counter")
+               for x in out)
     confirm = [x for x in out if x.startswith("Forfeit game 1?")]
     # g_1 is a table of bots: the game ends now and the hand in play is void, as the
     # server does it (not "a bot plays your seat to the end")

@@ -19,6 +19,10 @@ async def to_result(pilot, app, session):
     await play_by_keys(pilot, app, session)           # Enter throws, x passes, to the result
     assert isinstance(app.screen, ResultScreen)
     await pilot.pause()
+    if app.screen.moment:                             # a win's moment: a key shows the settlement
+        await pilot.press("space")
+        await pilot.pause()
+        assert not app.screen.moment and not app.screen.ready_sent
 
 
 async def test_a_key_sends_ready_says_so_and_the_deal_brings_the_table_back(make_live):

@@ -80,7 +80,7 @@ async def test_quick_match_on_the_terminal_plays_a_hand_to_its_result(live):
 
         async def on_turn():
             assert "Your turn" in content(app, "#status")
-            assert "online standard" in content(app, "#header")
+            assert "online casual table · standard rules" in content(app, "#header")   # mode and rules apart
             seen_claim_only.append(content(app, "#keys"))
         await play_by_keys(pilot, app, session, on_turn=on_turn)
         shown = content(app, "#body")

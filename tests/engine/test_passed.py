@@ -130,3 +130,34 @@ def test_an_added_kong_lifts_a_passed_win():
     assert h.drawn == T("9s")
     do(h, 3, "added_kong 9s")
     assert not h.seats[3].passed_win                   # 解除過水: 打出(或加杠)一張非和之牌
+
+
+def test_the_observation_tells_only_the_seat_itself_that_it_passed_a_win():
+    # seat 3 (34p: 2p/5p) passes 2p and draws 5p: no 自摸, and its observation says why;
+    # the hints (twmahjong.hints) mark every wait blocked while 過水 holds
+    from twmahjong.hints import discard_hints, ready_waits
+    h = table(fill(WAIT, avoid="2p5p9m"), draws=nth_draw(3, "5p", d4="2p", d7="9m", d8="2p"))
+    do(h, 0, "discard 2p", others_pass=False)
+    assert "passed_win" not in h.observation(3)
+    claim(h, 3, "pass")
+    assert h.observation(3)["passed_win"] == {"until": "until_non_winning_discard", "tiles": None}
+    assert all("passed_win" not in h.observation(s) for s in (0, 1, 2))
+    obs = h.observation(3)
+    assert [(w.tile, w.blocked) for w in ready_waits(obs)] == [("2p", True), ("5p", True)]
+    _turn(h, 3)
+    obs = h.observation(3)
+    assert obs["drawn"] == "5p" and "passed_win" in obs
+    hints = discard_hints(obs)
+    assert all(w.blocked for w in hints["5p"])        # a winning tile thrown: still 過水
+    free = [t for t, ws in hints.items() if t != "5p"]
+    assert free and not any(w.blocked for t in free for w in hints[t])
+
+
+def test_casual_observation_names_the_tile_passed_until_the_next_draw():
+    from twmahjong.hints import ready_waits
+    h = table(fill(WAIT, avoid="2p5p"), profile="casual", draws=nth_draw(1, "2p", d2="5p", d4="2p"))
+    do(h, 0, "discard 2p", others_pass=False)
+    claim(h, 3, "pass")
+    obs = h.observation(3)
+    assert obs["passed_win"] == {"until": "until_own_draw", "tiles": "2p"}
+    assert [(w.tile, w.blocked) for w in ready_waits(obs)] == [("2p", True), ("5p", False)]

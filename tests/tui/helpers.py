@@ -31,9 +31,10 @@ class ScriptBot:
         return legal[0]
 
 
-def stacked_wall(hands: dict[int, str], dealer: int) -> Wall:
+def stacked_wall(hands: dict[int, str], dealer: int, draws: str = "") -> Wall:
     """A wall that deals ``hands[seat]`` (the dealer's 17th tile last) as 配牌 does:
-    four tiles a turn from the dealer, four rounds, then the dealer's 門牌."""
+    four tiles a turn from the dealer, four rounds, then the dealer's 門牌; ``draws``
+    (MPSZ) are the next tiles drawn, in turn order."""
     hs = {s: parse_tiles(t) for s, t in hands.items()}
     for s, h in hs.items():
         assert len(h) == (17 if s == dealer else 16), (s, len(h))
@@ -43,6 +44,7 @@ def stacked_wall(hands: dict[int, str], dealer: int) -> Wall:
             s = (dealer + i) % 4
             order.extend(hs[s][4 * r:4 * r + 4])
     order.append(hs[dealer][16])
+    order.extend(parse_tiles(draws))
     return Wall.stacked(order)
 
 

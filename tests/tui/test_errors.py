@@ -58,10 +58,11 @@ def test_without_a_known_reason_the_code_tells_it_and_else_the_message():
         STRINGS["err_code_too_many_tables"][0]
     assert server_error_text("en", "rate_limited") == "Too many attempts; wait a moment"
     # a code this client does not know (a newer server): English says the server's words,
-    # zh says that something failed, with its code and the words
+    # zh says that something failed, with its code (and a status number): one language
+    # a line, never the server's English words after Chinese
     assert server_error_text("en", "brand_new", message="the moon is full") == "the moon is full"
-    assert server_error_text("zh", "brand_new", message="the moon is full") == \
-        "發生錯誤（brand_new）：the moon is full"
+    assert server_error_text("zh", "brand_new", message="the moon is full") == "發生錯誤（brand_new）"
+    assert server_error_text("zh", "http", message="the server answered 404") == "發生錯誤（http 404）"
     assert server_error_text("zh", "") == "發生錯誤（?）"
 
 

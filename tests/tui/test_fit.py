@@ -64,8 +64,8 @@ async def test_the_seat_across_shows_its_melds_and_river_at_80x24():
         river = obs["discards"][across]
         row = " ".join(shown.splitlines()[2:])
         for tile in river:                                      # every discard of its river
-            assert tile.replace("1z", "E").replace("2z", "S").replace("3z", "W").replace(
-                "4z", "N").replace("5z", "Wh").replace("6z", "Gr").replace("7z", "Rd") in row
+            assert tile.replace("1z", "Ea").replace("2z", "So").replace("3z", "We").replace(
+                "4z", "No").replace("5z", "Wh").replace("6z", "Gr").replace("7z", "Rd") in row
         for sel in ("#seat-1", "#seat-2", "#seat-3", "#mine-river", "#hand", "#keys"):
             assert fits(app, sel), sel
 
@@ -140,6 +140,9 @@ async def test_the_result_screen_fits_and_its_prompt_is_visible(tmp_path):
     app = app_for(s)
     async with app.run_test(size=SMALL) as pilot:
         await auto_play(pilot, app, until=ResultScreen)
+        assert "按任意鍵看結算" in content(app, "#prompt")      # the win's moment first
+        await pilot.press("space")
+        await pilot.pause()
         prompt = app.screen.query_one("#prompt")
         assert "按任意鍵開始下一盤" in content(app, "#prompt")
         assert prompt.region.y + prompt.region.height <= SMALL[1] and prompt.region.height == 1
@@ -174,6 +177,6 @@ def test_a_long_river_closes_its_gaps_then_keeps_the_latest_tiles():
     tight = river_rows("en", river, 16, 4, last_index=30, taken=set(), cell=COMPACT)
     first = plain(tight[0]).split()
     assert len(tight) == 4 and first[0] == "+13"                    # 20 slots: +13 in two, 18 tiles
-    assert plain(tight[-1]).split()[-1] == "N"                       # the latest discard stays
+    assert plain(tight[-1]).split()[-1] == "No"                       # the latest discard stays
     for row in tight:
         assert cell_len(plain(row).rstrip()) <= 16

@@ -74,7 +74,7 @@ def test_a_wait_with_no_copy_left_says_so_in_words():
     ws = ready_waits(obs)
     assert ws == [Wait("1z", 0)]
     assert waits_text("zh", ws) == "東(剩0)（空聽：一張都不剩）"
-    assert waits_text("en", ws) == "E (0 left) (a dead wait: none left)"
+    assert waits_text("en", ws) == "Ea (0 left) (a dead wait: none left)"
     alive = ready_waits(_obs(hand="123m456m789m123p456p1z", discards=[[], ["1z"], [], []]))
     assert waits_text("zh", alive) == "東(剩2)"
 
@@ -115,7 +115,7 @@ async def test_after_declaring_the_waits_stay_on_the_hint_line_not_in_the_hand()
         await pilot.press("t")                               # 地聽 with 九條
         await pilot.pause()
         assert s.observation()["declared"][0]
-        assert "Waits: E (3 left)" in content(app, "#hint")
+        assert "Waits: Ea (3 left)" in content(app, "#hint")
         assert "Waits" not in content(app, "#hand")
 
 
@@ -209,7 +209,7 @@ class EastFirstBot(ScriptBot):
 @pytest.mark.asyncio
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 @pytest.mark.parametrize("lang, dead", [("zh", "東(剩0)（空聽：一張都不剩）"),
-                                        ("en", "E (0 left) (a dead wait: none left)")])
+                                        ("en", "Ea (0 left) (a dead wait: none left)")])
 async def test_a_dead_wait_is_said_in_full_on_the_screen(size, lang, dead):
     """The three other 東 go to the rivers while the person waits on 東 alone: at the
     person's next turn the hint line says 空聽 in words, whole and on one line, on an

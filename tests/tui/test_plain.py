@@ -8,6 +8,7 @@ import pytest
 
 from twmahjong.tui.plain import parse_tile_word, run_plain
 from twmahjong.tui.prefs import load_saved, saved_path
+from twmahjong.tui.strings import tile_label
 
 from .helpers import session
 
@@ -69,9 +70,45 @@ def test_an_end_of_input_saves_and_leaves(config_home):
 
 def test_tiles_are_read_as_people_type_them():
     assert parse_tile_word("5m") == parse_tile_word("5萬") == parse_tile_word("五萬") == 4
-    assert parse_tile_word("東") == parse_tile_word("E") == 27
-    assert parse_tile_word("Rd") == parse_tile_word("中") == 33
+    assert parse_tile_word("東") == parse_tile_word("Ea") == parse_tile_word("east") == 27
+    assert parse_tile_word("Rd") == parse_tile_word("中") == parse_tile_word("Red") == 33
     assert parse_tile_word("xyz") is None
+
+
+def test_tile_names_are_unambiguous_and_full_names_are_read():
+    # W was both West and w (胡): a tile is never one letter, and West is We, west, 西, 西風
+    for word in ("We", "we", "West", "west", "西", "西風", "西风", "3z"):
+        assert parse_tile_word(word) == 29, word
+    assert parse_tile_word("w") is parse_tile_word("W") is parse_tile_word("E") is None
+    assert [tile_label("en", k) for k in range(27, 34)] == ["Ea", "So", "We", "No", "Wh", "Gr", "Rd"]
+    assert len({tile_label("en", k).lower() for k in range(42)} | set("cpkwtdx")) == 42 + 7
+
+
+def test_enter_after_a_pung_never_guesses_a_discard(config_home):
+    from .test_table import claim_session
+    s = claim_session()
+    out = io.StringIO()
+    run_plain(s, "en", io.StringIO("p\n\nq\ny\n"), out)     # pung 白, then Enter
+    text = out.getvalue()
+    assert "type the tile to discard" in text and "Enter throws the drawn one" not in text.split(
+        "pung")[-1]
+    assert "You drew no tile: type the tile to discard" in text
+    assert [e["type"] for e in s.hand_events()][-1] == "pon"        # nothing was thrown
+
+
+@pytest.mark.parametrize("lang,said,refused", [
+    ("en", "Passed win (過水): no win until you discard a tile that is not one of your winning tiles",
+     "You cannot win now — Passed win (過水)"),
+    ("zh", "過水：放過了胡，要等你打出一張不是胡牌的牌，才能再胡", "現在不能胡 — 過水")])
+def test_plain_says_passed_win_when_a_win_is_let_go_and_when_w_is_refused(config_home, lang, said,
+                                                                           refused):
+    from .test_show import passed_session
+    s = passed_session()
+    out = io.StringIO()
+    run_plain(s, lang, io.StringIO("x\nx\nw\nq\ny\n"), out)   # no 天聽, let 2p go, w on 5p
+    text = out.getvalue()
+    assert said in text and refused in text
+    assert ("·過水)" if lang == "zh" else "過水: not now)") in text      # the waits marked
 
 
 @pytest.mark.asyncio

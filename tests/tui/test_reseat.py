@@ -18,7 +18,7 @@ from twmahjong.profiles import load_profile
 from twmahjong.tui.plain import run_plain
 from twmahjong.tui.session import HUMAN, PlaySession
 
-from .helpers import app_for
+from .helpers import app_for, content
 
 WINDS_ZH = "東南西北"
 
@@ -62,8 +62,14 @@ def test_the_reseat_is_told_by_name_throw_first_draw_seats_and_dealer():
     assert lines[0].startswith("第2將搬風：")
     assert f"{names[before[ev['thrower']]]}擲骰 {'+'.join(map(str, final['dice']))}" in lines[0]
     assert f"{names[before[final['first']]]}先摸風牌" in lines[0]
-    seats = next(line for line in lines if line.startswith("新座位："))
-    assert seats == "新座位：" + "、".join(f"{WINDS_ZH[w]} {names[p]}" for w, p in enumerate(ev["seating"]))
+    # the new seats with the winds the board shows (counted from the wall break), East first
+    winds = s.observation()["seat_winds"]
+    seats = next(line for line in lines if line.startswith("新座位（本盤門風）："))
+    order = sorted(range(4), key=lambda seat: "ESWN".index(winds[seat]))
+    assert seats == "新座位（本盤門風）：" + "、".join(
+        f"{WINDS_ZH['ESWN'.index(winds[seat])]} {names[ev['seating'][seat]]}" for seat in order)
+    mine = f"{WINDS_ZH['ESWN'.index(winds[s.seat])]} {names[HUMAN]}"
+    assert mine in seats                                  # as the person's box title says
     dealer = ev["seating"][ev["first_dealer"]]
     assert lines[-1].endswith(f"{names[dealer]}起莊。")
     assert len(ev["draws"]) == 2 and lines[1] == "前1次摸完座次順序與上一將相同，重搬。"   # (seed 14)
@@ -77,7 +83,7 @@ def test_plain_mode_prints_the_reseat_before_the_new_games_first_hand():
     out = io.StringIO()
     run_plain(s, "en", io.StringIO("q\ny\n"), out, save_path=None)
     text = out.getvalue()
-    assert "re-seating (搬風)" in text and "New seats: East" in text
+    assert "re-seating (搬風)" in text and "New seats (this hand's winds): East" in text
     assert text.index("re-seating") < text.index("First dealer")
 
 
@@ -88,6 +94,34 @@ async def test_the_table_screen_keeps_the_reseat_on_the_new_hands_log():
     app = app_for(s, "zh")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        table = app.screen
+        table = app.table
         log = "\n".join(table.log_lines)
-        assert "第2將搬風" in log and "新座位：東 " in log and "起莊" in log
+        assert "第2將搬風" in log and "新座位（本盤門風）：東 " in log and "起莊" in log
+        # and on a page of its own before the new 將's first move
+        from twmahjong.tui.results import ReseatScreen
+        assert isinstance(app.screen, ReseatScreen)
+        page = content(app, "#body")
+        assert page.startswith("第2將：搬風") and "新座位（本盤門風）" in page and "起莊" in page
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.screen is app.table
+
+
+@pytest.mark.asyncio
+async def test_the_result_of_a_games_last_hand_says_the_game_ends_and_the_players_reseat():
+    from twmahjong.tui.results import result_text
+
+    from .helpers import plain
+    s = PlaySession(load_profile("standard"), bot_names=["L1"] * 3, seed=14, rounds=5)
+    me = make_bot("L1", 14)
+    while True:
+        s.start_hand()
+        while not s.hand_over:
+            s.act(Action.from_json(me.act(lazy_observation(s.hand, s.seat))))
+        s.step()
+        text = plain(result_text(s, "zh", 120))
+        if s.match.game_ended:
+            break
+        assert "將結束" not in text
+    assert "第1將結束：下一盤前搬風" in text
+    assert "Game 1 is over: before the next hand everyone re-seats" in plain(result_text(s, "en", 120))

@@ -46,6 +46,9 @@ async def test_a_hand_played_to_its_end_shows_the_tai_and_who_pays_whom(tmp_path
         record = json.loads((tmp_path / "play-8.json").read_text(encoding="utf-8"))
         assert record["format"] == "twmahjong-record" and record["hands"] == 1
         assert replay(record).scores == s.match.scores        # the saved game replays as played
+        await pilot.press("enter")                      # a key ends the win's moment
+        await pilot.pause()
+        assert not app.screen.moment and isinstance(app.screen, ResultScreen)
         await pilot.press("enter")                      # any key: the next hand is dealt
         await pilot.pause()
         assert not isinstance(app.screen, ResultScreen) and s.match.hand_no == 1

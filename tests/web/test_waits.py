@@ -40,7 +40,15 @@ def page(web):
 
 def test_the_browser_s_hints_equal_the_library_s_on_self_played_hands(page):
     observations = _observations(seed=21, hands=6)
+    # 過水 as each profile lifts it: the hints mark the waits it blocks
+    passed = [{"until": "until_non_winning_discard", "tiles": None},
+              {"until": "until_own_discard", "tiles": None},
+              {"until": "until_own_draw", "tiles": "2m5p7s1z"}]
+    observations += [{**o, "passed_win": pw} for o in observations[::5] for pw in passed]
     want = [_python(o) for o in observations]
+    blocked = [w.get("blocked", False) for x in want for ws in (*x["discard"].values(), x["ready"])
+               for w in ws]
+    assert 0 < sum(blocked) < len(blocked)
     assert sum(bool(w["discard"]) for w in want) > 20      # ready discards were offered
     assert sum(bool(w["ready"]) for w in want) > 20        # and ready hands waited
     assert any(m.get("claimed") for o in observations for ms in o["melds"] for m in ms)

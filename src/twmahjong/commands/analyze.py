@@ -51,8 +51,12 @@ def analyze_command(
                                            help="Loss in points from which a move is a mistake "
                                                 "(default: one 台's worth at the record's stakes)."),
     as_json: bool = typer.Option(False, "--json", help="Print the review as JSON."),
+    lang: str = typer.Option("zh", "--lang", metavar="zh|en",
+                             help="Language of the printed review (zh-TW or English)."),
 ) -> None:
     from ..analysis import DEFAULT_BOT, DEFAULT_WORLDS, AnalysisError, analyze_record, plan_record
+    if lang not in _WORDS:
+        raise AnalysisError(f"--lang must be zh or en, not {lang!r}")
     try:
         text = record.read_text(encoding="utf-8")
     except OSError as e:
@@ -81,57 +85,86 @@ def analyze_command(
             bar.update(task, completed=done, total=total)
 
         review = analyze_record(doc, progress=progress, **kwargs)
-    _print(console, review)
+    _print(console, review, lang)
 
 
-def _label(a: Action) -> str:
+# the printed review's words, zh-TW and English (the JSON keeps its keys)
+_WORDS: dict[str, dict[str, str]] = {
+    "zh": {
+        "head": "座位 {seat} 由 [bold]{bot}[/bold] 檢討：每個決定取 {worlds} 個{deal}世界，種子 {seed}；"
+                "點數以牌譜的底注計（底 {base}，每台 {per_tai}）；✗ 失誤：少得 ≥ {threshold} 點且大於"
+                "兩倍誤差；= 與 AI 相同",
+        "developed": "依牌面推演的", "uniform": "隨機發牌的",
+        "title": "第 {n} 盤（莊：座位 {dealer}）",
+        "cols": "#|巡|手牌|摸|打|AI|損失",
+        "none": "第 {n} 盤：座位 {seat} 沒有可選擇的決定",
+        "costliest": "損失最多：", "ai": "AI",
+        "total": "第 {n} 盤：{m} 次失誤，共少得 {total} 點\n",
+        "pass": "過", "win": "胡", "chi": "吃", "pon": "碰", "kong": "槓", "added_kong": "加槓",
+        "concealed_kong": "暗槓", "flower_win": "花胡", "declare": "聽", "draw": "摸海底",
+    },
+    "en": {
+        "head": "seat {seat} reviewed by [bold]{bot}[/bold]: {worlds} {deal} worlds a decision, seed "
+                "{seed}; points at the record's stakes (底 {base}, {per_tai} a 台); ✗ a mistake: it "
+                "gives away ≥ {threshold} points, and twice its spread; = the AI's own move",
+        "developed": "developed", "uniform": "uniform",
+        "title": "hand {n} (dealer: seat {dealer})",
+        "cols": "#|巡|hand|drew|played|AI|loss",
+        "none": "hand {n}: no decision with a choice for seat {seat}",
+        "costliest": "costliest: ", "ai": "AI",
+        "total": "hand {n}: {m} mistake{s}, {total} points given away in all\n",
+        "pass": "pass", "win": "win", "chi": "chi", "pon": "pon", "kong": "kong",
+        "added_kong": "add kong", "concealed_kong": "closed kong", "flower_win": "flower win",
+        "declare": "declare", "draw": "draw",
+    },
+}
+
+
+def _label(a: Action, lang: str = "en") -> str:
     j = a.to_json()
     t = j["type"]
     tile = j.get("tile", "")
+    words = _WORDS[lang]
     if t == "discard":
         return tile
     if t == "chi":
-        return f"chi {j.get('tiles', '')}"
+        return f"{words['chi']} {j.get('tiles', '')}"
     if t in ("pass", "win"):
-        return t
-    return f"{_NAMES.get(t, t)} {tile}".strip()
-
-
-_NAMES = {"added_kong": "add kong", "concealed_kong": "closed kong", "flower_win": "flower win"}
+        return words[t]
+    return f"{words.get(t, t)} {tile}".strip()
 
 
 def _loss(d: DecisionReview) -> str:
     return f"{d.loss:.0f} ± {d.spread:.0f}"
 
 
-def _print(c: Console, r: Review) -> None:
-    st = r.stakes
-    c.print(f"seat {r.seat} reviewed by [bold]{r.bot}[/bold]: {r.worlds} {r.deal} worlds a "
-            f"decision, seed "
-            f"{r.seed}; points at the record's stakes (底 {st['base']}, {st['per_tai']} a 台); "
-            f"✗ a mistake: it gives away ≥ {r.threshold:g} points, and twice its spread; "
-            f"= the AI's own move")
+def _print(c: Console, r: Review, lang: str = "en") -> None:
+    st, w = r.stakes, _WORDS[lang]
+    c.print(w["head"].format(seat=r.seat, bot=r.bot, worlds=r.worlds, deal=w.get(r.deal, r.deal),
+                             seed=r.seed, base=st["base"], per_tai=st["per_tai"],
+                             threshold=f"{r.threshold:g}"))
     for h in r.hands:
-        t = Table(title=f"hand {h.hand_no + 1} (dealer: seat {h.dealer})", title_justify="left",
+        t = Table(title=w["title"].format(n=h.hand_no + 1, dealer=h.dealer), title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False)
-        for col, just in (("#", "right"), ("巡", "right"), ("hand", "left"), ("drew", "left"),
-                          ("played", "left"), ("AI", "left"), ("loss", "right"), ("", "left")):
+        names = w["cols"].split("|")
+        for col, just in zip((*names, ""), ("right", "right", "left", "left", "left", "left",
+                                            "right", "left")):
             t.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
         for d in h.decisions:
             mark = "[red]✗[/red]" if d.mistake else ("[green]=[/green]" if d.agrees else "")
-            t.add_row(str(d.n), str(d.turn), d.hand, d.drawn or "", _label(d.played), _label(d.bot),
-                      _loss(d), mark)
+            t.add_row(str(d.n), str(d.turn), d.hand, d.drawn or "", _label(d.played, lang),
+                      _label(d.bot, lang), _loss(d), mark)
         if not h.decisions:
-            c.print(f"hand {h.hand_no + 1}: no decision with a choice for seat {r.seat}")
+            c.print(w["none"].format(n=h.hand_no + 1, seat=r.seat))
             continue
         c.print(t)
         worst = h.costliest()
         if worst:
-            c.print("costliest: " + "; ".join(
-                f"#{d.n} {_label(d.played)} (AI {_label(d.bot)}) −{_loss(d)}" for d in worst))
+            c.print(w["costliest"] + "; ".join(
+                f"#{d.n} {_label(d.played, lang)} ({w['ai']} {_label(d.bot, lang)}) −{_loss(d)}"
+                for d in worst))
             for d in worst:                 # the coach's words on the AI's move (教練)
                 if d.why:
-                    c.print(f"  #{d.n} AI: {d.why['zh']} {d.why['en']}")
-        total = h.given_away
-        c.print(f"hand {h.hand_no + 1}: {h.mistakes} mistake{'' if h.mistakes == 1 else 's'}, "
-                f"{total:.0f} points given away in all\n")
+                    c.print(f"  #{d.n} {w['ai']}: {d.why['zh' if lang == 'zh' else 'en']}")
+        c.print(w["total"].format(n=h.hand_no + 1, m=h.mistakes, s="" if h.mistakes == 1 else "s",
+                                  total=f"{h.given_away:.0f}"))

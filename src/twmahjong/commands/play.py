@@ -25,7 +25,8 @@ class PlayError(UserError):
 
 
 def register(app: typer.Typer) -> None:
-    app.command("play", help="Play in the terminal: against three bots (人機對戰), or online with --server.")(
+    app.command("play", help="Play in the terminal: against three bots (人機對戰), or online with --server.",
+                epilog=_LEGEND)(
         play_command)
 
 
@@ -50,6 +51,12 @@ def parse_bots(text: str | None) -> list[str]:
         if n not in known:
             raise PlayError(f"unknown bot {n!r}; known bots: {', '.join(known)}")
     return names
+
+
+_LEGEND = ("Tiles in English: 1m-9m characters (萬), 1p-9p dots (筒), 1s-9s bamboo (條); "
+           "Ea So We No the winds East South West North (東南西北); Wh Gr Rd the dragons "
+           "White Green Red (白發中); flowers Sp Su Au Wi spring summer autumn winter, "
+           "Pl Or Ch Bm plum orchid chrysanthemum bamboo (春夏秋冬梅蘭菊竹).")
 
 
 def play_command(

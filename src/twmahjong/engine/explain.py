@@ -19,6 +19,14 @@ __all__ = ["why_illegal"]
 _BARE = ("pass", "flower_win", "draw")
 
 
+def _passed_win(h: TableState) -> str:
+    """過水 as the profile lifts it (``play.passed_win``)."""
+    if h.rules.passed_win == "until_own_discard":
+        return "you passed a win (過水); you cannot win until your next discard."
+    return ("you passed a win (過水); you cannot win until you discard (or add a kong of) "
+            "a tile that is not one of your winning tiles.")
+
+
 def why_illegal(h: TableState, seat: int, a: Action) -> str:
     st = h.seats[seat]
     what = a.describe()
@@ -66,8 +74,7 @@ def why_illegal(h: TableState, seat: int, a: Action) -> str:
                 return (f"{what}: no self-drawn win on this replacement (行牌禁制 2/5: after 碰槓, "
                         f"or a kong while a winning tile was passed)." + tail)
             if st.passed_win:
-                return (f"{what}: you passed a win (過水); you cannot win until you discard (or "
-                        f"add a kong of) a tile that is not one of your winning tiles." + tail)
+                return f"{what}: {_passed_win(h)}" + tail
             if st.cannot_win:
                 return f"{what}: you discarded the tile you claimed; this hand cannot win." + tail
             return f"{what}: your hand is not complete." + tail
@@ -76,8 +83,7 @@ def why_illegal(h: TableState, seat: int, a: Action) -> str:
     if h.phase in ("claim", "rob_kong") and h.claim_ctx is not None:
         d, k = h.claim_ctx[0], h.claim_ctx[1]
         if a.type == "win" and st.passed_win:
-            return (f"{what}: you passed a win (過水); you cannot win until you discard (or add "
-                    f"a kong of) a tile that is not one of your winning tiles." + tail)
+            return f"{what}: {_passed_win(h)}" + tail
         if a.type == "win" and k in st.passed_win_kinds:
             return f"{what}: you passed this tile (漏胡) and cannot win on it before your next draw." + tail
         if a.type in ("chi", "pon", "kong") and h.drawable() < h.rules.no_claims_last:

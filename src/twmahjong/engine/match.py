@@ -118,6 +118,12 @@ class Match:
         self.hand = None
         return res
 
+    @property
+    def game_ended(self) -> bool:
+        """The hand just counted ended a 將: the next deal opens a new one (with 搬風
+        where the profile says so)."""
+        return self._new_game
+
     def _start_game(self) -> None:
         """The next 將: 搬風 from the present seats, thrown by the last hand's (first)
         winner — a 將 ends only when a non-dealer's win passes the deal, so there is

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
     from .state import Event, TableState
 
-__all__ = ["HIDDEN", "MeldKinds", "MeldView", "Observation", "SeatTile", "event_view",
-           "observation", "seat_kinds"]
+__all__ = ["HIDDEN", "MeldKinds", "MeldView", "Observation", "PassedWin", "SeatTile",
+           "event_view", "observation", "seat_kinds"]
 
 # A meld as a seat sees it: ``tiles`` None for another seat's 暗槓; ``from`` (the
 # discarder) and ``claimed`` (the tile taken) for a claimed meld.
@@ -34,9 +34,18 @@ class SeatTile(TypedDict):
     tile: str
 
 
+class PassedWin(TypedDict):
+    """The seat's own 過水 (a win it let go): ``until`` is the profile's ``passed_win``
+    rule (what lifts it); ``tiles`` the kinds it may not win on (MPSZ), or None when
+    it may not win at all."""
+    until: str
+    tiles: str | None
+
+
 class Observation(TypedDict):
     """docs/architecture.md's observation of one seat; ``legal`` only while the seat
-    must decide, ``added_kong`` only in a 搶槓 window."""
+    must decide, ``added_kong`` only in a 搶槓 window, ``passed_win`` only while the
+    seat's own 過水 holds (never another seat's)."""
     seat: int
     dealer: int
     dealer_streak: int
@@ -54,6 +63,7 @@ class Observation(TypedDict):
     declared: list[bool]
     last_discard: SeatTile | None
     added_kong: NotRequired[SeatTile]
+    passed_win: NotRequired[PassedWin]
     legal: NotRequired[list[ActionJSON]]
 
 
@@ -118,6 +128,9 @@ def observation(h: TableState, seat: int) -> Observation:
         "declared": [h.seats[s].declared is not None for s in range(4)],
         "last_discard": last,
     }
+    if st.passed_win or st.passed_win_kinds:
+        obs["passed_win"] = {"until": h.rules.passed_win, "tiles": None if st.passed_win
+                             else format_tiles(sorted(st.passed_win_kinds))}
     if h.phase == "rob_kong" and h.claim_ctx is not None:
         obs["added_kong"] = {"seat": h.claim_ctx[0], "tile": tile_str(h.claim_ctx[1])}
     pend = h.pending()

@@ -108,7 +108,7 @@ class HelpScreen(OnceModal):
         draw = tr(lang, "help_draw") if play.may_decline_last_tile else ""
         with Vertical():
             yield Static(tr(lang, "help_title") + "\n\n" + tr(lang, "help_body", declare=declare, draw=draw)
-                         + "\n\n" + tr(lang, "press_any"), id="body")
+                         + "\n" + tr(lang, "tile_legend") + "\n\n" + tr(lang, "press_any"), id="body")
 
     def on_key(self, event) -> None:
         event.stop()

@@ -18,7 +18,7 @@ import typer
 from ..client import Api, ApiError, Credentials
 from ..client.http import base_url
 from ..errors import UserError
-from .strings import error_text, tr
+from .strings import error_text, mode_label, profile_label, tr
 
 __all__ = ["choose_table", "log_in", "play_online"]
 
@@ -98,8 +98,8 @@ def games_in_progress(api: Api, lang: str, ask=typer.prompt, say=typer.echo,
             others = [n.removeprefix("bot:") for j, n in enumerate(g.get("players") or [])
                       if j != g.get("seat")]
             when = datetime.datetime.fromtimestamp(g.get("created_at") or 0).strftime("%m-%d %H:%M")
-            say(tr(lang, "games_line", i=i, profile=g.get("profile", ""), mode=g.get("mode", ""),
-                   seat=g.get("seat", "?"), players="、".join(others) if lang == "zh"
+            say(tr(lang, "games_line", i=i, profile=profile_label(lang, g.get("profile", "")),
+                   mode=mode_label(lang, g.get("mode", "")), seat=g.get("seat", "?"), players="、".join(others) if lang == "zh"
                    else ", ".join(others), when=when))
         ans = str(ask(tr(lang, "games_ask"), default="")).strip().lower()
         if not ans:

@@ -26,6 +26,7 @@ in the status until the next thing the person does.
 from __future__ import annotations
 
 import asyncio
+import time
 import contextlib
 
 from ..client import Api, ApiError, Credentials, GameLink, LinkError
@@ -34,7 +35,7 @@ from ..engine.actions import Action, IllegalAction
 from ..profiles import load_profile
 from .coach import COACH_ERRORS
 from .session import relative
-from .strings import error_text, server_error_text, tr
+from .strings import error_text, mode_label, profile_label, server_error_text, tr
 from .talk import TalkBook
 
 __all__ = ["TALK_ERRORS", "OnlineSession", "safe_move"]
@@ -120,7 +121,11 @@ class OnlineSession:
         app.set_interval(1.0, self._tick)
 
     def _tick(self) -> None:
-        if self.app is not None and (self.link.state.decision() or self.offline):
+        if self.app is None:
+            return
+        if any(c and c.get("running") for c in self.link.state.clocks or []):
+            self.app.table.refresh_clocks()      # every seat's clock counts down
+        elif self.link.state.decision() or self.offline:
             self.app.table.refresh_status()
 
     @property
@@ -441,6 +446,9 @@ class OnlineSession:
         seats = self.link.state.seats
         info = seats[seat] if seat < len(seats) else {}
         name = info.get("name") or "?"
+        persona = info.get("persona") or {}
+        if persona.get("zh"):                 # a personality: its name and its tier as level
+            return f"{persona['en'] if lang == 'en' else persona['zh']} L{persona.get('tier', '?')}"
         if info.get("bot") or name.startswith("bot:"):
             name = tr(lang, "online_bot", name=name.removeprefix("bot:"))
         return name
@@ -461,6 +469,20 @@ class OnlineSession:
         if info.get("auto"):
             out += " " + tr(lang, "online_auto_mark")
         return out
+
+    def seat_clock(self, lang: str, seat: int) -> str:
+        """A seat's clock (``clocks``, every seat's as this seat may see it): counted
+        down while it runs, else the seat's spare bank; '' for a bot."""
+        st = self.link.state
+        clocks = st.clocks or []
+        c = clocks[seat] if seat < len(clocks) else None
+        if not c:
+            return ""
+        if c.get("running"):
+            spent = time.monotonic() - st.timer_at
+            left = max(0.0, c.get("base", 0) + c.get("bank", 0) - spent)
+            return tr(lang, "online_clock", n=int(left + 0.999))
+        return tr(lang, "online_bank", n=int(c.get("bank", 0)))
 
     def status_extra(self, lang: str) -> str:
         bits = []
@@ -487,7 +509,12 @@ class OnlineSession:
         return tr(lang, "voice_in", who=who)
 
     def header_extra(self, lang: str) -> str:
-        return tr(lang, "online_header", profile=self.link.state.table.get("profile", ""))
+        """線上 休閒場 · 標準規則: the mode and the rule profile, named apart."""
+        table = self.link.state.table
+        profile = profile_label(lang, table.get("profile", ""))
+        if not table.get("mode"):
+            return tr(lang, "online_header", profile=profile)
+        return tr(lang, "online_table", mode=mode_label(lang, table["mode"]), profile=profile)
 
     # -- the result ----------------------------------------------------------------------------
     def result_model(self) -> dict:

@@ -24,7 +24,7 @@ from ..engine.actions import Action, IllegalAction
 from ..hints import discard_hints, ready_waits
 from .coach import TableCoach
 from .glyphs import kinds
-from .render import event_line, waits_text
+from .render import event_line, passed_win_text, waits_text
 from .session import relative
 from .strings import tile_label, tr, wind_label
 from .table import KEY_TYPES, _KEY_LABEL
@@ -33,14 +33,22 @@ __all__ = ["parse_tile_word", "run_plain"]
 
 
 def parse_tile_word(word: str) -> int | None:
-    """A tile as a person types it: 5m, 5萬, 五萬, E, 東, Rd, 中 (None when it is not one)."""
-    w = word.strip()
+    """A tile as a person types it, in either language, any case: 5m, 5萬, 五萬, We,
+    West, 西, 西風, 4z, Rd, 中 (None when it is not one). A single letter is never a
+    tile: w is 胡 (win), as on the table's keys.
+
+        >>> [parse_tile_word(w) for w in ("west", "We", "西風", "5m", "五萬", "w")]
+        [29, 29, 29, 4, 4, None]
+    """
+    from ..tiles import NotationError, en_name, parse_tiles
+    w = " ".join(word.split()).lower()
+    if not w or (len(w) == 1 and w.isascii()):
+        return None
     for k in range(34):
-        for lang in ("zh", "en"):
-            for compact in (False, True):
-                if tile_label(lang, k, compact).lower() == w.lower():
-                    return k
-    from ..tiles import NotationError, parse_tiles
+        names = {tile_label(lang, k, compact) for lang in ("zh", "en") for compact in (False, True)}
+        names.add(en_name(k))
+        if w in {n.lower() for n in names}:
+            return k
     try:
         ks = parse_tiles(w)
     except (NotationError, ValueError):
@@ -91,7 +99,8 @@ class _Plain:
             if obs["declared"][seat]:
                 bits.append(tr(lang, "declared_mark"))
             bits.append(f"{self.s.scores[seat]:+d}")
-            melds = [self.tiles(m["tiles"]) if m["tiles"] else tr(lang, "hidden_kong")
+            melds = [tr(lang, "hidden_kong") + (" " + self.tiles(m["tiles"][:2]) if m["tiles"] else "")
+                     if m["type"] == "concealed_kong" else self.tiles(m["tiles"])
                      for m in obs["melds"][seat]]
             if melds:
                 bits.append(tr(lang, "melds") + " " + " | ".join(melds))
@@ -110,7 +119,8 @@ class _Plain:
             hand += " + " + self.tiles(obs["drawn"])
         parts.append(f"{tr(lang, 'concealed_n', n=len(kinds(obs['hand'])))}: {hand}")
         if any(a.type == "discard" for a in legal):
-            parts.append(tr(lang, "your_turn_declared" if obs["declared"][s.seat] else "plain_turn"))
+            parts.append(tr(lang, "your_turn_declared" if obs["declared"][s.seat] else
+                            "plain_turn" if obs.get("drawn") else "plain_turn_claimed"))
             if self.prefs.hints and not obs["declared"][s.seat]:
                 allowed = [a.to_json()["tile"] for a in legal if a.type == "discard"]
                 hints = discard_hints(obs, s.hand_events(), allowed=allowed,
@@ -129,8 +139,13 @@ class _Plain:
         ws = ready_waits({**obs, "drawn": None}, s.hand_events()) if self.prefs.hints else []
         if ws:
             parts.append(tr(lang, "waits_now", waits=waits_text(lang, ws)))
-        keys = [f"{k} {tr(lang, _KEY_LABEL[k])}" for k, types in KEY_TYPES.items()
-                if any(a.type in types for a in legal)]
+        keys = []
+        for k, types in KEY_TYPES.items():
+            acts = [a for a in legal if a.type in types]
+            if acts:                              # a claim names its tile: p pung Wh
+                named = k in "cpkw" and obs["phase"] in ("claim", "rob_kong") and acts[0].tile is not None
+                keys.append(f"{k} {tr(lang, _KEY_LABEL[k])}" +
+                            (f" {tile_label(lang, acts[0].tile)}" if named else ""))
         if keys:
             parts.append(" / ".join(keys))
         return ". ".join(parts)
@@ -217,12 +232,28 @@ class _Plain:
                 return not self.leave()
             if act is None:
                 continue
+            let_go = act.type == "pass" and any(a.type == "win" for a in self.s.legal())
             try:
                 self.s.act(act)
             except IllegalAction as e:
                 self.say(str(e))
                 continue
+            if let_go:
+                self.say_passed()
             return True
+
+    def say_passed(self) -> None:
+        """A win let go: 過水 said as the profile lifts it (offline the observation
+        says so at once; online the server's next update does, and the rule is read
+        from the profile meanwhile)."""
+        obs = self.s.observation()
+        text = passed_win_text(self.lang, obs)
+        if not text:
+            until = self.s.profile.play.passed_win
+            tile = ((obs or {}).get("last_discard") or {}).get("tile")
+            text = passed_win_text(self.lang, {"passed_win": {
+                "until": until, "tiles": tile if until == "until_own_draw" else None}})
+        self.say(text)
 
     def command(self, cmd: str):
         s, lang = self.s, self.lang
@@ -240,6 +271,7 @@ class _Plain:
         if low in ("help", "?", "h"):
             self.say(tr(lang, "plain_help"))
             self.say(tr(lang, "plain_help_coach"))
+            self.say(tr(lang, "tile_legend"))
             return None
         word, _, rest = low.partition(" ")
         if word in ("o", "coach", "教練"):
@@ -247,12 +279,16 @@ class _Plain:
             return None
         if low == "" and any(a.type == "discard" for a in legal):
             drawn = s.observation().get("drawn")
-            tiles = kinds(drawn) if drawn else kinds(s.observation()["hand"])[-1:]
-            low = tile_label("en", tiles[0])
+            if not drawn:                   # after 吃/碰 nothing was drawn: never guess
+                self.say(tr(lang, "plain_no_drawn"))
+                return None
+            low = tile_label("en", kinds(drawn)[0])
         if low in KEY_TYPES:
             acts = [a for a in legal if a.type in KEY_TYPES[low]]
             if not acts:
-                self.say(tr(lang, "key_not_now", what=tr(lang, _KEY_LABEL[low])))
+                passed = passed_win_text(lang, s.observation()) if low == "w" else ""
+                self.say(tr(lang, "passed_refused", why=passed) if passed else
+                         tr(lang, "key_not_now", what=tr(lang, _KEY_LABEL[low])))
                 return None
             if len(acts) == 1 or low == "w":
                 return acts[0]

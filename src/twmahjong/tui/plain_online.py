@@ -23,6 +23,7 @@ import sys
 
 from ..engine.actions import IllegalAction
 from .plain import _Plain, parse_tile_word
+from .render import passed_win_text
 from .results import result_text, summary_text
 from .strings import tr
 from .table import KEY_TYPES, _KEY_LABEL
@@ -164,7 +165,9 @@ class _PlainOnline(_Plain):
         elif low in KEY_TYPES and low != "x":
             acts = [a for a in legal if a.type in KEY_TYPES[low]]
             if not acts:
-                self.say(tr(lang, "key_not_now", what=tr(lang, _KEY_LABEL[low])))
+                passed = passed_win_text(lang, s.observation()) if low == "w" else ""
+                self.say(tr(lang, "passed_refused", why=passed) if passed else
+                         tr(lang, "key_not_now", what=tr(lang, _KEY_LABEL[low])))
                 return True
             if len(acts) > 1 and low != "w":
                 for i, a in enumerate(acts, 1):
@@ -177,10 +180,14 @@ class _PlainOnline(_Plain):
             if act is False:
                 return False
         if act is not None:
+            let_go = act.type == "pass" and any(a.type == "win" for a in legal)
             try:
                 s.act(act)
             except IllegalAction as e:          # offline: refused, with why
                 self.say(str(e))
+                return True
+            if let_go:
+                self.say_passed()
         return True
 
     def command(self, cmd: str):

@@ -15,11 +15,11 @@ from rich.text import Text
 
 from .glyphs import CELL, COMPACT, GAP, kinds, tile_style, tile_text, tiles_text
 from .session import relative
-from .strings import tile_label, tr, tr_you, wind_label
+from .strings import STRINGS, tile_label, tr, tr_you, wind_label
 
 __all__ = ["claimed_discards", "event_line", "flowers_text", "hand_layout", "hand_text",
-           "header_text", "meld_text", "seat_body", "seat_name", "seat_title", "tiles_label",
-           "waits_text"]
+           "header_text", "meld_text", "passed_win_text", "seat_body", "seat_name", "seat_title",
+           "seat_to_move", "tiles_label", "waits_text"]
 
 _REL_KEY = ("self", "right", "across", "left")
 
@@ -59,11 +59,15 @@ def header_text(lang: str, obs: dict, *, hand_no: int, dealer_name: str, width: 
 
 def meld_text(lang: str, meld: dict, compact: bool = True) -> Text:
     """One exposed set in short notation — a run 345萬 / 345m, a pung 5筒×3, a kong
-    東×4 — on a tile face; a concealed kong of another seat lies face down (暗槓).
+    東×4 — on a tile face; a concealed kong of another seat lies face down (暗槓),
+    your own says it is one ([暗槓 8筒]).
     ``compact`` False draws every tile (the result screen)."""
     if meld["tiles"] is None:
         return Text("[" + tr(lang, "hidden_kong") + "]", style="#a0a0a0")
     ks = kinds(meld["tiles"])
+    if meld.get("type") == "concealed_kong":    # your own 暗槓 (or any, once hands are shown)
+        return Text(f"[{tr(lang, 'hidden_kong')} {tile_label(lang, ks[0], compact=True)}]",
+                    style=tile_style(ks[0]))
     if not compact:
         return tiles_text(lang, ks)
     style = tile_style(ks[0])
@@ -135,9 +139,31 @@ def river_rows(lang: str, ks: list[int], width: int, rows: int, *, last_index, t
     return out or [Text("")]
 
 
-def seat_title(lang: str, obs: dict, seat: int, name: str) -> Text:
-    """The box title: seat wind, 莊 and 聽 as words (not colour alone), then who sits there."""
+def seat_to_move(obs: dict, events: list[dict]) -> int | None:
+    """The seat that moves next, from this hand's public events: the one that drew,
+    claimed or made a kong (to discard), or after a discard the next in turn (to
+    draw, unless a claim comes first); None before the first move or once it is over."""
+    if obs.get("phase") == "turn" and obs.get("legal") and any(
+            a.get("type") == "discard" for a in obs["legal"]):
+        return obs["seat"]
+    mover = None
+    for e in events:
+        t = e.get("type")
+        if t in ("draw", "chi", "pon", "kong", "flower", "declare") and "seat" in e:
+            mover = e["seat"]
+        elif t == "discard":
+            mover = (e["seat"] + 1) % 4
+        elif t in ("win", "draw_game", "settlement"):
+            return None
+    return mover
+
+
+def seat_title(lang: str, obs: dict, seat: int, name: str, *, to_move: bool = False) -> Text:
+    """The box title: ▶ on the seat to move, seat wind, 莊 and 聽 as words (not colour
+    alone), then who sits there."""
     out = Text()
+    if to_move:
+        out.append("▶ ", style="bold #ffd54f")
     wind = wind_label(lang, obs["seat_winds"][seat])
     out.append(wind[0] if lang == "en" else wind,          # E / 東: the box is narrow
                style="bold #ffd54f" if seat == obs["dealer"] else "bold")
@@ -251,8 +277,8 @@ def hand_text(lang: str, obs: dict, sel: int | None, *, cell: int = CELL,
 def waits_text(lang: str, ws) -> str:
     """聽 tiles with their live counts: 3萬(剩2) 6萬(剩0); when none is left of any,
     空聽 said in words (a ready hand that can no longer win is no reason to keep it)."""
-    text = " ".join(tr(lang, "wait_live", tile=tile_label(lang, kinds(w.tile)[0]), n=w.live)
-                    for w in ws)
+    text = " ".join(tr(lang, "wait_blocked" if getattr(w, "blocked", False) else "wait_live",
+                       tile=tile_label(lang, kinds(w.tile)[0]), n=w.live) for w in ws)
     if ws and not any(w.live for w in ws):
         text += tr(lang, "wait_dead")
     return text
@@ -289,9 +315,13 @@ def event_line(lang: str, e: dict, name, me: int | None = None) -> str | None:
     return None
 
 
-def reseat_lines(lang: str, e: dict, before: list[int], name) -> list[str]:
+def reseat_lines(lang: str, e: dict, before: list[int], name,
+                 winds: list[str] | None = None) -> list[str]:
     """搬風 told in order, by players' names (``name(player)``): the seats in the event's
-    throw and first draw are the seats *before* the move, ``before[seat]`` their player."""
+    throw and first draw are the seats *before* the move, ``before[seat]`` their player.
+    The new seats are named by the winds the board shows for the new hand (``winds``,
+    its ``seat_winds``: counted from the wall break, the East seat of 搬風 need not be
+    東 on the board), East first."""
     final = e["draws"][-1]
     sep = "、" if lang == "zh" else ", "
     dice = "+".join(map(str, final["dice"]))
@@ -299,9 +329,22 @@ def reseat_lines(lang: str, e: dict, before: list[int], name) -> list[str]:
               total=sum(final["dice"]), first=name(before[final["first"]]))]
     if len(e["draws"]) > 1:
         out.append(tr(lang, "reseat_again", n=len(e["draws"]) - 1))
+    board = winds or list("ESWN")
+    order = sorted(range(4), key=lambda seat: "ESWN".index(board[seat]))
     out.append(tr(lang, "reseat_seats", seats=sep.join(
-        f"{wind_label(lang, w)} {name(p)}" for w, p in enumerate(e["seating"]))))
+        f"{wind_label(lang, board[seat])} {name(e['seating'][seat])}" for seat in order)))
     out.append(tr(lang, "reseat_dealer", who=name(e["seating"][0]),
                   dice="+".join(map(str, e["dealer_dice"])), total=sum(e["dealer_dice"]),
                   dealer=name(e["seating"][e["first_dealer"]])))
     return out
+
+
+def passed_win_text(lang: str, obs: dict | None, tile: str | None = None) -> str:
+    """過水 in the player's words, as the profile lifts it (the observation's own
+    ``passed_win``: another seat's is never told); '' when the seat may win."""
+    pw = (obs or {}).get("passed_win")
+    if not pw:
+        return ""
+    until = pw.get("until", "until_non_winning_discard")
+    key = f"passed_{until}" if f"passed_{until}" in STRINGS else "passed_until_non_winning_discard"
+    return tr(lang, key, tiles=tiles_label(lang, pw.get("tiles") or tile or ""))

@@ -16,11 +16,12 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from .glyphs import COMPACT, kinds, tiles_text
+from .glyphs import COMPACT, kinds, tile_text, tiles_text
 from .render import flowers_text, meld_text
 from .strings import STRINGS, tile_label, tr, tr_you
 
-__all__ = ["ResultScreen", "SummaryScreen", "payment_parts", "result_text", "summary_text"]
+__all__ = ["ReseatScreen", "ResultScreen", "SummaryScreen", "moment_text", "payment_parts", "result_text",
+           "summary_text"]
 
 _DEALER_IDS = ("dealer", "dealer_streak")
 
@@ -71,6 +72,9 @@ def result_text(session, lang: str, width: int = 120, model: dict | None = None)
     (``model`` as ``session.result_model()`` gave it when the hand ended)."""
     model = model or session.result_model()
     rows: list[Text] = [Text(tr(lang, "result_title", n=model["hand_no"] + 1), style="bold #ffd54f")]
+    if model.get("game_ended"):           # the 將 ends here: 搬風 (or not) before the next deal
+        rows.append(Text(tr(lang, "game_end_reseat" if model.get("reseat") else "game_end_same",
+                            g=model.get("game", 0) + 1), style="bold #80d8ff"))
     if model["draw_game"] is not None:
         reason = model["draw_game"]["reason"]
         rows.append(Text(tr(lang, "draw_game_kongs" if reason == "four_kongs" else "draw_game"),
@@ -93,8 +97,12 @@ def result_text(session, lang: str, width: int = 120, model: dict | None = None)
         cells = []
         for p in score["patterns"]:
             cell = Text()
-            cell.append(f"{p['zh']}", style="bold")
-            cell.append(f" {p['en']}", style="#bcd9c8")
+            zh, en = p["zh"], p["en"]
+            if p.get("id") == "dealer_streak":     # 連N拉N with its N: 連2拉2
+                n = model.get("dealer_streak") or 0
+                zh, en = zh.replace("N", str(n)), en.replace("(per N)", f"×{n}").replace("N", str(n))
+            cell.append(zh, style="bold")
+            cell.append(f" {en}", style="#bcd9c8")
             cell.append(" " + tr(lang, "tai_each", n=p["tai"]), style="#ffd54f")
             cells.append(cell)
         col = max((c.cell_len for c in cells), default=0) + 3
@@ -162,6 +170,49 @@ def result_text(session, lang: str, width: int = 120, model: dict | None = None)
     return Group(*rows)
 
 
+def moment_text(session, lang: str, model: dict, width: int = 78) -> Group | None:
+    """The win before its settlement (胡牌的一刻): who won, 胡 or 自摸 and from whom,
+    the hand laid down with the winning tile apart and marked; None for a drawn hand."""
+    if not model["wins"]:
+        return None
+    rows: list[Text] = []
+    for w in model["wins"]:
+        who = _who(lang, session, w["seat"])
+        you = w["seat"] == session.seat
+        kind = kinds(w["tile"])[0] if w.get("tile") else None
+        if w.get("flower_win"):
+            head = tr_you(lang, "moment_flower", you, who=who)
+        elif w["self_drawn"]:
+            head = tr_you(lang, "moment_self", you, who=who, tile=tile_label(lang, kind))
+        else:
+            head = tr_you(lang, "moment_ron", you, who=who, tile=tile_label(lang, kind),
+                          payer=_who(lang, session, w["from"]))
+        rows.append(Text("★ " + head, style="bold #ffd54f"))
+        rv = model["revealed"][w["seat"]]
+        hand = kinds(rv["hand"])
+        if kind is not None and kind in hand:
+            hand.remove(kind)                       # the winning tile stands apart
+        line = tiles_text(lang, hand, cell=COMPACT, gap=0 if lang == "en" else 1)   # 5萬 6萬 apart
+        for m in rv["melds"]:
+            line.append(" ")
+            line.append_text(meld_text(lang, m))
+        marks = Text()
+        if kind is not None:
+            line.append("  ")
+            marks.append(" " * line.cell_len)
+            line.append_text(tile_text(lang, kind, COMPACT, last=True))
+            marks.append("▲ " + tr(lang, "self_drawn" if w["self_drawn"] else "act_win"),
+                         style="bold #ffd54f")
+        fl = flowers_text(lang, rv["flowers"])
+        if fl.plain:
+            line.append("  ")
+            line.append_text(fl)
+        rows += [Text(""), line, marks]
+        rows.append(Text("   " + tr(lang, "tai_total", n=w["score"]["tai"]), style="bold #ffd54f"))
+        rows.append(Text(""))
+    return Group(*rows)
+
+
 def summary_text(session, lang: str) -> Group:
     """終局: places by score, wins per seat, where the record went."""
     m = session.summary_model()
@@ -204,7 +255,8 @@ class _TextScreen(Screen):
         yield Static(self.prompt(), id="prompt")
 
     def on_resize(self) -> None:
-        self.query_one("#body", Static).update(self.body())
+        if self.is_attached and self.query("#body"):     # a resize may reach a page just closed
+            self.query_one("#body", Static).update(self.body())
 
     def body(self):
         raise NotImplementedError
@@ -227,10 +279,21 @@ class ResultScreen(_TextScreen):
     ``next_in``, updated by every ``ready``), a key sends 下一局 (``ready``) and says
     so, and the table comes back by itself when the next hand is dealt (``dealt``)."""
 
+    MOMENT = 2.0                     # s the win is shown before its settlement
+
+    DEFAULT_CSS = """
+    ResultScreen #moment { height: 1fr; padding: 1 2; content-align: center middle; }
+    """
+
     def __init__(self, session, lang: str):
         self.model = session.result_model()
         self.ready_sent = False
         super().__init__(session, lang)
+        self.moment = moment_text(session, lang, self.model) is not None
+
+    def compose(self) -> ComposeResult:
+        yield Static(moment_text(self.session, self.lang, self.model) or "", id="moment")
+        yield from super().compose()
 
     @property
     def server_deals(self) -> bool:
@@ -246,8 +309,19 @@ class ResultScreen(_TextScreen):
         return not ("next_in" in end and end["next_in"] is None)
 
     def on_mount(self) -> None:
+        self.show_moment(self.moment)
+        if self.moment:
+            self.set_timer(self.MOMENT, lambda: self.show_moment(False))
         if self.server_deals:
             self.set_interval(0.5, self.tick)
+
+    def show_moment(self, on: bool) -> None:
+        """The win first (about 2 s, or until a key), then the settlement."""
+        self.moment = on
+        if self.is_attached and self.query("#moment"):
+            self.query_one("#moment").display = on
+            self.query_one(VerticalScroll).display = not on
+            self.tick()
 
     def tick(self) -> None:
         if self.is_attached and self.query("#prompt"):
@@ -257,6 +331,8 @@ class ResultScreen(_TextScreen):
         return result_text(self.session, self.lang, self.app.size[0] - 2, self.model)
 
     def prompt(self) -> str:
+        if self.moment:
+            return tr(self.lang, "moment_key")
         if self.server_deals:
             return self.session.next_hand_prompt(self.lang, self.ready_sent)
         over = self.model["match_over"] or getattr(self.session, "match_over", False)
@@ -266,6 +342,9 @@ class ResultScreen(_TextScreen):
         if event.key in ("up", "down", "pageup", "pagedown"):
             return
         event.stop()
+        if self.moment:                     # a key ends the win's moment: the settlement
+            self.show_moment(False)
+            return
         if not self.server_deals:
             self.leave()
         elif not self.ready_sent and self.session.read_result():
@@ -275,6 +354,26 @@ class ResultScreen(_TextScreen):
     def dealt(self) -> None:
         """The server dealt the next hand: back to the table, whether or not a key was pressed."""
         self.leave("dealt")
+
+
+class ReseatScreen(_TextScreen):
+    """搬風 before a new 將, on a page of its own: who threw, who drew first, the new
+    seats with the winds the board shows, who deals first; any key plays on."""
+
+    def __init__(self, session, lang: str, lines: list[str], game: int):
+        self.lines, self.game = lines, game
+        super().__init__(session, lang)
+
+    def body(self):
+        rows = [Text(tr(self.lang, "reseat_title", g=self.game + 1), style="bold #ffd54f"), Text("")]
+        return Group(*rows, *(Text(line) for line in self.lines))
+
+    def prompt(self) -> str:
+        return tr(self.lang, "reseat_key")
+
+    def on_key(self, event) -> None:
+        event.stop()
+        self.leave()
 
 
 class SummaryScreen(_TextScreen):

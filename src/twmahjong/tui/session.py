@@ -85,16 +85,36 @@ class PlaySession:
         return self.match.over
 
     def seat_name(self, lang: str, seat: int) -> str:
+        """下家 電腦2, or 下家 碰碰伯 when a personality plays it."""
         from .render import seat_name
-        return seat_name(lang, seat, self.seat, self.player_at(seat))
+        from .strings import tr
+        if seat == self.seat:
+            return seat_name(lang, seat, self.seat, self.player_at(seat))
+        rel = ("self", "right", "across", "left")[relative(seat, self.seat)]
+        return tr(lang, "seat_name", rel=tr(lang, rel), bot=self.bot_label(lang, self.player_at(seat)))
+
+    def bot_label(self, lang: str, player: int) -> str:
+        """A bot by its name: a personality's (碰碰伯 / Pon Uncle), else 電腦2."""
+        from ..bots.personalities import get_personality
+        from .strings import tr
+        p = get_personality(self.bot_names[player - 1])
+        if p is not None:
+            return p.en if lang == "en" else p.zh
+        return tr(lang, "bot", n=player)
+
+    def bot_level(self, player: int) -> str:
+        """L3; a personality's tier as its level."""
+        from ..bots.personalities import get_personality
+        name = self.bot_names[player - 1]
+        p = get_personality(name)
+        return f"L{p.tier}" if p is not None else name
 
     def seat_player(self, lang: str, seat: int) -> str:
-        """Who plays a seat, for its box: 電腦2 L3."""
+        """Who plays a seat, for its box: 電腦2 L3, 碰碰伯 L1."""
         from .strings import tr
         if seat == self.seat:
             return tr(lang, "you")
-        p = self.player_at(seat)
-        return f"{tr(lang, 'bot', n=p)} {self.bot_names[p - 1]}"
+        return self.player_name(lang, self.player_at(seat))
 
     # -- who is who ----------------------------------------------------------------
 
@@ -106,13 +126,14 @@ class PlaySession:
         from .strings import tr
         if player == HUMAN:
             return tr(lang, "you")
-        return f"{tr(lang, 'bot', n=player)} {self.bot_names[player - 1]}"
+        return f"{self.bot_label(lang, player)} {self.bot_level(player)}"
 
     def reseat_lines(self, lang: str, e: dict) -> list[str]:
         """A ``reseat`` event told as it happens at the table: who throws, who draws
         the first wind tile, where everyone sits now, and 定莊 by the East seat."""
         from .render import reseat_lines
-        return reseat_lines(lang, e, self.seating_before, lambda p: self.player_name(lang, p))
+        winds = self.hand.observation(self.seat)["seat_winds"] if self.hand is not None else None
+        return reseat_lines(lang, e, self.seating_before, lambda p: self.player_name(lang, p), winds)
 
     def bot_at(self, seat: int):
         return self.players[self.player_at(seat)]
@@ -203,7 +224,9 @@ class PlaySession:
         self.records.mkdir(parents=True, exist_ok=True)
         self.record_path = self.records / f"play-{self.seed}.json"
         tmp = self.record_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.match.record(), ensure_ascii=False), encoding="utf-8")
+        rec = dict(self.match.record())
+        rec["person"] = HUMAN             # which player (of ``seating``) was the person
+        tmp.write_text(json.dumps(rec, ensure_ascii=False), encoding="utf-8")
         tmp.replace(self.record_path)
 
     # -- an unfinished match, kept and taken up again ---------------------------------
@@ -306,4 +329,6 @@ class PlaySession:
         return {"hand_no": self.hand.hand_no, "wins": wins, "settlement": settlement,
                 "draw_game": draw, "revealed": self.revealed(), "scores": list(self.match.scores),
                 "match_over": self.match.over, "dealer": self.hand.dealer,
+                "game_ended": self.match.game_ended and not self.match.over,
+                "game": self.match.game, "reseat": self.profile.play.reseat_each_game,
                 "dealer_streak": self.hand.dealer_streak}

@@ -9,8 +9,8 @@ zh-TW column is the default and the English column only translates it.
 
 from __future__ import annotations
 
-__all__ = ["LANGS", "STRINGS", "error_text", "server_error_text", "tile_label", "tr", "tr_you",
-           "wind_label"]
+__all__ = ["LANGS", "STRINGS", "error_text", "mode_label", "profile_label", "server_error_text",
+           "tile_label", "tr", "tr_you", "wind_label"]
 
 LANGS = ("zh", "en")
 
@@ -78,9 +78,15 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "Game {g}, re-seating (搬風): dice {dice} ({total}) thrown by {who}; first wind tile drawn by {first}."),
     "reseat_again": ("前{n}次摸完座次順序與上一將相同，重搬。",
                      "Drawn again {n}×: the order around the table was the same as last game."),
-    "reseat_seats": ("新座位：{seats}", "New seats: {seats}"),
-    "reseat_dealer": ("定莊：東位{who}擲骰 {dice}（{total}點），{dealer}起莊。",
-                      "First dealer: dice {dice} ({total}) thrown by the East seat ({who}); first to deal: {dealer}."),
+    "reseat_seats": ("新座位（本盤門風）：{seats}", "New seats (this hand's winds): {seats}"),
+    "reseat_dealer": ("定莊：摸到東的{who}擲骰 {dice}（{total}點），{dealer}起莊。",
+                      "First dealer: dice {dice} ({total}) thrown by {who}, who drew East; first to deal: {dealer}."),
+    "reseat_title": ("第{g}將：搬風", "Game {g}: re-seating (搬風)"),
+    "reseat_key": ("按任意鍵開始這一將", "Any key: play this game"),
+    "game_end_reseat": ("第{g}將結束：下一盤前搬風（擲骰、摸風牌換座位，再定莊）",
+                        "Game {g} is over: before the next hand everyone re-seats (搬風: dice, "
+                        "wind tiles, new seats, a new first dealer)"),
+    "game_end_same": ("第{g}將結束：下一將從東風圈再開始", "Game {g} is over: the next game starts again at East"),
     "ev_last_declined": ("海底棄摸，流局", "The last tile was declined: drawn hand"),
     # English second person ("You discard", not "You discards"): zh needs no change
     "ev_discard_you": ("{who} 打 {tile}", "{who} discard {tile}"),
@@ -94,6 +100,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ev_self_win_you": ("{who} 自摸！", "{who} self-draw the win!"),
     "win_line_you": ("{who} 胡 {tile}（{how}）", "{who} win on {tile} ({how})"),
     "pays_you": ("{payer} → {payee}  {amount}", "{payer} pay {payee}  {amount}"),
+    # the win's moment, before its settlement
+    "moment_ron": ("{who} 胡 {tile}！ {payer} 放槍", "{who} wins on {tile}! Dealt in by {payer}"),
+    "moment_ron_you": ("{who} 胡 {tile}！ {payer} 放槍", "{who} win on {tile}! Dealt in by {payer}"),
+    "moment_self": ("{who} 自摸 {tile}！", "{who} self-draws the win on {tile}!"),
+    "moment_self_you": ("{who} 自摸 {tile}！", "{who} self-draw the win on {tile}!"),
+    "moment_flower": ("{who} 花胡！", "{who} wins with the flowers!"),
+    "moment_flower_you": ("{who} 花胡！", "{who} win with the flowers!"),
+    "moment_key": ("按任意鍵看結算", "Any key: the settlement"),
     # result screen
     "result_title": ("第{n}盤 結算", "Hand {n} — result"),
     "win_line": ("{who} 胡 {tile}（{how}）", "{who} wins on {tile} ({how})"),
@@ -162,6 +176,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "forbidden_pon": ("碰牌後不能打同一張牌（標 x）：{tiles}",
                       "After a pung you may not discard the same tile (x): {tiles}"),
     "key_not_now": ("現在不能{what}", "You cannot {what} now"),
+    # 過水: a win let go, said as the profile lifts it (play.passed_win)
+    "passed_until_non_winning_discard": (
+        "過水：放過了胡，要等你打出一張不是胡牌的牌，才能再胡",
+        "Passed win (過水): no win until you discard a tile that is not one of your winning tiles"),
+    "passed_until_own_discard": ("過水：放過了胡，你下次打牌前不能胡",
+                                 "Passed win (過水): no win until your next discard"),
+    "passed_until_own_draw": ("過水：放過了 {tiles}，你下次摸牌前不能胡這張",
+                              "Passed win (過水): no win on {tiles} until your next draw"),
+    "passed_refused": ("現在不能胡 — {why}", "You cannot win now — {why}"),
+    "wait_blocked": ("{tile}(剩{n}·過水)", "{tile} ({n} left, 過水: not now)"),
     "key_nothing": ("現在沒有要你決定的事", "Nothing to decide now — wait for your turn"),
     "dealer_not_east": ("莊家{who}坐{wind}：本規則從開門位數門風，莊家不一定是東。",
                         "Dealer {who} sits {wind}: winds count from the wall break, not the dealer."),
@@ -215,6 +239,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help_declare_any": ("任何時候都可以報聽", "declare ready at any time"),
     "help_declare_first": ("只有天聽／地聽（第一次打牌時）", "only heavenly/earthly ready, with your first discard"),
     "help_draw": ("d 摸海底牌；x 棄摸（流局）\n", "d draws the last tile; x declines it (drawn hand)\n"),
+    "plain_turn_claimed": ("輪到你打牌：輸入要打的牌（如 5萬、西）", "Your turn: type the tile to discard (e.g. 5m, We)"),
+    "plain_no_drawn": ("你沒有摸到的牌：輸入要打的牌（如 5萬）", "You drew no tile: type the tile to discard (e.g. 5m)"),
+    "tile_legend": ("牌名：1m–9m 萬、1p–9p 筒、1s–9s 條；Ea 東 So 南 We 西 No 北；Wh 白 Gr 發 Rd 中；"
+                    "花 Sp 春 Su 夏 Au 秋 Wi 冬 Pl 梅 Or 蘭 Ch 菊 Bm 竹",
+                    "Tiles: 1m-9m characters (萬), 1p-9p dots (筒), 1s-9s bamboo (條); Ea East, "
+                    "So South, We West, No North; Wh White, Gr Green, Rd Red; flowers: Sp Spring, "
+                    "Su Summer, Au Autumn, Wi Winter, Pl Plum, Or Orchid, Ch Chrysanthemum, Bm Bamboo"),
     "plain_turn": ("輪到你打牌：輸入牌名（如 5萬），Enter 打摸到的牌", "Your turn: type a tile (e.g. 5m); Enter throws the drawn one"),
     "plain_clock": ("剩 {n} 秒", "{n}s left"),
     "plain_clock_warn": ("還剩 {n} 秒就由伺服器代打", "{n}s left before the server plays for you"),
@@ -227,12 +258,22 @@ STRINGS: dict[str, tuple[str, str]] = {
     "plain_not_auto": ("你的座位沒有託管", "Your seat is not on auto-play"),
     "plain_not_your_turn": ("現在不是你的回合：輪到你時會說", "Not your turn: you will be told when it is"),
     "plain_unknown": ("看不懂「{cmd}」：輸入 help 看指令", "Not understood: {cmd!r} — type help for the commands"),
-    "plain_help": ("指令：牌名（5萬、五萬、5m）或 Enter 打牌；c 吃 p 碰 k 槓 w 胡 t 聽 d 摸海底 x 過；"
-                   "數字選吃法；look 看牌桌；q 離開（會存檔）",
-                   "Commands: a tile (5m, 5萬) or Enter discards; c chow p pung k kong w win t ready "
-                   "d draw last x pass; a digit picks from a list; look reads the table; q leaves (saved)"),
+    "plain_help": ("指令：牌名（5萬、五萬、5m、西、西風、We）打那張牌，Enter 打摸到的牌；"
+                   "c 吃 p 碰 k 槓 w 胡 t 聽 d 摸海底 x 過；數字選吃法；look 看牌桌；q 離開（會存檔）",
+                   "Commands: a tile (5m, 5萬, We, West) discards it, Enter the tile you drew; "
+                   "c chow p pung k kong w win t ready d draw last x pass; a digit picks from a list; "
+                   "look reads the table; q leaves (saved)"),
     # online (線上)
     "online_header": ("線上 {profile}", "online {profile}"),
+    "online_table": ("線上 {mode} · {profile}", "online {mode} · {profile}"),
+    # the mode of play and the rule profile are named apart (a 休閒 table may play 標準 rules)
+    "mode_casual": ("休閒場", "casual table"),
+    "mode_ranked": ("積分賽", "ranked"),
+    "mode_challenge": ("挑戰賽", "challenge"),
+    "mode_private": ("私人房", "private room"),
+    "profile_standard": ("標準規則", "standard rules"),
+    "profile_classic": ("傳統規則", "classic rules"),
+    "profile_casual": ("休閒規則（線上報聽）", "casual rules (online 報聽)"),
     "online_queued": ("排隊中（{n} 人）… 空位會由電腦補上", "In the queue ({n} waiting)… bots fill empty seats"),
     "online_back": ("已重新連線", "Reconnected"),
     "online_second_window": ("此帳號在另一個視窗也在這一桌",
@@ -250,6 +291,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_offline": ("離線", "offline"),
     "online_auto_mark": ("託管", "auto"),
     "online_clock": ("⏱ {n} 秒", "⏱ {n}s"),
+    "online_bank": ("庫 {n} 秒", "bank {n}s"),
     "online_auto_on": ("託管中（a 取消）", "Auto-play on (a cancels)"),
     "online_left": ("你離開了牌桌：伺服器會代打，用 twmj play --server 回到牌桌",
                     "You left the table: the server plays your seat until twmj play --server takes it back"),
@@ -484,12 +526,13 @@ STRINGS: dict[str, tuple[str, str]] = {
 _WINDS = {"zh": "東南西北", "en": ("East", "South", "West", "North")}
 
 # Tile faces: zh-TW 一萬 … 九條, 東南西北中發白, 春夏秋冬梅蘭菊竹; English keeps the
-# MPSZ digit-suit form players see in records, honors and flowers as short words.
+# MPSZ digit-suit form players see in records, honors and flowers as two letters
+# (TILE_LEGEND says them in full: ? help, twmj play --help, docs/terminal.md).
 _ZH_NUM = "一二三四五六七八九"
 _ZH_SUIT = "萬筒條"
 _ZH_HONOR = ("東", "南", "西", "北", "白", "發", "中")
 _ZH_FLOWER = "春夏秋冬梅蘭菊竹"
-_EN_HONOR = ("E", "S", "W", "N", "Wh", "Gr", "Rd")
+_EN_HONOR = ("Ea", "So", "We", "No", "Wh", "Gr", "Rd")   # never W: w is 胡 (win)
 _EN_FLOWER = ("Sp", "Su", "Au", "Wi", "Pl", "Or", "Ch", "Bm")
 
 
@@ -520,7 +563,7 @@ def server_error_text(lang: str, code: str, reason: str | None = None, /, *,
     """A refusal from the server (an HTTP error body, a WebSocket ``error``) in
     ``lang``: by its ``reason`` (which failure), else its ``code``, as the web client
     tells them. A refusal neither names is its English ``message`` in English, and
-    its code with the message in zh (new server, older client).
+    its code (and a status number in the message) in zh (new server, older client).
 
         >>> server_error_text("zh", "auth", "wrong_password", message="wrong name or password")
         '名稱或密碼錯誤'
@@ -534,8 +577,11 @@ def server_error_text(lang: str, code: str, reason: str | None = None, /, *,
         return _fill(lang, f"err_code_{code}", params)
     if lang == "en" and message:
         return message
-    unknown = tr(lang, "err_unknown", code=code or "?")
-    return f"{unknown}：{message}" if message else unknown
+    # zh: the server's own words are English — one language a line: the code, and a
+    # status number if the message has one (發生錯誤（http 404）)
+    import re
+    num = re.search(r"\b\d{3}\b", message or "")
+    return tr(lang, "err_unknown", code=" ".join(x for x in (code or "?", num and num.group()) if x))
 
 
 def error_text(lang: str, e: Exception, /, server: str = "", **params) -> str:
@@ -549,6 +595,16 @@ def error_text(lang: str, e: Exception, /, server: str = "", **params) -> str:
         return tr(lang, f"err_net_{why}", server=server or "", why=detail)
     return server_error_text(lang, code, reason, field=getattr(e, "field", None),
                              message=str(e), **params)
+
+
+def mode_label(lang: str, mode: str) -> str:
+    """休閒場 / 積分賽: how a table was made (quick match, ranked…), never the rules."""
+    return tr(lang, f"mode_{mode}") if f"mode_{mode}" in STRINGS else mode
+
+
+def profile_label(lang: str, profile: str) -> str:
+    """標準規則 / 休閒規則（線上報聽）: the rule profile, never the mode."""
+    return tr(lang, f"profile_{profile}") if f"profile_{profile}" in STRINGS else profile
 
 
 def tr_you(lang: str, key: str, you: bool, **params) -> str:

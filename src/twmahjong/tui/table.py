@@ -36,8 +36,10 @@ from .render import (
     hand_layout,
     hand_text,
     header_text,
+    passed_win_text,
     seat_body,
     seat_title,
+    seat_to_move,
     waits_text,
 )
 from .session import relative
@@ -93,9 +95,11 @@ class TableScreen(Screen):
     .seat { width: 1fr; height: 1fr; border: round #5c8a6e; padding: 0 1; color: #e8e8e8;
             border-title-color: #f4efe1; border-subtitle-color: #bcd9c8; }
     #seat-2 { height: 1fr; }
-    #mine-river { height: 1fr; border: round #ffd54f; }
+    .seat.to-move { border: round #ffd54f; }
+    #mine-river { height: 1fr; }
     #talk { display: none; height: auto; padding: 0 1; color: #f4efe1; }
-    #hand { height: 5; border: round #ffd54f; padding: 0 1; border-title-color: #ffd54f; }
+    #hand { height: 5; border: round #5c8a6e; padding: 0 1; border-title-color: #ffd54f; }
+    #hand.to-move { border: round #ffd54f; }
     #status { height: auto; max-height: 2; background: #0a2a20; padding: 0 1; }
     #hint { height: auto; min-height: 1; max-height: 2; padding: 0 1; color: #80d8ff; }
     #coach { display: none; height: auto; max-height: 2; padding: 0 1; color: #e6f6ff;
@@ -123,6 +127,7 @@ class TableScreen(Screen):
         self.hand_key = None                      # (hand, drawn, legal) last drawn: keep the cursor otherwise
         self.small = False                        # the terminal is below MIN_SIZE
         self.coach = TableCoach(session, settings)  # 教練: its answer for the open decision
+        self.mover: int | None = None             # the seat to move (▶)
 
     def compose(self):
         with Vertical(id="main"):
@@ -193,10 +198,12 @@ class TableScreen(Screen):
         """Collect what happened, pick the drawn tile, redraw; show the result at the end."""
         s = self.session
         moved: list[str] = []               # 搬風 before this deal, kept on the new hand's log
+        reseat = None
         for e in s.new_events():
             if e["type"] == "reseat":
                 moved = s.reseat_lines(self.lang, e)
                 self.all_lines.extend(moved)
+                reseat = e
                 continue
             if e["type"] == "deal":
                 self.log_lines = list(moved)
@@ -214,6 +221,9 @@ class TableScreen(Screen):
                 n = len(kinds(obs["hand"])) + (1 if obs.get("drawn") else 0)
                 self.sel = n - 1 if n else None
         self.redraw()
+        if reseat is not None and self.app.screen is self:     # 搬風 on a page of its own
+            from .results import ReseatScreen
+            self.app.push_screen(ReseatScreen(s, self.lang, moved, reseat["game"]))
         if s.hand_over and self.result_for != s.hand_no and self.app.screen is self:
             self.result_for = s.hand_no
             from .results import ResultScreen
@@ -239,6 +249,21 @@ class TableScreen(Screen):
         if not self.is_attached or not self.query("#status"):
             return
         self.query_one("#status", Static).update(self.status_markup(self.session.observation()))
+
+    def refresh_clocks(self) -> None:
+        """Online, every second while a clock runs: the seats' clocks and the status
+        line (a note under the hand stays until the person's next key)."""
+        if not self.is_attached or not self.query("#status") or self.session.observation() is None:
+            return
+        s = self.session
+        for rel in (1, 2, 3):
+            seat = (s.seat + rel) % 4
+            clock = self.seat_clock(seat)
+            who = s.seat_player(self.lang, seat)
+            self.query_one(f"#seat-{rel}", Static).border_subtitle = " ".join(x for x in (clock, who) if x)
+        clock, sc = self.seat_clock(s.seat), s.scores[s.seat]
+        self.query_one("#hand", HandView).border_subtitle = f"{clock}  {sc:+d}" if clock else f"{sc:+d}"
+        self.refresh_status()
 
     def after_result(self, _=None) -> None:
         from .results import SummaryScreen
@@ -337,7 +362,9 @@ class TableScreen(Screen):
             self.query_one("#status", Static).update(self.status_markup(obs))
             return
         me = s.seat
-        taken, last = claimed_discards(s.hand_events())
+        events = s.hand_events()
+        taken, last = claimed_discards(events)
+        self.mover = None if s.hand_over else seat_to_move(obs, events)
         width = self.app.size[0]
         self.query_one("#header", Static).update(header_text(
             lang, obs, hand_no=s.hand_no, dealer_name=self.seat_label(obs["dealer"]), width=width,
@@ -348,9 +375,11 @@ class TableScreen(Screen):
             self._seat_box(w, obs, seat, taken, last, river_only=False)
         self._seat_box(self.query_one("#mine-river", Static), obs, me, taken, last, river_only=True)
         hand = self.query_one("#hand", HandView)
-        hand.border_title = seat_title(lang, obs, me, tr(lang, "you"))
+        hand.border_title = seat_title(lang, obs, me, tr(lang, "you"), to_move=self.mover == me)
         sc = s.scores[me]
-        hand.border_subtitle = f"{sc:+d}"
+        clock = self.seat_clock(me)
+        hand.border_subtitle = f"{clock}  {sc:+d}" if clock else f"{sc:+d}"
+        hand.set_class(self.mover == me, "to-move")
         ready, forbidden = self.ready_map(obs), self.forbidden()
         self.coach.sync()
         hand.update(hand_text(lang, obs, self.sel, cell=self.cell, ready=frozenset(
@@ -378,11 +407,21 @@ class TableScreen(Screen):
         width = max(COMPACT, region.width or 16)
         height = max(1, region.height or 4)
         rel = relative(seat, s.seat)
-        w.border_title = seat_title(lang, obs, seat, tr(lang, ("you", "right", "across", "left")[rel]))
-        # who plays the seat (a bot's level, a person's name) on the bottom edge
-        w.border_subtitle = s.seat_player(lang, seat) if seat != s.seat else ""
+        mover = self.mover == seat
+        w.border_title = seat_title(lang, obs, seat, tr(lang, ("you", "right", "across", "left")[rel]),
+                                    to_move=mover and not river_only)
+        w.set_class(mover and not river_only, "to-move")
+        # who plays the seat (a bot's level, a person's name) and its clock on the bottom edge
+        clock = self.seat_clock(seat)
+        who = s.seat_player(lang, seat) if seat != s.seat else ""
+        w.border_subtitle = " ".join(x for x in (clock, who) if x)
         w.update(seat_body(lang, obs, seat, score=s.scores[seat], width=width, height=height,
                            taken=taken[seat], last=last, river_only=river_only, cell=COMPACT))
+
+    def seat_clock(self, seat: int) -> str:
+        """Online: the seat's clock as the server counts it (``clocks``)."""
+        f = getattr(self.session, "seat_clock", None)
+        return f(self.lang, seat) if f is not None else ""
 
     def header_extra(self) -> str:
         return self.session.header_extra(self.lang) if hasattr(self.session, "header_extra") else ""
@@ -444,11 +483,20 @@ class TableScreen(Screen):
         return tr(self.lang, "forbidden_chi" if kind == "chi" else "forbidden_pon", tiles=tiles)
 
     def hint_text(self, obs: dict, ready: dict) -> Text:
-        """The line under the hand: a note if there is one, else the ready hint or the waits."""
+        """The line under the hand: a note if there is one, else the ready hint or the
+        waits; while the person's own 過水 holds, a second line says it."""
+        text = self._hint_text(obs, ready)
+        passed = passed_win_text(self.lang, obs)
+        if passed and passed not in text.plain:
+            if text.plain:
+                text.append("\n")
+            text.append(passed, style="#ffd54f")
+        return text
+
+    def _hint_text(self, obs: dict, ready: dict) -> Text:
         lang = self.lang
-        if self.note:
-            note, self.note = self.note, None
-            return Text("! " + note, style="bold #ff8a80")
+        if self.note:                   # until the person's next key, whatever redraws meanwhile
+            return Text("! " + self.note, style="bold #ff8a80")
         if not self.settings.hints:
             return self.dealer_hint(obs)
         declared = obs["declared"][obs["seat"]]
@@ -570,14 +618,22 @@ class TableScreen(Screen):
         return " ".join(p for p in parts if p)
 
     def key_label(self, key: str, acts: list[Action], phase: str) -> str:
+        """A choice's words; a claim names its tile (吃 3萬, 碰 白), a 吃 that can be
+        made one way names its run."""
         lang = self.lang
         if key == "x" and phase == "last_tile":
             return tr(lang, "act_decline_last")
         if key == "w":
             if acts[0].type == "flower_win":
                 return tr(lang, "act_flower_win")
-            return tr(lang, "act_self_win" if phase == "turn" else "act_win")
-        return tr(lang, _KEY_LABEL[key])
+            label = tr(lang, "act_self_win" if phase == "turn" else "act_win")
+        else:
+            label = tr(lang, _KEY_LABEL[key])
+        if phase in ("claim", "rob_kong") and key in "cpkw" and acts[0].tile is not None:
+            what = self.action_label(acts[0]) if key == "c" and len(acts) == 1 else \
+                tile_label(lang, acts[0].tile)
+            label = f"{label} {what}"
+        return label
 
     def action_label(self, a: Action) -> str:
         lang = self.lang
@@ -611,12 +667,14 @@ class TableScreen(Screen):
         return False
 
     def action_move(self, step: int) -> None:
+        self.note = None
         n = len(self.hand_tiles())
         if n:
             self.sel = ((self.sel or 0) + step) % n
             self.redraw()
 
     def action_discard(self) -> None:
+        self.note = None
         if self.waiting():
             self.session.start_room()           # the host's Enter starts the room
             return
@@ -643,6 +701,7 @@ class TableScreen(Screen):
                      if legal else tr(self.lang, "key_nothing"))
 
     def action_press(self, key: str) -> None:
+        self.note = None
         if key == "x" and self.menu:
             self.menu = None
             self.redraw()
@@ -652,6 +711,10 @@ class TableScreen(Screen):
         legal = self.session.legal()
         acts = [a for a in legal if a.type in KEY_TYPES[key]]
         if not acts:
+            passed = passed_win_text(self.lang, self.session.observation()) if key == "w" else ""
+            if passed:                          # 過水: say why, not only that it cannot
+                self.say(tr(self.lang, "passed_refused", why=passed))
+                return
             self.say(tr(self.lang, "key_not_now", what=tr(self.lang, _KEY_LABEL[key]))
                      if legal else tr(self.lang, "key_nothing"))
             return
@@ -670,6 +733,7 @@ class TableScreen(Screen):
             self.redraw()
 
     def action_pick(self, n: int) -> None:
+        self.note = None
         if not self.menu or self.offline():
             return
         acts = self.menu[1]
@@ -708,6 +772,7 @@ class TableScreen(Screen):
             self.say(tr(self.lang, "key_not_now", what=tr(self.lang, "k_auto")[1:]))
 
     def click_tile(self, x: int) -> None:
+        self.note = None
         obs = self.session.observation()
         if obs is None:
             return
@@ -723,13 +788,30 @@ class TableScreen(Screen):
                 return
 
     def do(self, act: Action) -> None:
+        let_go = act.type == "pass" and any(a.type == "win" for a in self.session.legal())
         try:
             self.session.act(act, run=False)
         except IllegalAction as e:          # the list came from the engine; a race is shown, not raised
             self.say(str(e))
             return
+        passed = self.passed_note(act) if let_go else ""
+        if passed:                          # a win let go: 過水, in the log (and under the hand while it holds)
+            self.log_lines.append("! " + passed)
+            self.all_lines.append("! " + passed)
         self.after_move()
         self.advance()
+
+    def passed_note(self, act: Action) -> str:
+        """What letting a win go means here: the observation's 過水, or (online, before
+        the server's next update) the profile's rule for the tile let go."""
+        obs = self.session.observation()
+        text = passed_win_text(self.lang, obs)
+        if text or obs is None:
+            return text
+        until = self.session.profile.play.passed_win
+        tile = (obs.get("last_discard") or obs.get("added_kong") or {}).get("tile")
+        return passed_win_text(self.lang, {"passed_win": {
+            "until": until, "tiles": tile if until == "until_own_draw" else None}})
 
 
 def _fit(text: str, width: int) -> str:

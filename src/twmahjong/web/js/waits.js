@@ -88,8 +88,40 @@ export function seenCounts(obs) {
   return c.map((n) => Math.max(0, Math.min(4, n)));
 }
 
+/** 過水 (the observation's own `passed_win`): the kinds this seat may not win on, or
+ * null for every kind; with `discard` (a kind thrown on its turn), as they stand after
+ * it — any discard lifts until_own_discard, a tile that was no winning tile of the hand
+ * before the turn lifts until_non_winning_discard. Same answers as twmahjong.hints. */
+export function passedBlocked(obs, discard = null, { lilgu = false } = {}) {
+  const pw = obs.passed_win;
+  if (!pw) return new Set();
+  if (pw.tiles) return new Set(kinds(pw.tiles));
+  if (discard === null) return null;
+  if (pw.until === "until_own_discard") return new Set();
+  if (pw.until === "until_non_winning_discard") {
+    const before = kinds(obs.hand);
+    const claimed = ((obs.melds || [])[obs.seat || 0] || []).filter((m) => m.claimed);
+    if (!obs.drawn && claimed.length) {
+      const own = kinds(claimed[claimed.length - 1].tiles);
+      own.splice(own.indexOf(kinds(claimed[claimed.length - 1].claimed)[0]), 1);
+      before.push(...own);
+    }
+    if (before.length % 3 === 1 && !waitsOf(counts(before), { lilgu }).includes(discard)) return new Set();
+  }
+  return null;
+}
+
+function waitList(ws, seen, blocked) {
+  return ws.map((w) => {
+    const out = { tile: tileCode(w), live: 4 - seen[w] };
+    if (blocked === null || blocked.has(w)) out.blocked = true;
+    return out;
+  });
+}
+
 /** On the seat's own turn: each discard (a tile code) that leaves the hand ready → its
- * waits [{tile, live}]. `allowed` (codes) keeps the discards the rules permit now. */
+ * waits [{tile, live, blocked?}] (blocked: 過水 keeps the seat from winning on it).
+ * `allowed` (codes) keeps the discards the rules permit now. */
 export function discardHints(obs, { allowed = null, lilgu = false } = {}) {
   const hand = [...kinds(obs.hand), ...kinds(obs.drawn)];
   if (hand.length % 3 !== 2) return {};
@@ -102,7 +134,7 @@ export function discardHints(obs, { allowed = null, lilgu = false } = {}) {
     c[k] -= 1;
     const ws = waitsOf(c, { lilgu });
     c[k] += 1;
-    if (ws.length) out[tileCode(k)] = ws.map((w) => ({ tile: tileCode(w), live: 4 - seen[w] }));
+    if (ws.length) out[tileCode(k)] = waitList(ws, seen, passedBlocked(obs, k, { lilgu }));
   }
   return out;
 }
@@ -112,5 +144,5 @@ export function readyWaits(obs, { lilgu = false } = {}) {
   const hand = kinds(obs.hand);
   if (obs.drawn || hand.length % 3 !== 1) return [];
   const seen = seenCounts(obs);
-  return waitsOf(counts(hand), { lilgu }).map((w) => ({ tile: tileCode(w), live: 4 - seen[w] }));
+  return waitList(waitsOf(counts(hand), { lilgu }), seen, passedBlocked(obs));
 }
