@@ -8,7 +8,7 @@
 
 const CACHE = "twmj-client-v1";
 const SHELL = ["./", "index.html", "offline.html", "manifest.json", "icons/icon.svg", "icons/icon-192.png",
-  "css/base.css", "css/tiles.css", "css/table.css", "css/app.css", "css/social.css", "js/app.js"];
+  "css/base.css", "css/tiles.css", "css/table.css", "css/app.css", "css/social.css", "css/show.css", "js/app.js"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
