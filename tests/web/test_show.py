@@ -143,7 +143,10 @@ def test_badges_summary_and_labels_in_an_english_browser(browser, static_url, fi
         badge = lambda seat, part: page.inner_text(f'.badge[data-seat="{seat}"] .badge-{part}')  # noqa: E731
         assert badge(1, "name") == "Dozy" and badge(1, "level") == "T1"
         assert badge(2, "name") == "Across" and badge(2, "level") == "Bot L3"
-        assert [badge(s, "score") for s in range(4)] == ["Game +120", "Game -40", "Game 0", "Game -80"]
+        # coins where the seat has them, else the game so far (a bot's)
+        assert [badge(s, "coins") for s in (0, 3)] == ["10,240", "9,060"]
+        assert [badge(s, "score") for s in (1, 2)] == ["Game -40", "Game 0"]
+        assert page.locator(".badge-score").count() == 2
         assert "active" in page.get_attribute('.badge[data-seat="2"]', "class")
         assert page.locator(".badge.active").count() == 1
         # each claimed tile dim in its thrower's river: 7p (seat 2), 4s (seat 0), 6z (seat 1)

@@ -152,8 +152,8 @@ function badgeEl(obs, seat, me, players, clock) {
     coins.textContent = p.coins.toLocaleString();
     box.append(coins);
   }
-  if (typeof p.score === "number") {
-    // the game so far, for every seat (a bot has no coins to show)
+  if (typeof p.score === "number" && typeof p.coins !== "number") {
+    // a seat without coins to show (a bot; anyone, to a watcher): its game so far
     const d = (p.score > 0 ? "+" : "") + p.score.toLocaleString();
     const score = el("span", `badge-score ${p.score > 0 ? "plus" : p.score < 0 ? "minus" : ""}`.trim(),
       { "aria-label": t("badge.score", { d }), "data-score": String(p.score) });
