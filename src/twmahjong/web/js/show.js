@@ -25,7 +25,8 @@ export function tileImg(code, className = "tile-img") {
 /** The tile a claim window offers (the discard, or the tile of a kong being added). */
 export function claimTile(obs) {
   const legal = obs?.legal || [];
-  if (!legal.some((a) => a.type !== "pass" && a.type !== "discard")) return null;
+  // a call that takes it (摸海底, the last tile, takes none)
+  if (!legal.some((a) => ["chi", "pon", "kong", "win"].includes(a.type))) return null;
   if (legal.some((a) => a.type === "discard")) return null;      // the seat's own turn
   return obs.last_discard?.tile || obs.added_kong?.tile || null;
 }
