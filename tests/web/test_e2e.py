@@ -17,7 +17,11 @@ from .conftest import EVENT_WAIT_MS, evaluate_async, game_server
 CLAIM_ORDER = ("win", "flower_win", "chi", "pon", "kong")
 # The moments the loop below acts on: a call offered, the player's turn, the result.
 PLAYERS_MOMENT = """() => document.querySelector('.calls .call, .hand.my-turn .hand-tile:not(.blocked)')
+    || document.querySelector('.win-show:not([hidden])')
     || [...document.querySelectorAll('.result-panel')].some((e) => e.checkVisibility())"""
+# a win's moment stands 2 s before the settlement: the player taps it (the server here
+# deals the next hand 2 s after a result, hand_pause)
+TAP_WIN_SHOW = "() => { const w = document.querySelector('.win-show'); if (w && !w.hidden) w.click(); }"
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +49,9 @@ def _play_one_hand(p):
     page = p.page
     done = {"tap": 0, "swipe": 0, "claim": 0, "pass": 0}
     while not page.locator(".result-panel").is_visible():
+        if page.locator(".win-show").is_visible():
+            page.evaluate(TAP_WIN_SHOW)
+            continue
         calls = page.locator(".calls .call")
         tiles = page.locator(".hand.my-turn .hand-tile:not(.blocked)")
         if calls.count():

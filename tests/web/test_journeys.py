@@ -94,6 +94,9 @@ def _until(page, selector):
 
 
 def _won(page, p, lang, how):
+    # the win's moment (test_show.py) stands until tapped: tap it if it still does
+    page.wait_for_selector(".win-show .win-tile", state="attached", timeout=EVENT_WAIT_MS)
+    page.evaluate("() => { const w = document.querySelector('.win-show'); if (!w.hidden) w.click(); }")
     page.wait_for_selector(".result-panel .win-block", timeout=EVENT_WAIT_MS)
     head = page.inner_text(".win-block .win-head")
     assert ("你" if lang == "zh-TW" else "You") in head      # the player is the winner

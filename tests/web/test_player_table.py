@@ -298,7 +298,8 @@ def test_a_table_is_made_at_a_chosen_speed(player, server_url, size, lang):
     page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     info = page.inner_text(".table-info")
     assert ("慢（每手 60 秒" if lang == "zh-TW" else "Slow (60s a move") in info
-    assert ("休閒" if lang == "zh-TW" else "Casual") in info
+    # the mode and the rules apart: 休閒 was the mode's name and the casual rules' too
+    assert ("一般場 · 標準規則" if lang == "zh-TW" else "Unranked · Standard rules") in info
     p.shot("table-speed")
     _no_horizontal_scroll(page)
     page.click(".leave-btn")
@@ -432,11 +433,11 @@ def test_the_challenge_ladder_and_the_opponents_at_the_table(player, server_url,
     page.click(".ladder-play")
     page.wait_for_selector(".table-view .hand .hand-tile", timeout=EVENT_WAIT_MS)
     # at the table: who each opponent is and their tier, and what is played
-    personas = page.eval_on_selector_all(".badge-persona", "els => els.map(e => e.textContent)")
-    assert len(personas) == 3
-    for text in personas:
-        name, tier = text.split(" · ")
-        assert name in tier1 and tier == ("1級" if zh else "T1")
+    # each opponent's badge: its personality's name, and its tier beside it
+    names = [page.inner_text(f'.badge[data-seat="{s}"] .badge-name') for s in (1, 2, 3)]
+    tiers = page.eval_on_selector_all(".badge-persona", "els => els.map(e => e.textContent)")
+    assert all(name in tier1 for name in names)
+    assert tiers == ["1級" if zh else "T1"] * 3
     info = page.inner_text(".table-info")
     assert ("挑戰賽 第 1 關" if zh else "Challenge tier 1") in info
     assert ("小 ×1" if zh else "Low ×1") in info
@@ -605,7 +606,8 @@ def test_the_rules_page_is_written_from_the_profile(player, server_url, size, la
     assert page.locator('.rule[data-rule="claims"] .tile').count() == 10  # chi, pon, kong pictured
     last = page.inner_text('.rule[data-rule="last"]')
     assert ("8 墩（16 張）" if zh else "8 stacks (16 tiles)") in last
-    assert ("連N拉N" in page.inner_text('.rule[data-rule="streak"]'))
+    streak = page.inner_text('.rule[data-rule="streak"]')
+    assert "連N拉N" not in streak and ("連一拉一" if zh else "連1拉1") in streak
     assert ("開門的位子是這局的東" if zh else "where the wall is broken is East") in \
         page.inner_text('.rule[data-rule="streak"]')
     p.shot("rules")

@@ -313,7 +313,7 @@ def test_ready_hints_can_be_switched_off_in_the_settings(web):
     page.click('[data-set="hints"] input[value="off"]')
     page.keyboard.press("Escape")
     assert page.locator(".hand-tile.ready-discard").count() == 0
-    assert page.inner_text(".prompt") == "輪到你：點一下牌放大，再點一次或往上滑打出"
+    assert page.inner_text(".prompt") == "輪到你：點一下牌拿起，再點一次打出"     # with a mouse
     page = _open(web, "turn")                       # remembered
     assert page.locator(".hand-tile.ready-discard").count() == 0
 
@@ -382,7 +382,8 @@ DEAL = {"dealer": 0, "dice": [5, 2, 3], "wall_break": [1], "seat_winds": ["N", "
 
 def test_the_deal_panel_can_be_turned_off_and_on_again(web, fixtures):
     """The deal's panel stood over the top seats and the river across every hand until
-    the player's first discard. 不再顯示 turns it off for good; 設定 turns it on again."""
+    the player's first discard. It shows once a table now; 不再顯示 turns it off for
+    good; 設定 turns it on again (for the next deal)."""
     page = web.open("dev/table.html?state=waiting&clean")
     fresh = dict(fixtures["states"]["waiting"], discards=[[], [], [], []],
                  melds=[[], [], [], []])
@@ -400,10 +401,11 @@ def test_the_deal_panel_can_be_turned_off_and_on_again(web, fixtures):
     page.click(".settings-close")
     page.evaluate("d => window.__view.showDeal(d)", DEAL)
     expect(box).to_be_visible()
-    page.click(".deal-close")                                    # 知道了: this hand only
+    page.click(".deal-close")                                    # 知道了
     expect(box).to_be_hidden()
+    # once a table: the next hands' dice no longer sit over the board
     page.evaluate("d => window.__view.showDeal(d)", DEAL)
-    expect(box).to_be_visible()
+    expect(box).to_be_hidden()
 
 
 def test_a_hidden_tab_s_title_says_a_move_is_asked(web, fixtures):

@@ -9,7 +9,7 @@
 const CACHE = "twmj-client-v1";
 const SHELL = ["./", "index.html", "offline.html", "manifest.json", "icons/icon.svg", "icons/icon-192.png",
   "css/base.css", "css/tiles.css", "css/table.css", "css/app.css", "css/social.css", "css/voice.css",
-  "css/myvoice.css", "css/coach.css", "js/app.js"];
+  "css/myvoice.css", "css/coach.css", "css/show.css", "js/app.js"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

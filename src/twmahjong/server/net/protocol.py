@@ -321,6 +321,7 @@ class GameEnd(_Out):
     seed: str | None = None      # the match seed, revealed: check it with `twmj verify`
     aborted: bool = False        # ended early by an error it could not recover from
     ended: str | None = None     # ended early by its players: "forfeited" or "abandoned"
+    coins: list[dict[str, int] | None] | None = None   # each person's {before, after} over the game
 
 
 class Error(_Out):

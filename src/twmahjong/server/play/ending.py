@@ -140,7 +140,7 @@ class Ending:
         log.info("table %s ended early (%s)", self.id, why)
         end = P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks,
                               rating=extra.get("rating"), challenge=extra.get("challenge"),
-                              ended=why))
+                              ended=why, coins=await self._game_coins(scores)))
         self._broadcast(end)
         self.social.desk.ended(end)
         if answer is not None and not answer.done():

@@ -71,9 +71,11 @@ class SeatState:
         if self.forfeited:
             out["forfeited"] = True      # the player gave it up (認輸): a bot plays it
         if self.bot is not None:
-            from .opponents import persona
+            from .opponents import level_of, persona
             if (who := persona(self.bot)) is not None:
                 out["persona"] = who     # a personality: its name, style line and tier
+            if (level := level_of(self.bot)) is not None:
+                out["level"] = level     # the strength it plays at (L1-L5, or the tier)
         return out
 
     def new_hand(self) -> None:

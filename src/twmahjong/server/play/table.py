@@ -719,6 +719,13 @@ class Table(Seating, Ending):
             out.append(int(acc["coins"]) if acc else None)
         return out
 
+    async def _game_coins(self, scores: list[int]) -> list[dict[str, int] | None]:
+        """Each person's coins over the whole game, {before, after} (None for bots):
+        the balance now, less what the game's hands moved (its scores), so a player who
+        left and came back is told the whole game, not the hands since the return."""
+        return [None if after is None else {"before": after - int(score), "after": after}
+                for after, score in zip(await self._balances(), scores)]
+
     async def _end_hand(self) -> None:
         repo = self.sv.repo
         outcome = self.game.finish_hand()
@@ -759,7 +766,8 @@ class Table(Seating, Ending):
         self.finished = True
         end = P.out(P.GameEnd(game_id=self.id, scores=scores, ranks=ranks,
                               rating=extra.get("rating"), challenge=extra.get("challenge"),
-                              seed=str(self.meta["options"].get("seed"))))
+                              seed=str(self.meta["options"].get("seed")),
+                              coins=await self._game_coins(scores)))
         self._broadcast(end)
         self.social.desk.ended(end)
 

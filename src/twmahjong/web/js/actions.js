@@ -6,6 +6,10 @@
 
 import { t, tileName } from "./i18n.js";
 import { sortCodes, splitTiles, tileSVG } from "./tiles.js";
+import { tileImg } from "./show.js";
+
+// the calls that take the tile offered: their buttons show it (吃 [3萬])
+const CLAIMS = new Set(["chi", "pon", "kong", "win"]);
 
 // Display order: the claims, then the declarations, then 胡, then 過 last.
 const GROUPS = [
@@ -68,9 +72,10 @@ export class ActionBar {
   }
 
   /** Show the buttons for `legal`; `seconds` (the base) then `bank` are the visible countdown. */
-  update(legal, { ownTurn = false, seconds = null, bank = 0 } = {}) {
+  update(legal, { ownTurn = false, seconds = null, bank = 0, claimTile = null } = {}) {
     this.legal = legal || [];
     this.ownTurn = ownTurn;
+    this.claimTile = claimTile;
     this.declaring = false;
     this.choice = null;
     if (seconds !== null && this.legal.length) this.startCountdown(seconds, bank);
@@ -120,6 +125,11 @@ export class ActionBar {
     b.className = `call call-${name}`;
     b.dataset.call = name;
     b.textContent = this.label(name);
+    if (this.claimTile && CLAIMS.has(name)) {
+      b.append(tileImg(this.claimTile, "tile-img call-tile"));
+      b.dataset.tile = this.claimTile;
+      b.setAttribute("aria-label", `${this.label(name)} ${tileName(this.claimTile)}`);
+    }
     if (KEY_OF[name]) {
       b.dataset.key = KEY_OF[name].toUpperCase();
       b.setAttribute("aria-keyshortcuts", KEY_OF[name].toUpperCase());

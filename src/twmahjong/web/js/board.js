@@ -7,6 +7,7 @@
 
 import { pick, t, tileName } from "./i18n.js";
 import { backEl, splitTiles, tileEl } from "./tiles.js";
+import { levelText, personaTitle } from "./show.js";
 
 /** Position on screen relative to `me`: 0 self (bottom), 1 下家 right, 2 對家 across, 3 上家 left. */
 export function relPos(seat, me) {
@@ -19,6 +20,7 @@ const WHO_KEYS = ["seat.self", "seat.right", "seat.across", "seat.left"];
 /** What a seat is called from `me`'s chair: 你 / 下家 / 對家 / 上家, or the player's name. */
 export function seatName(seat, me, players) {
   const p = players?.[seat];
+  if (p?.persona && seat !== me) return pick(p.persona);     // 阿呆, 碰碰伯…
   if (p?.name && seat !== me) return p.name;
   return t(WHO_KEYS[relPos(seat, me)]);
 }
@@ -35,7 +37,7 @@ function face(code, className = "") {
 }
 
 /** One meld (明牌): chi / pon / kong as faces; a concealed kong shows its ends face down. */
-export function meldEl(meld) {
+export function meldEl(meld, { fresh = false } = {}) {
   const box = el("span", "meld", { "data-type": meld.type, role: "group" });
   const codes = splitTiles(meld.tiles || "");
   const label = `${t(`call.${meld.type}`)} ${codes.map(tileName).join(" ")}`.trim();
@@ -46,7 +48,13 @@ export function meldEl(meld) {
     shown.forEach((c, i) => box.append(c === null || i === 0 || i === 3 ? backEl() : face(c)));
     return box;
   }
-  for (const c of codes) box.append(face(c));
+  // the tile taken from a river is marked (and, just claimed, arrives from there)
+  let taken = meld.claimed && meld.from !== undefined && meld.from !== null ? meld.claimed : null;
+  for (const c of codes) {
+    const mark = taken !== null && c === taken;
+    if (mark) taken = null;
+    box.append(face(c, mark ? `from-river${fresh ? " arriving" : ""}` : ""));
+  }
   return box;
 }
 
@@ -64,10 +72,14 @@ function riverEl(obs, seat, me, players) {
   // late in a hand a river outgrows three rows: smaller tiles keep it in its own zone
   if (tiles.length > RIVER_ROOMY) sec.classList.add(tiles.length > RIVER_DENSE ? "denser" : "dense");
   const last = obs.last_discard;
+  const claimed = obs.claimed_tiles;
   tiles.forEach((code, i) => {
-    const isLast = last && last.seat === seat && i === tiles.length - 1 && last.tile === code;
-    const tile = face(code, isLast ? "last-discard" : "");
+    // a tile claimed away (吃 碰 槓) stays in its place, dimmed, and is never the last discard
+    const taken = claimed?.has(`${seat}:${i}`);
+    const isLast = !taken && last && last.seat === seat && i === tiles.length - 1 && last.tile === code;
+    const tile = face(code, isLast ? "last-discard" : taken ? "claimed" : "");
     if (isLast) tile.setAttribute("aria-label", `${tileName(code)}（${t("last.discard")}）`);
+    if (taken) tile.setAttribute("aria-label", `${tileName(code)}（${t("river.claimed")}）`);
     sec.append(tile);
   });
   return sec;
@@ -80,7 +92,14 @@ function bandEl(obs, seat, me, players) {
     "data-seat": String(seat),
   });
   const row = el("div", "band-row");
-  if (seat !== me) {
+  const shown = obs.revealed?.[seat];
+  if (seat !== me && shown) {
+    // the hand is over: its tiles are turned up (攤牌)
+    const up = el("span", "concealed revealed-up", { role: "group", "aria-label": t("result.hands") });
+    for (const c of splitTiles(shown.concealed ?? "")) up.append(face(c));
+    if (shown.win_tile) up.append(face(shown.win_tile, "win-tile"));
+    row.append(up);
+  } else if (seat !== me) {
     const n = obs.concealed_count?.[seat] ?? 0;
     const backs = el("span", "concealed", {
       role: "img",
@@ -91,7 +110,8 @@ function bandEl(obs, seat, me, players) {
     row.append(backs);
   }
   const melds = el("span", "melds", { "aria-label": t("melds"), role: "group" });
-  for (const m of obs.melds?.[seat] || []) melds.append(meldEl(m));
+  const fresh = obs.fresh_melds?.[seat] ?? Infinity;
+  (obs.melds?.[seat] || []).forEach((m, i) => melds.append(meldEl(m, { fresh: i >= fresh })));
   row.append(melds);
   band.append(row);
   const flowers = el("div", "flowers", { "aria-label": t("flowers"), role: "group" });
@@ -121,16 +141,24 @@ function badgeEl(obs, seat, me, players, clock) {
   const name = el("span", "badge-name", { title: label, "aria-label": label });
   name.textContent = who;
   box.append(name);
-  if (p.persona) {
-    // a personality bot: its own name and challenge tier (挑戰賽 opponents)
-    const who = el("span", "badge-persona", { title: pick({ zh: p.persona.description_zh || p.persona.description, en: p.persona.description }) });
-    who.textContent = `${pick(p.persona)} · ${t("persona.tier", { n: p.persona.tier })}`;
-    box.append(who);
+  if (p.bot) {
+    // a bot's strength: a personality's tier (its name is the badge's), a level's L1-L5
+    const level = el("span", "badge-persona badge-level", { title: personaTitle(p) });
+    level.textContent = levelText(p);
+    box.append(level);
   }
   if (typeof p.coins === "number") {
     const coins = el("span", "badge-coins", { "aria-label": `${t("coins.label")} ${p.coins}` });
     coins.textContent = p.coins.toLocaleString();
     box.append(coins);
+  }
+  if (typeof p.score === "number" && typeof p.coins !== "number") {
+    // a seat without coins to show (a bot; anyone, to a watcher): its game so far
+    const d = (p.score > 0 ? "+" : "") + p.score.toLocaleString();
+    const score = el("span", `badge-score ${p.score > 0 ? "plus" : p.score < 0 ? "minus" : ""}`.trim(),
+      { "aria-label": t("badge.score", { d }), "data-score": String(p.score) });
+    score.textContent = t("badge.score", { d });
+    box.append(score);
   }
   const timer = el("span", "badge-timer", { "data-seat": String(seat) });
   box.append(timer);

@@ -110,7 +110,9 @@ export class GameController {
       auto: s.auto,
       connected: s.connected,
       persona: s.persona || null,
+      level: s.level ?? null,
       coins: this.coins[i] ?? undefined,
+      score: this.scores[i] ?? 0,          // the game so far: every seat's, a bot's too
     }));
     this.view.setPlayers(this.players);
   }
@@ -169,7 +171,10 @@ export class GameController {
         (msg.coins || []).forEach((c, i) => {
           if (c !== null && c !== undefined) this.coins[i] = c;
         });
-        if (this.players) this.players.forEach((p, i) => (p.coins = this.coins[i] ?? undefined));
+        if (this.players) this.players.forEach((p, i) => {
+          p.coins = this.coins[i] ?? undefined;
+          p.score = this.scores[i] ?? 0;
+        });
         this.view.setPlayers(this.players);
         const me = this.view.obs?.seat ?? 0;
         const after = msg.coins?.[me];

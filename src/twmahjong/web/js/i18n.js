@@ -39,6 +39,17 @@ const TABLE = {
   "timer.bank": ["＋{n}", "+{n}"],
   "auto.play": ["託管中", "Auto-play"],
   "bot": ["電腦", "Bot"],
+  "bot.level": ["電腦 L{n}", "Bot L{n}"],
+  "bot.seat": ["電腦{n}", "Bot {n}"],
+  "badge.score": ["本場 {d}", "Game {d}"],
+  "river.claimed": ["已被鳴走", "claimed"],
+  "show.self_drawn": ["{who} 自摸", "{who} wins by self-draw"],
+  "show.self_drawn.me": ["你 自摸", "You win by self-draw"],
+  "show.on_discard": ["{who} 胡 {from} 打的牌", "{who} wins on {from}'s discard"],
+  "show.on_discard.me": ["你 胡 {from} 打的牌", "You win on {from}'s discard"],
+  "show.on_discard.mine": ["{who} 胡你打的牌", "{who} wins on your discard"],
+  "show.more": ["點一下看結算", "Tap for the settlement"],
+  "show.more.click": ["按一下看結算", "Click for the settlement"],
   "ready.badge": ["聽", "Ready"],
   "concealed": ["{n} 張暗牌", "{n} concealed tiles"],
   "flowers": ["花牌", "Flowers"],
@@ -122,6 +133,8 @@ const TABLE = {
   "passed.refused": ["現在不能胡 — {why}", "You cannot win now — {why}"],
   "title.turn": ["● 輪到你", "● Your move"],
   "prompt.claim": ["可以鳴牌：{calls}", "You may call: {calls}"],
+  "prompt.claim.tile": ["可以鳴牌 {tile}：{calls}", "You may call {tile}: {calls}"],
+  "prompt.discard.click": ["輪到你：點一下牌拿起，再點一次打出", "Your turn: click a tile to lift it, click again to discard"],
   "prompt.wait": ["等待{who}", "Waiting for {who}"],
   "tile.not.allowed": ["這張牌現在不能打", "You cannot discard that tile now"],
 
@@ -163,6 +176,7 @@ const TABLE = {
   "result.hands": ["各家手牌", "Every hand"],
   "result.split": ["牌型", "Winning hand"],
   "result.next": ["下一局", "Next hand"],
+  "result.next.in": ["下一局（{n}）", "Next hand ({n})"],
   "result.net": ["本局", "This hand"],
   "result.fee": ["活動費 {n}", "Fee {n}"],
 
@@ -245,6 +259,7 @@ const TABLE = {
   "queue.lost": ["連線中斷，配對已取消；連回來後請再按一次快速配對", "The connection dropped and the match was cancelled; tap Quick match again once it is back"],
   "leaderboard.title": ["積分排行榜", "Ranked leaderboard"],
   "leaderboard.games": ["{n} 場", "{n} games"],
+  "leaderboard.games.one": ["{n} 場", "{n} game"],
   "leaderboard.empty": ["還沒有積分賽紀錄", "No ranked games yet"],
   "games.title": ["我的牌局", "My games"],
   "games.empty": ["還沒有牌局", "No games yet"],
@@ -312,7 +327,7 @@ const TABLE = {
   "leave.back": ["隨時可以從大廳的「回到牌桌」回來。若桌上沒有其他玩家，牌局會暫停等你。", "Come back any time with Rejoin in the lobby. If no other person is at the table, the game waits for you."],
   "leave.confirm": ["離開牌桌", "Leave the table"],
   "leave.stay": ["繼續遊戲", "Keep playing"],
-  "mode.casual": ["休閒", "Casual"],
+  "mode.casual": ["一般場", "Unranked"],
   "mode.ranked": ["積分賽", "Ranked"],
   "mode.challenge": ["挑戰賽", "Challenge"],
   "speed.fast": ["快", "Fast"],
@@ -321,6 +336,10 @@ const TABLE = {
   "speed.detail": ["{name}（每手 {base} 秒＋備用 {bank} 秒）", "{name} ({base}s a move + {bank}s bank)"],
   "play.speed": ["速度", "Speed"],
   "table.info": ["{mode} · {stake} · {speed}", "{mode} · {stake} · {speed}"],
+  "table.info.rules": ["{mode} · {rules} · {stake} · {speed}", "{mode} · {rules} · {stake} · {speed}"],
+  "rules.short.standard": ["標準規則", "Standard rules"],
+  "rules.short.classic": ["傳統規則", "Classic rules"],
+  "rules.short.casual": ["休閒規則", "Casual rules"],
   "timer.bank.label": ["備用", "Bank"],
   "next.in": ["{n} 秒後自動開始下一局", "Next hand starts by itself in {n}s"],
   "next.waiting": ["已準備，等待其他玩家（{n} 位）…", "Ready — waiting for {n} other players…"],
@@ -380,7 +399,7 @@ const TABLE = {
   "rules.drawn": ["流局", "Draw game (流局)"],
   "rules.draw_game": ["牌摸到只剩保留的 {n} 張還沒有人胡，就是流局：沒有人付錢，莊家連莊。", "When only the {n} kept tiles remain and nobody has won, the hand is drawn: nobody pays and the dealer deals again."],
   "rules.streak": ["連莊", "Dealer streak (連莊)"],
-  "rules.dealer": ["莊家胡牌或流局就連莊。莊家輸贏加 {n} 台，每連一次再加 {m} 台（連N拉N）。", "The dealer deals again after winning or a draw. Hands with the dealer count {n} tai more, and {m} more for each deal kept (連N拉N)."],
+  "rules.dealer": ["莊家胡牌或流局就連莊。莊家輸贏加 {n} 台，每連一次再加 {m} 台（連一拉一、連二拉二……）。", "The dealer deals again after winning or a draw. Hands with the dealer count {n} tai more, and {m} more for each deal kept (連1拉1, 連2拉2, …)."],
   "rules.winds.wall_break": ["開門的位子是這局的東，所以莊家不一定坐東。", "The seat where the wall is broken is East for the hand, so the dealer need not sit East."],
   "rules.winds.dealer": ["風位從莊家算起，莊家坐東。", "Winds are counted from the dealer, who sits East."],
   "learn.title": ["教學 {n}/{of}：", "Step {n} of {of}:"],
@@ -568,6 +587,7 @@ const TABLE = {
   "watch.leave": ["離開觀戰", "Stop watching"],
   "watch.hand_end": ["第 {n} 局結束，牌已攤開", "Hand {n} is over"],
   "watch.game_end": ["牌局結束", "The game is over"],
+  "watch.result.close": ["看牌桌", "Back to the board"],
 
   // friends (好友) and invitations (邀請)
   "friends.title": ["好友", "Friends"],
@@ -614,15 +634,25 @@ const TABLE = {
 
 const listeners = new Set();
 let current = initialLang();
+if (globalThis.document) document.documentElement.lang = current;
 
 function initialLang() {
   try {
     const saved = globalThis.localStorage?.getItem(STORAGE_KEY);
     if (LANGS.includes(saved)) return saved;
   } catch {
-    /* storage blocked (private mode): fall back to the default */
+    /* storage blocked (private mode): fall back to the browser's language */
   }
-  return "zh-TW";
+  return browserLang(globalThis.navigator?.languages || [globalThis.navigator?.language]);
+}
+
+/** The page's language for a browser's list (navigator.languages), the first one
+ * deciding: Chinese reads zh-TW, any other language English; none, zh-TW. Only the
+ * player's own switch (setLang) is stored, so the browser decides until they choose. */
+export function browserLang(list) {
+  const first = (list || []).find(Boolean);
+  if (!first) return "zh-TW";
+  return /^zh\b/i.test(first) ? "zh-TW" : "en";
 }
 
 export function getLang() {

@@ -279,7 +279,7 @@ function leaderboardPanel(state) {
     rows.length
       ? h("ol", { class: "leaderboard" }, ...rows.slice(0, 10).map((r) =>
           h("li", {}, h("span", { class: "lb-name" }, r.name), h("span", { class: "lb-rating" }, String(r.rating)),
-            h("span", { class: "lb-games" }, t("leaderboard.games", { n: r.ranked_games })))))
+            h("span", { class: "lb-games" }, tn("leaderboard.games", r.ranked_games)))))
       : h("p", { class: "muted" }, t("leaderboard.empty")));
 }
 

@@ -25,7 +25,7 @@ function tilesRow(codes, className = "tiles-row", mark = null) {
   return row;
 }
 
-function revealedHand(h, winTile) {
+export function revealedHand(h, winTile) {
   const box = el("div", "revealed");
   const concealed = splitTiles(h.concealed ?? h.hand ?? "");
   box.append(tilesRow(concealed, "tiles-row"));
@@ -217,11 +217,20 @@ export function renderSummary(root, msg, { me = 0, players = null, onLeave = nul
   }
   table.append(body);
   panel.append(table);
-  if (msg.rating) {
-    const d = Math.round((msg.rating.after - msg.rating.before) * 10) / 10;
-    panel.append(el("p", "rating-change", t("summary.rating", { before: msg.rating.before, after: msg.rating.after, d: (d >= 0 ? "+" : "") + d })));
+  // the server sends every seat's rating: the player's own change is the line
+  const mine = (x) => (Array.isArray(x) ? x[me] : x);
+  const before = mine(msg.rating?.before);
+  const after = mine(msg.rating?.after);
+  if (typeof before === "number" && typeof after === "number") {
+    const d = Math.round((after - before) * 10) / 10;
+    const one = (x) => String(Math.round(x * 10) / 10);
+    panel.append(el("p", "rating-change", t("summary.rating", { before: one(before), after: one(after), d: (d >= 0 ? "+" : "") + d })));
   }
-  if (coins?.length) panel.append(coinLine({ before: coins[0].before, after: coins[coins.length - 1].after }));
+  // the whole game's coins, as the server counts them (a table resumed mid-game
+  // saw only the hands since); else what this page saw hand by hand
+  const game = msg.coins?.[me];
+  if (game) panel.append(coinLine(game));
+  else if (coins?.length) panel.append(coinLine({ before: coins[0].before, after: coins[coins.length - 1].after }));
   if (msg.challenge) {
     panel.append(el("p", "challenge-result", t(msg.challenge.beaten ? "summary.challenge.won" : "summary.challenge.lost", { n: msg.challenge.tier })));
   }

@@ -5,7 +5,7 @@
 // fixture (dev/table.html). It never decides anything the server must decide; it
 // only offers what `legal` lists and sends back one of those entries unchanged.
 
-import { applyI18n, onLangChange, t, tileName, tn, toggleLang } from "./i18n.js";
+import { applyI18n, hasKey, onLangChange, t, tileName, tn, toggleLang } from "./i18n.js";
 import { relPos, renderBoard, seatName, POS_NAMES } from "./board.js";
 import { h } from "./dom.js";
 import { HandView } from "./hand.js";
@@ -15,6 +15,7 @@ import { renderResult, renderSummary } from "./result.js";
 import { Announcer, clack, cue, speakCall } from "./speech.js";
 import { getPref, onPrefChange, setPref } from "./prefs.js";
 import { openSettings } from "./settings.js";
+import { WIN_SHOW_MS, WinShow, claimTile, claimedTiles, mousePlay, tileImg, turnSeat } from "./show.js";
 
 // the stake levels' multipliers (server settings.STAKE_LEVELS; GET /profiles says the same)
 const STAKE_MULTIPLIERS = { low: 1, mid: 5, high: 20 };
@@ -107,9 +108,10 @@ export class TableView {
    *   `claimSeconds` is the countdown shown when the server sends no timer (fixtures).
    *   `keys`: play from the keyboard (keyPlay); off where nothing is played (the replay).
    *   `cues`: a chime, a buzz and the tab's title when a move is asked (askedCue); off there too.
+   *   `winShowMs`: how long a win is shown before its settlement (show.js); 0 goes straight to it.
    */
   constructor(root, { send, now = () => Date.now(), claimSeconds = 10, onAuto = null, onQuit = null, keys = true,
-    cues = true }) {
+    cues = true, winShowMs = WIN_SHOW_MS }) {
     this.cues = cues;
     this.root = root;
     this.sendFn = send;
@@ -131,6 +133,8 @@ export class TableView {
     root.classList.add("table-view");
     root.innerHTML = SKELETON;
     this.q = (sel) => root.querySelector(sel);
+    this.winShow = new WinShow(this.q(".board-area"), { ms: winShowMs });      // 胡 / 自摸, before the settlement
+    this.claimed = new Set();                               // river tiles claimed away (show.js)
     this.announcer = new Announcer(this.q(".live"));
     this.hand = new HandView(this.q(".hand-wrap"), {
       onThrow: (code) => this.throwTile(code),
@@ -148,6 +152,7 @@ export class TableView {
       this.paintPrefs();
       if (name === "readyHints" && this.obs) this.renderHand();
       if (name === "dealInfo" && !value) this.hideDeal();
+      if (name === "dealInfo" && value) this.dealSeen = null;     // turned on again: the next deal shows
     });
     // 託管 and 離開 exist only where a server listens (not in a fixture preview)
     this.q(".auto-btn").hidden = !onAuto;
@@ -206,6 +211,10 @@ export class TableView {
     if (key === "ArrowLeft" || key === "ArrowRight") return this.hand.step(key === "ArrowRight" ? 1 : -1);
     if (key === "Enter" || key === " ") {
       if (el && el !== document.body && el.closest("button, a, [role=button]")) return false;
+      if (this.winShow.open) {
+        this.winShow.done();
+        return true;
+      }
       const next = this.q(".result-wrap:not([hidden]) .next-hand:not([disabled])");   // 下一局
       if (next) {
         next.click();
@@ -278,7 +287,9 @@ export class TableView {
     const speed = info.speed || "standard";
     const turn = info.turn_time;
     const mode = t(`mode.${info.mode || "casual"}`);
-    el.textContent = t("table.info", {
+    const rules = info.profile && hasKey(`rules.short.${info.profile}`) ? t(`rules.short.${info.profile}`) : info.profile;
+    el.textContent = t(rules ? "table.info.rules" : "table.info", {
+      rules,
       mode: info.tier ? t("table.mode.tier", { mode, n: info.tier }) : mode,
       stake: t(`stake.${info.stake || "low"}`, { n: STAKE_MULTIPLIERS[info.stake] ?? 1 }),
       speed: turn ? t("speed.detail", { name: t(`speed.${speed}`), base: Math.round(turn.base), bank: Math.round(turn.bank) }) : t(`speed.${speed}`),
@@ -293,6 +304,9 @@ export class TableView {
    */
   showDeal(deal) {
     if (!deal?.dice?.length || !this.obs || this.playedYet(this.obs) || !getPref("dealInfo")) return;
+    // once a table: each hand's dice banner sat over the board while claims were asked
+    if (this.dealSeen && this.dealSeen !== deal) return;
+    this.dealSeen = deal;
     this.dealShown = deal;
     this.paintDeal();
   }
@@ -439,15 +453,19 @@ export class TableView {
     this.declareTiles = null;
     const prevMark = this.mark;
     this.mark = lastDiscardMark(this.prev, obs, prevMark);
+    // a claimed tile stays in its river dimmed, and the last-discard arrow leaves it
+    this.claimed = claimedTiles(this.prev, obs, this.claimed);
+    if (this.mark && this.claimed.has(`${this.mark.seat}:${this.mark.len - 1}`)) this.mark = null;
     // the hand's result stays up over the hand's last observation (本局結算)
     if (obs.phase !== "over") this.q(".result-wrap").hidden = true;
-    if (this.dealShown && this.playedYet(obs)) this.hideDeal();
+    if (this.dealShown && (this.playedYet(obs) || claimTile(obs))) this.hideDeal();
     this.renderBoard();
     this.renderHand();
     this.paintAuto();
     const legal = obs.legal || [];
     const seconds = timer ? Math.max(0, timer.base) : legal.length ? this.claimSeconds : null;
-    this.bar.update(legal, { ownTurn: this.ownTurn(), seconds, bank: timer ? Math.max(0, timer.bank) : 0 });
+    this.bar.update(legal, { ownTurn: this.ownTurn(), seconds, bank: timer ? Math.max(0, timer.bank) : 0,
+      claimTile: claimTile(obs) });
     this.renderPrompt();
     this.announceChanges(this.prev, obs, prevMark);
     this.autoAct();
@@ -493,8 +511,14 @@ export class TableView {
 
   renderBoard() {
     const running = this.clocks?.findIndex((c, i) => c?.running && i !== this.obs.seat) ?? -1;
-    const clock = this.timer ? { seat: this.obs.seat } : running >= 0 ? { seat: running } : null;
-    const shown = { ...this.obs, last_discard: this.mark ? { seat: this.mark.seat, tile: this.mark.tile } : null };
+    const turn = turnSeat(this.obs);
+    const clock = this.timer && this.ownTurn() ? { seat: this.obs.seat } : running >= 0 ? { seat: running }
+      : turn !== null ? { seat: turn } : this.timer ? { seat: this.obs.seat } : null;
+    // melds new since the last observation arrive from their river (show.css)
+    const prev = this.prev?.seat === this.obs.seat ? this.prev : null;
+    const fresh = prev ? [0, 1, 2, 3].map((s) => prev.melds?.[s]?.length ?? 0) : null;
+    const shown = { ...this.obs, last_discard: this.mark ? { seat: this.mark.seat, tile: this.mark.tile } : null,
+      claimed_tiles: this.claimed, fresh_melds: fresh };
     renderBoard(this.q(".board-wrap"), shown, { players: this.players, clock });
     this.paintTimer();
   }
@@ -578,10 +602,16 @@ export class TableView {
     else if (this.ownTurn()) {
       if (lifted && hints.discard[lifted]) {
         p.replaceChildren(...this.withWaits("hint.discard", { tile: tileName(lifted) }, hints.discard[lifted]));
-      } else p.textContent = t(Object.keys(hints.discard).length ? "prompt.discard.ready" : "prompt.discard");
+      } else if (Object.keys(hints.discard).length) p.textContent = t("prompt.discard.ready");
+      else p.textContent = t(mousePlay() ? "prompt.discard.click" : "prompt.discard");
     } else if (legal.length) {
       const calls = [...new Set(legal.filter((a) => a.type !== "pass").map((a) => t(`call.${a.type}`)))];
-      p.textContent = calls.length ? t("prompt.claim", { calls: calls.join(" ") }) : "";
+      const tile = claimTile(this.obs);
+      if (calls.length && tile) {
+        // 「可以鳴牌 [五筒]：碰」: the tile drawn, and named for a screen reader
+        const [before, after = ""] = t("prompt.claim.tile", { tile: "\u0000", calls: calls.join(" ") }).split("\u0000");
+        p.replaceChildren(before, tileImg(tile, "tile-img prompt-tile"), after);
+      } else p.textContent = calls.length ? t("prompt.claim", { calls: calls.join(" ") }) : "";
     } else if (hints.ready.length) p.replaceChildren(...this.withWaits("hint.ready", {}, hints.ready));
     else p.textContent = "";
   }
@@ -691,13 +721,18 @@ export class TableView {
       this.event({ type: "win", seat: w.seat, self_drawn: selfDrawn });
     }
     if (result.draw_game) this.event({ type: "draw_game" });
-    this.drawResult();
+    if ((result.wins || []).length && this.winShow.ms > 0) {
+      // the win's moment first (show.js); the settlement when it is tapped or done
+      this.q(".result-wrap").hidden = true;
+      this.winShow.show(result, { me: this.obs?.seat ?? 0, players: this.players }, () => this.drawResult());
+    } else this.drawResult();
     if (this.nextAt !== null && !this.nextTicker && typeof setInterval === "function") {
       this.nextTicker = setInterval(() => this.paintNext(), 250);
     }
   }
 
   drawResult() {
+    if (!this.lastResult) return;
     const [result, { scores, onNext, coins }] = this.lastResult;
     renderResult(this.q(".result-wrap"), result, {
       me: this.obs?.seat ?? 0, players: this.players, scores, onNext, coins,
@@ -725,20 +760,21 @@ export class TableView {
   paintNext() {
     const box = this.q(".result-wrap .next-info");
     const button = this.q(".result-wrap .next-hand");
-    if (!box || this.nextAt === null || !this.lastResult) return;
+    if (!box || this.nextAt === null || !this.lastResult || this.winShow.open) return;
     const left = Math.max(0, Math.ceil((this.nextAt - this.now()) / 1000));
     box.dataset.left = String(left);
     const me = this.obs?.seat;
     const others = this.nextWaiting.filter((s) => s !== me).length;
     box.textContent = this.ready ? `${tn("next.waiting", others)} ${t("next.in", { n: left })}` : t("next.in", { n: left });
     if (button) {
-      button.textContent = this.ready ? t("next.ready") : `${t("result.next")}（${left}）`;
+      button.textContent = this.ready ? t("next.ready") : t("result.next.in", { n: left });
       button.disabled = this.ready || this.linkLost;
     }
   }
 
   /** The end-of-match summary (`game_end`); `onLeave` returns to the lobby. */
   showSummary(msg, { onLeave = null, coins = null } = {}) {
+    this.winShow.cancel();
     this.lastResult = null;
     this.nextAt = null;
     this.lastSummary = [msg, { onLeave, coins }];
@@ -748,6 +784,7 @@ export class TableView {
   }
 
   hideResult() {
+    this.winShow.cancel();
     this.lastResult = null;
     this.nextAt = null;
     this.q(".result-wrap").hidden = true;
@@ -762,6 +799,7 @@ export class TableView {
     this.renderPrompt();
     this.paintInfo();
     this.paintDeal();
+    if (this.winShow.open) this.winShow.draw();
     if (this.lastResult && !this.q(".result-wrap").hidden) this.drawResult();
     else if (this.lastSummary && !this.q(".result-wrap").hidden) {
       const [msg, opts] = this.lastSummary;
@@ -777,6 +815,7 @@ export class TableView {
     clearInterval(this.ticker);
     clearInterval(this.nextTicker);
     clearTimeout(this.autoWait);
+    this.winShow.cancel();
     this.unsubscribe();
     this.bar.stopCountdown();
   }

@@ -6,9 +6,11 @@
 // name. A watcher cannot talk to the table; where the room's host allows it, a
 // watcher may listen to the table's voice (開黑), receiving only.
 
-import { applyI18n, pick, t } from "./i18n.js";
+import { applyI18n, t } from "./i18n.js";
 import { renderBoard } from "./board.js";
 import { VoiceBar } from "./voice.js";
+import { handResult } from "./game.js";
+import { renderResult } from "./result.js";
 
 export class WatchView {
   /** @param {HTMLElement} root  @param {{onLeave: () => void, send?: Function, onError?: Function}} opts */
@@ -26,7 +28,8 @@ export class WatchView {
         </span>
       </div>
       <div class="board-area"><div class="board-wrap"><p class="watch-wait" data-i18n="watch.wait"></p></div></div>
-      <p class="watch-status" role="status"></p>`;
+      <p class="watch-status" role="status"></p>
+      <div class="result-wrap" hidden></div>`;
     this.q = (s) => root.querySelector(s);
     this.q(".watch-leave").addEventListener("click", () => onLeave());
     this.info = null;
@@ -55,9 +58,18 @@ export class WatchView {
       this.seats = msg.table.seats || [];
       this.voice.setInfo(msg.table.voice || { allowed: false });
     } else if (msg.type === "watch") {
+      if (this.ended && msg.hand_no !== this.ended.hand_no) {
+        this.ended = null;             // the next hand is dealt: its backs again
+        this.closeResult();
+      }
       this.frame = msg;
       this.q(".watch-status").textContent = "";
     } else if (msg.type === "hand_end") {
+      // every hand turned up on the board, and the result as the players see it
+      this.ended = msg;
+      this.resultClosed = false;
+      const before = this.frame?.scores || this.info?.table?.scores || [0, 0, 0, 0];
+      this.endScores = before.map((x, i) => x + (msg.result?.net?.[i] || 0));
       this.q(".watch-status").textContent = t("watch.hand_end", { n: msg.hand_no });
     } else if (msg.type === "game_end") {
       this.q(".watch-status").textContent = t("watch.game_end");
@@ -69,9 +81,33 @@ export class WatchView {
     applyI18n(this.root);
     if (this.info) this.q(".watch-delay").textContent = t("watch.delay", { n: this.info.delay });
     if (!this.frame) return;
-    // from no chair: bots by their personality's name (or 電腦), people by theirs
-    const players = this.players();
-    const board = renderBoard(this.q(".board-wrap"), { ...this.frame.view, seat: null }, { players });
+    // from no chair: people by their names, personalities by theirs (board.seatName),
+    // other bots by their seat's number (their level is on the badge)
+    const players = (this.seats || []).map((s, i) => ({
+      name: s.bot ? t("bot.seat", { n: i + 1 }) : s.name, bot: s.bot, persona: s.persona || null,
+      level: s.level ?? null, score: (this.ended ? this.endScores : this.frame.scores)?.[i],
+    }));
+    const result = this.ended ? handResult(this.ended.result || {}, []) : null;
+    const revealed = result?.hands?.map((h, seat) => {
+      if (!h) return null;
+      const win = result.wins.find((w) => w.seat === seat);
+      return { concealed: h.concealed ?? "", win_tile: win?.win_tile ?? null };
+    }) ?? null;
+    const view = { ...this.frame.view, seat: null, revealed, melds: [...(this.frame.view.melds || [])] };
+    // the melds as the hand ended (a 暗槓 turned up), not the delayed frame's
+    result?.hands?.forEach((h, seat) => { if (h?.melds) view.melds[seat] = h.melds; });
+    const board = renderBoard(this.q(".board-wrap"), view, { players });
     board.dataset.turn = String(this.frame.turn);
+    if (result && !this.resultClosed) {
+      renderResult(this.q(".result-wrap"), result, { me: null, players, scores: this.endScores,
+        onNext: () => this.closeResult() });
+      this.q(".result-wrap .next-hand").textContent = t("watch.result.close");
+    }
+  }
+
+  /** The result read (or the next hand's frames came): the board again. */
+  closeResult() {
+    this.resultClosed = true;
+    this.q(".result-wrap").hidden = true;
   }
 }
