@@ -104,3 +104,31 @@ def test_the_browser_s_waits_equal_the_library_s_on_random_hands(page):
     })""", hands)
     bad = [([tile_str(k) for k in h], g, w) for h, g, w in zip(hands, got, want) if g != w]
     assert bad == [], bad[:3]
+
+
+SET = "(obs) => window.__view.setObservation(obs)"
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "en"])
+def test_passed_win_is_said_under_the_prompt_and_marks_the_waits_it_blocks(web, fixtures, lang):
+    """A player let a win go and then drew the tile: no win was offered and nothing said
+    why. The prompt now says 過水 in the profile's words for as long as it holds, and
+    the waits it blocks are marked in the 聽牌提示; once lifted, both go."""
+    if lang == "en":
+        web.context.add_init_script("localStorage.setItem('twmj.lang', 'en')")
+    page = web.open("dev/table.html?state=waiting&clean")
+    waiting = fixtures["states"]["waiting"]
+    prompt = page.locator(".table-view .prompt")
+    assert prompt.locator(".hint-wait").count() > 0        # a ready hand's waits, none blocked
+    assert prompt.locator(".hint-wait.blocked").count() == 0
+    page.evaluate(SET, {**waiting, "passed_win": {"until": "until_non_winning_discard",
+                                                  "tiles": None}})
+    note = {"zh-TW": "過水：放過了胡，要等你打出一張不是胡牌的牌，才能再胡",
+            "en": "Passed win (過水): no win until you discard a tile that is not one"}[lang]
+    assert note in prompt.locator(".passed-note").inner_text()
+    blocked = prompt.locator(".hint-wait.blocked")
+    assert blocked.count() > 0
+    assert ("過水" if lang == "zh-TW" else "not now") in blocked.first.inner_text()
+    page.evaluate(SET, waiting)                             # lifted: said no more
+    assert prompt.locator(".passed-note").count() == 0
+    assert prompt.locator(".hint-wait.blocked").count() == 0

@@ -10,6 +10,7 @@ import { relPos, renderBoard, seatName, POS_NAMES } from "./board.js";
 import { h } from "./dom.js";
 import { HandView } from "./hand.js";
 import { discardHints, readyWaits } from "./waits.js";
+import { splitTiles } from "./tiles.js";
 import { ActionBar, CALL_KEYS } from "./actions.js";
 import { renderResult, renderSummary } from "./result.js";
 import { Announcer, clack, cue, speakCall } from "./speech.js";
@@ -580,7 +581,10 @@ export class TableView {
     const total = ws.reduce((a, w) => a + w.live, 0);
     const nowrap = (text, more = "") => h("span", { class: `hint-wait ${more}`.trim() }, text);
     const list = ws.length > 4 ? [nowrap(t("hint.many", { kinds: ws.length }))]
-      : ws.flatMap((w, i) => [i ? " " : "", nowrap(t("hint.wait", { tile: tileName(w.tile), n: w.live }), w.live ? "" : "dead")]);
+      : ws.flatMap((w, i) => [i ? " " : "", w.blocked
+        // 過水 keeps the seat from winning on it for now: listed, and said so
+        ? nowrap(t("hint.wait_blocked", { tile: tileName(w.tile), n: w.live }), "blocked")
+        : nowrap(t("hint.wait", { tile: tileName(w.tile), n: w.live }), w.live ? "" : "dead")]);
     return [...list, total ? nowrap(t("hint.total", { n: total })) : nowrap(t("hint.dead"), "none")];
   }
 
@@ -614,6 +618,9 @@ export class TableView {
       } else p.textContent = calls.length ? t("prompt.claim", { calls: calls.join(" ") }) : "";
     } else if (hints.ready.length) p.replaceChildren(...this.withWaits("hint.ready", {}, hints.ready));
     else p.textContent = "";
+    // 過水: a win let go holds until the profile lifts it — said for as long as it holds
+    const passed = this.linkLost ? "" : passedText(this.obs);
+    if (passed) p.append(h("span", { class: "passed-note" }, passed));
   }
 
   setDeclareMode(tiles) {
@@ -685,6 +692,7 @@ export class TableView {
     if (this.ownTurn() && !(prev?.legal || []).some((a) => a.type === "discard")) {
       this.announcer.say(t("ann.turn"));
     }
+    if (obs.passed_win && !prev?.passed_win) this.announcer.say(passedText(obs));
   }
 
   /** A call made at the table: announced, spoken, and flashed on the caller's side. */
@@ -819,4 +827,13 @@ export class TableView {
     this.unsubscribe();
     this.bar.stopCountdown();
   }
+}
+
+/** 過水 in the profile's words (the observation's `passed_win`, only ever the seat's
+ * own), or "" when the seat may win. */
+export function passedText(obs) {
+  const pw = obs?.passed_win;
+  if (!pw || !hasKey(`passed.${pw.until}`)) return "";
+  const tiles = splitTiles(pw.tiles || "").map(tileName).join(t("coach.sep"));
+  return t(`passed.${pw.until}`, { tiles });
 }
