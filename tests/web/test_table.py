@@ -408,6 +408,25 @@ def test_the_deal_panel_can_be_turned_off_and_on_again(web, fixtures):
     expect(box).to_be_hidden()
 
 
+def test_the_deal_panel_never_covers_the_board_while_a_move_is_asked(web, fixtures):
+    """The dice banner sat over the board's top at the dealer's first turn (a decision).
+    It gives way to any move asked, and a deal that opens on one is not shown (the next
+    deal that asks nothing at once shows it)."""
+    page = web.open("dev/table.html?state=waiting&clean")
+    empty = {"discards": [[], [], [], []], "melds": [[], [], [], []]}
+    waiting = dict(fixtures["states"]["waiting"], **empty)
+    turn = dict(fixtures["states"]["turn"], **empty)
+    box = page.locator(".deal-info")
+    page.evaluate(SET, turn)                                     # the dealer's first turn
+    page.evaluate("d => window.__view.showDeal(d)", DEAL)
+    expect(box).to_be_hidden()
+    page.evaluate(SET, waiting)
+    page.evaluate("d => window.__view.showDeal(d)", DEAL)        # a deal that asks nothing yet
+    expect(box).to_be_visible()
+    page.evaluate(SET, fixtures["states"]["claim"] | empty)      # a move asked: it gives way
+    expect(box).to_be_hidden()
+
+
 def test_a_hidden_tab_s_title_says_a_move_is_asked(web, fixtures):
     web.context.add_init_script(
         "Object.defineProperty(document, 'hidden', {configurable: true, get: () => !!window.__hidden})")

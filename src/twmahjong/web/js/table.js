@@ -305,6 +305,9 @@ export class TableView {
    */
   showDeal(deal) {
     if (!deal?.dice?.length || !this.obs || this.playedYet(this.obs) || !getPref("dealInfo")) return;
+    // never over the board while a move is asked (the dealer's first turn): the next
+    // deal that asks nothing at once shows it instead
+    if ((this.obs.legal || []).length) return;
     // once a table: each hand's dice banner sat over the board while claims were asked
     if (this.dealSeen && this.dealSeen !== deal) return;
     this.dealSeen = deal;
@@ -459,7 +462,7 @@ export class TableView {
     if (this.mark && this.claimed.has(`${this.mark.seat}:${this.mark.len - 1}`)) this.mark = null;
     // the hand's result stays up over the hand's last observation (本局結算)
     if (obs.phase !== "over") this.q(".result-wrap").hidden = true;
-    if (this.dealShown && (this.playedYet(obs) || claimTile(obs))) this.hideDeal();
+    if (this.dealShown && (this.playedYet(obs) || (obs.legal || []).length)) this.hideDeal();
     this.renderBoard();
     this.renderHand();
     this.paintAuto();
