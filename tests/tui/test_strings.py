@@ -45,3 +45,17 @@ def test_every_lobby_question_fits_an_80_column_terminal():
                     and k not in ("lobby_back", "lobby_games", "lobby_hello")]:
             line = tr(lang, key, **widest) + " [1]: "
             assert cell_len(line) <= 80, (lang, key, cell_len(line), line)
+
+
+def test_an_engine_refusal_is_said_in_the_player_s_language():
+    """The engine explains a refused move in English (a key that raced the table); a zh
+    screen printed it as is, half in each language. zh says it in its own words; the
+    client's own refusals, written in zh already, and English screens are unchanged."""
+    from twmahjong.engine.actions import IllegalAction
+    from twmahjong.tui.strings import refusal_text, tr
+    engine = IllegalAction("discard 2m: it is not your turn. You may: pass.")
+    assert refusal_text("zh", engine) == tr("zh", "refused_now") and refusal_text("zh", engine).strip()
+    assert not refusal_text("zh", engine).isascii()
+    assert refusal_text("en", engine) == str(engine)
+    own = IllegalAction(tr("zh", "online_offline_key"))
+    assert refusal_text("zh", own) == str(own)

@@ -26,7 +26,7 @@ from .coach import TableCoach
 from .glyphs import kinds
 from .render import event_line, passed_win_text, waits_text
 from .session import relative
-from .strings import tile_label, tr, wind_label
+from .strings import refusal_text, tile_label, tr, wind_label
 from .table import KEY_TYPES, _KEY_LABEL
 
 __all__ = ["parse_tile_word", "run_plain"]
@@ -184,7 +184,7 @@ class _Plain:
         try:
             note = self.coach.ask(lang)
         except IllegalAction as e:
-            note = str(e)
+            note = refusal_text(self.lang, e)
         if note:
             self.say(note)
         self.coach_say()
@@ -236,7 +236,7 @@ class _Plain:
             try:
                 self.s.act(act)
             except IllegalAction as e:
-                self.say(str(e))
+                self.say(refusal_text(self.lang, e))
                 continue
             if let_go:
                 self.say_passed()

@@ -25,7 +25,7 @@ from ..engine.actions import IllegalAction
 from .plain import _Plain, parse_tile_word
 from .render import passed_win_text
 from .results import result_text, summary_text
-from .strings import tr
+from .strings import refusal_text, tr
 from .table import KEY_TYPES, _KEY_LABEL
 from .talk import parse_say
 
@@ -184,7 +184,7 @@ class _PlainOnline(_Plain):
             try:
                 s.act(act)
             except IllegalAction as e:          # offline: refused, with why
-                self.say(str(e))
+                self.say(refusal_text(self.lang, e))
                 return True
             if let_go:
                 self.say_passed()

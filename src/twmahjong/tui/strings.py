@@ -9,7 +9,7 @@ zh-TW column is the default and the English column only translates it.
 
 from __future__ import annotations
 
-__all__ = ["LANGS", "STRINGS", "error_text", "mode_label", "profile_label", "server_error_text",
+__all__ = ["LANGS", "STRINGS", "error_text", "refusal_text", "mode_label", "profile_label", "server_error_text",
            "tile_label", "tr", "tr_you", "wind_label"]
 
 LANGS = ("zh", "en")
@@ -281,6 +281,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "online_second_window_gone": ("只剩這個視窗在這一桌", "Only this window is at this table now"),
     "online_reconnecting": ("連線中斷，正在重新連線…（第 {n} 次）",
                             "Connection lost, reconnecting… (attempt {n})"),
+    "refused_now": ("現在不能這樣做：請看畫面上可以做的選擇", "That move is not allowed now"),
     "online_offline_wait": ("連回來之前不能出牌", "moves wait for the link"),
     "online_offline_key": ("連線中斷，正在重新連線：這個按鍵沒有送出",
                            "Offline, reconnecting: that key was not sent"),
@@ -582,6 +583,17 @@ def server_error_text(lang: str, code: str, reason: str | None = None, /, *,
     import re
     num = re.search(r"\b\d{3}\b", message or "")
     return tr(lang, "err_unknown", code=" ".join(x for x in (code or "?", num and num.group()) if x))
+
+
+def refusal_text(lang: str, e: Exception) -> str:
+    """A refused move in the player's language. The client's own refusals are written
+    in it already; the engine explains in English (``engine/explain.py``, shown only
+    when a key races the table), which a zh screen says as one line of its own
+    instead of mixing the two."""
+    text = str(e)
+    if lang == "zh" and text.isascii():
+        return tr(lang, "refused_now")
+    return text
 
 
 def error_text(lang: str, e: Exception, /, server: str = "", **params) -> str:

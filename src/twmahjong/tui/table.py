@@ -43,7 +43,7 @@ from .render import (
     waits_text,
 )
 from .session import relative
-from .strings import tile_label, tr, wind_label
+from .strings import refusal_text, tile_label, tr, wind_label
 from .talk import TalkPicker, talk_text
 
 __all__ = ["KEY_TYPES", "MIN_SIZE", "SPEEDS", "TableScreen"]
@@ -560,7 +560,7 @@ class TableScreen(Screen):
         try:
             note = self.coach.ask(self.lang)
         except IllegalAction as e:
-            note = str(e)
+            note = refusal_text(self.lang, e)
         if note:
             self.say(note)
         else:
@@ -792,7 +792,7 @@ class TableScreen(Screen):
         try:
             self.session.act(act, run=False)
         except IllegalAction as e:          # the list came from the engine; a race is shown, not raised
-            self.say(str(e))
+            self.say(refusal_text(self.lang, e))
             return
         passed = self.passed_note(act) if let_go else ""
         if passed:                          # a win let go: 過水, in the log (and under the hand while it holds)
