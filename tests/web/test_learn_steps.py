@@ -54,3 +54,40 @@ def test_each_step_follows_from_the_move_taught_before_and_ends_in_a_win(player,
     assert is_ready(counts34(rest))
     win = steps[4]["obs"]
     assert is_complete(counts34(parse_tiles(win["hand"]) + parse_tiles(win["legal"][0]["tile"])))
+
+
+def test_the_coach_s_answers_shipped_with_the_first_hand_are_the_library_s(player, static_url,
+                                                                            tmp_path):
+    """The tutorial has no server table to ask, so the coach's answers for its steps
+    ship with the page (learn_hints.js): they must be what twmahjong.coach says for the
+    steps as learn.js has them, and the coach must teach the move the step teaches."""
+    import json
+
+    from twmahjong.web.dev.learn_hints import hints
+    page = player(static_url, "desktop", "en").open("index.html")
+    steps = page.evaluate("async () => (await import('./js/learn.js')).STEPS")
+    shipped = page.evaluate("async () => (await import('./js/learn_hints.js')).LEARN_HINTS")
+    want = hints(steps)
+    if shipped != want:
+        path = tmp_path / "steps.json"
+        path.write_text(json.dumps(steps, ensure_ascii=False), encoding="utf-8")
+        pytest.fail(f"learn_hints.js is stale: .venv/bin/python src/twmahjong/web/dev/"
+                    f"learn_hints.py {path} > src/twmahjong/web/js/learn_hints.js")
+    assert sorted(want) == ["declare", "pon", "win"]       # every step with a choice
+    for s in steps:
+        if s["key"] in want:
+            assert want[s["key"]]["choice"]["type"] == s["want"], s["key"]
+
+
+def test_the_tutorial_s_coach_shows_the_taught_move(player, static_url):
+    """教練 in the first hand: at the 碰 step 問教練 rings the 碰 button and says why."""
+    page = player(static_url, "phone", "zh-TW").open("index.html#/learn")
+    page.wait_for_selector('.learn-guide[data-step="draw"]')
+    assert page.locator(".coach-wrap").is_hidden()          # a single move: nothing to advise
+    page.locator(".hand-tile").last.click()
+    page.locator(".hand-tile.lifted").click()
+    page.wait_for_selector('.learn-guide[data-step="pon"]')
+    page.click(".coach-ask")
+    page.wait_for_selector('.coach[data-state="shown"]')
+    assert "碰了從一向聽變聽牌" in page.inner_text(".coach-say")
+    assert page.locator(".calls .call-pon.coach-pick").count() == 1
