@@ -73,9 +73,9 @@ def test_the_coach_panel_marks_and_setting_in_the_preview(phone):
     expect(page.locator(".coach-legend")).to_contain_text("安全")
     expect(page.locator(".coach-outlook")).to_have_text("約 2.4 台，可以攻")
     # the picked tile's line: shanten, 進張 with live counts, risk; lifting a tile shows its own
-    expect(page.locator(".coach-tile")).to_contain_text("東：打完 1 向聽，進張 2 張（三筒剩2）；安全")
+    expect(page.locator(".coach-tile")).to_contain_text("東：打完一向聽，進張 2 張（三筒剩2）；安全")
     page.locator('.hand-tile[data-risk="danger"]').first.click()
-    expect(page.locator(".coach-tile")).to_contain_text("四萬：打完 1 向聽，進張 2 張（三筒剩2）；危險（小華像是聽牌了）")
+    expect(page.locator(".coach-tile")).to_contain_text("四萬：打完一向聽，進張 2 張（三筒剩2）；危險（小華像是聽牌了）")
     phone.shot("coach-turn")
     # English, and the setting: off hides it all, always asks at once
     page.evaluate("async () => (await import('/js/i18n.js')).setLang('en')")

@@ -196,7 +196,7 @@ class TableCoach:
         """三萬：打後一向聽，進張 12 張（…）；危險（筋）"""
         n = info.get("shanten")
         shanten = (tr(lang, "coach_shanten_win") if n is not None and n < 0 else
-                   tr(lang, "coach_shanten_ready") if n == 0 else tr(lang, "coach_shanten", n=n))
+                   tr(lang, "coach_shanten_ready") if n == 0 else tr(lang, "coach_shanten", n="零一二三四五六七八九"[min(n, 9)] if lang == "zh" else n))
         acc = [tr(lang, "coach_accept_one", tile=tile_label(lang, kinds(a["tile"])[0]), n=a["live"])
                for a in (info.get("accept") or [])[:6]]
         if len(info.get("accept") or []) > 6:

@@ -52,7 +52,8 @@ export function shantenText(n) {
   if (n === null || n === undefined) return "";
   if (n < 0) return t("coach.shanten.win");
   if (n === 0) return t("coach.shanten.ready");
-  return t("coach.shanten", { n });
+  // zh in words, as the coach's own sentences say it (打完一向聽)
+  return t("coach.shanten", { n, zn: "零一二三四五六七八九"[Math.min(n, 9)] });
 }
 
 export class Coach {

@@ -102,7 +102,7 @@ const TABLE = {
   "coach.claim.pass": ["教練不會叫這張", "The coach would let it go"],
   "coach.outlook": ["這手牌約值 {tai} 台", "This hand looks worth about {tai} tai"],
   "coach.outlook.fold": ["這手牌該棄胡，改打安全牌", "Time to fold: play safe tiles"],
-  "coach.shanten": ["打完 {n} 向聽", "{n} from ready after it"],
+  "coach.shanten": ["打完{zn}向聽", "{n} from ready after it"],
   "coach.shanten.ready": ["打完聽牌", "ready after it"],
   "coach.shanten.win": ["胡牌", "a win"],
   "coach.tile": ["{tile}：{shanten}，進張 {total} 張{accept}；{risk}", "{tile}: {shanten}; {total} tiles improve it{accept}; {risk}"],
