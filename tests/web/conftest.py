@@ -100,9 +100,21 @@ def browser():
 
     pw = sync_playwright().start()
     b = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+    b._twmj_playwright = pw           # the media browser below launches from the same driver
     yield b
     b.close()
     pw.stop()
+
+
+@pytest.fixture(scope="session")
+def media_browser(browser):
+    """Chromium with a fake microphone (a beeping tone) it may use without asking, and
+    sound that plays without a gesture: voice at the table and recorded calls."""
+    b = browser._twmj_playwright.chromium.launch(executable_path=CHROMIUM, args=[
+        "--headless", "--no-sandbox", "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required"])
+    yield b
+    b.close()
 
 
 @pytest.fixture(scope="session")

@@ -19,9 +19,8 @@ import time
 
 import httpx
 import pytest
-from playwright.sync_api import sync_playwright
 
-from .conftest import CHROMIUM, EVENT_WAIT_MS, SIZES, WAIT_MS, game_server
+from .conftest import EVENT_WAIT_MS, SIZES, WAIT_MS, game_server
 
 # every RTCPeerConnection the page makes is kept, to read its stats
 TRACK_PCS = """
@@ -45,18 +44,6 @@ INBOUND = """async () => {
   }
   return bytes;
 }"""
-
-
-@pytest.fixture(scope="module")
-def media_browser():
-    """Chromium with a fake microphone (a beeping tone) it may use without asking."""
-    pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=CHROMIUM, args=[
-        "--headless", "--no-sandbox", "--use-fake-device-for-media-stream",
-        "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required"])
-    yield b
-    b.close()
-    pw.stop()
 
 
 @pytest.fixture(scope="module")

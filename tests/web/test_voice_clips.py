@@ -8,20 +8,7 @@ from __future__ import annotations
 import secrets
 import pytest
 
-from .conftest import CHROMIUM, EVENT_WAIT_MS, SIZES, WAIT_MS, Page, game_server
-
-
-@pytest.fixture(scope="module")
-def mic_browser():
-    """Chromium with a fake microphone (a beeping tone) that needs no permission prompt."""
-    from playwright.sync_api import sync_playwright
-    pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=CHROMIUM, args=[
-        "--headless", "--no-sandbox", "--use-fake-device-for-media-stream",
-        "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required"])
-    yield b
-    b.close()
-    pw.stop()
+from .conftest import EVENT_WAIT_MS, SIZES, WAIT_MS, Page, game_server
 
 
 @pytest.fixture(scope="module")
@@ -33,13 +20,13 @@ def server_url(tmp_path_factory):
 
 
 @pytest.fixture
-def pages(mic_browser, shot_dir, request):
+def pages(media_browser, shot_dir, request):
     made: list[Page] = []
 
     def make(size: str, lang: str) -> Page:
         p = Page.__new__(Page)
         touch = not size.startswith("desktop")
-        p.context = mic_browser.new_context(viewport=SIZES[size], locale="zh-TW",
+        p.context = media_browser.new_context(viewport=SIZES[size], locale="zh-TW",
                                             has_touch=touch, is_mobile=touch)
         p.context.set_default_timeout(WAIT_MS)
         p.context.add_init_script(f"localStorage.setItem('twmj.lang', {lang!r})")

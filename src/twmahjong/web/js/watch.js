@@ -6,7 +6,7 @@
 // name. A watcher cannot talk to the table; where the room's host allows it, a
 // watcher may listen to the table's voice (開黑), receiving only.
 
-import { applyI18n, t } from "./i18n.js";
+import { applyI18n, pick, t } from "./i18n.js";
 import { renderBoard } from "./board.js";
 import { VoiceBar } from "./voice.js";
 import { handResult } from "./game.js";
