@@ -59,13 +59,14 @@ RIVERS = """() => {
 }"""
 
 # The largest stretch of the screen's height between the board's foot and the hand's
-# top that nothing visible covers (the prompt's words, a call, a tile).
+# top that nothing visible covers (the prompt's words, a call, a tile, the coach's
+# panel where it stands between them).
 EMPTY_BAND = """() => {
   const board = document.querySelector('.board').getBoundingClientRect();
   const tiles = [...document.querySelectorAll('.hand .hand-tile:not(.lifted)')].map((e) => e.getBoundingClientRect());
   const top = Math.min(...tiles.map((b) => b.top));
   const cover = [];
-  for (const e of document.querySelectorAll('.prompt, .actions-wrap .call, .actions-wrap .countdown, .toggles .chip-btn')) {
+  for (const e of document.querySelectorAll('.prompt, .actions-wrap .call, .actions-wrap .countdown, .toggles .chip-btn, .coach-wrap .coach')) {
     if (!e.checkVisibility() || !e.textContent.trim() && !e.matches('.countdown')) continue;
     const b = e.getBoundingClientRect();
     if (b.height > 0) cover.push([b.top, b.bottom]);
@@ -154,6 +155,9 @@ def _measure(page, size: str, p, step: str) -> float:
 def test_the_table_uses_the_screen_and_large_tiles_reach_the_rivers(player, server_url, size, lang):
     p = player(server_url, size, lang)
     page = p.page
+    # the table's own layout: the coach's panel, where a player keeps it on, takes a
+    # row of its own between board and hand (its own tests: tests/web/test_coach.py)
+    p.context.add_init_script("localStorage.setItem('twmj.coach', 'off')")
     page.goto(server_url + "/")
     page.wait_for_selector("body[data-ready] .guest-btn")
     page.click(".guest-btn")

@@ -410,8 +410,8 @@ def test_the_deal_panel_can_be_turned_off_and_on_again(web, fixtures):
 
 def test_the_deal_panel_never_covers_the_board_while_a_move_is_asked(web, fixtures):
     """The dice banner sat over the board's top at the dealer's first turn (a decision).
-    It gives way to any move asked, and a deal that opens on one is not shown (the next
-    deal that asks nothing at once shows it)."""
+    It stands aside while any move is asked and comes back when it is answered, until
+    the player's own first discard or call."""
     page = web.open("dev/table.html?state=waiting&clean")
     empty = {"discards": [[], [], [], []], "melds": [[], [], [], []]}
     waiting = dict(fixtures["states"]["waiting"], **empty)
@@ -420,11 +420,12 @@ def test_the_deal_panel_never_covers_the_board_while_a_move_is_asked(web, fixtur
     page.evaluate(SET, turn)                                     # the dealer's first turn
     page.evaluate("d => window.__view.showDeal(d)", DEAL)
     expect(box).to_be_hidden()
-    page.evaluate(SET, waiting)
-    page.evaluate("d => window.__view.showDeal(d)", DEAL)        # a deal that asks nothing yet
+    page.evaluate(SET, waiting)                                  # answered: it comes back
     expect(box).to_be_visible()
     page.evaluate(SET, fixtures["states"]["claim"] | empty)      # a move asked: it gives way
     expect(box).to_be_hidden()
+    page.evaluate(SET, waiting)
+    expect(box).to_be_visible()
 
 
 def test_a_hidden_tab_s_title_says_a_move_is_asked(web, fixtures):

@@ -305,12 +305,9 @@ export class TableView {
    */
   showDeal(deal) {
     if (!deal?.dice?.length || !this.obs || this.playedYet(this.obs) || !getPref("dealInfo")) return;
-    // never over the board while a move is asked (the dealer's first turn): the next
-    // deal that asks nothing at once shows it instead
-    if ((this.obs.legal || []).length) return;
-    // once a table: each hand's dice banner sat over the board while claims were asked
+    // once a table (counted from when it was first on screen): each hand's dice banner
+    // sat over the board while claims were asked
     if (this.dealSeen && this.dealSeen !== deal) return;
-    this.dealSeen = deal;
     this.dealShown = deal;
     this.paintDeal();
   }
@@ -342,7 +339,10 @@ export class TableView {
       (fromDealer ? t("deal.from_dealer") : t("deal.wall_break", { wind: t(`wind.${dealerWind}`) }));
     box.dataset.dealer = String(deal.dealer);
     box.dataset.breaker = String(breakSeat);
-    box.hidden = false;
+    // never over the board while a move is asked (a claim, the dealer's first turn):
+    // it stands aside until the question is answered, then comes back
+    box.hidden = (this.obs.legal || []).length > 0;
+    if (!box.hidden) this.dealSeen = deal;
   }
 
   hideDeal() {
@@ -462,7 +462,8 @@ export class TableView {
     if (this.mark && this.claimed.has(`${this.mark.seat}:${this.mark.len - 1}`)) this.mark = null;
     // the hand's result stays up over the hand's last observation (本局結算)
     if (obs.phase !== "over") this.q(".result-wrap").hidden = true;
-    if (this.dealShown && (this.playedYet(obs) || (obs.legal || []).length)) this.hideDeal();
+    if (this.dealShown && this.playedYet(obs)) this.hideDeal();
+    else if (this.dealShown) this.paintDeal();        // it gives way while a move is asked
     this.renderBoard();
     this.renderHand();
     this.paintAuto();
