@@ -5,8 +5,6 @@
 import { h } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 import { TableView } from "./table.js";
-import { Coach } from "./coach.js";
-import { LEARN_HINTS } from "./learn_hints.js";
 
 const PLAYERS = [null, null, null, null].map(() => ({ name: null, bot: true, auto: false }));
 
@@ -67,17 +65,9 @@ export function renderLearn(root) {
     },
   });
   view.setPlayers(PLAYERS);
-  // 教練 at the newcomer's elbow: no server table stands behind this hand, so the
-  // coach's answers for its steps ship with the page (learn_hints.js, from
-  // twmahjong.coach); a step with a single move has nothing to advise
-  const coach = new Coach(view, {
-    ask: (turn) => queueMicrotask(() => coach.receive({ type: "hint", turn, hint: LEARN_HINTS[STEPS[turn]?.key] })),
-  });
   const show = () => {
     view.hand.locked = false;
-    coach.setAllowed(Boolean(LEARN_HINTS[STEPS[step].key]));
     view.setObservation(STEPS[step].obs, {});
-    coach.observe(STEPS[step].obs, step);
     say(t(`learn.${STEPS[step].key}`));
   };
   const finish = () => {
@@ -94,7 +84,6 @@ export function renderLearn(root) {
   const destroy = view.destroy.bind(view);
   view.destroy = () => {
     off();
-    coach.destroy();
     destroy();
   };
   document.body.dataset.ready = "1";
