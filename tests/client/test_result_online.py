@@ -15,6 +15,21 @@ from .test_tui_online import SMALL, app_for, content, next_change, play_by_keys
 pytestmark = pytest.mark.asyncio
 
 
+async def quick_match_app(live):
+    """A guest's terminal table, quick-matched on ``live``: the session and its app."""
+    api = Api(live.base)
+    await api.guest()
+    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
+    return session, app_for(session)
+
+
+def game_end(st) -> dict:
+    """The match's end as the server sends it, for the table ``st`` is at."""
+    return {"v": 1, "type": "game_end", "game_id": st.game_id, "scores": st.scores,
+            "ranks": [1, 2, 3, 4], "rating": None, "challenge": None, "seed": None,
+            "aborted": False, "ended": None}
+
+
 async def to_result(pilot, app, session):
     await play_by_keys(pilot, app, session)           # Enter throws, x passes, to the result
     assert isinstance(app.screen, ResultScreen)
@@ -27,10 +42,7 @@ async def to_result(pilot, app, session):
 
 async def test_a_key_sends_ready_says_so_and_the_deal_brings_the_table_back(make_live):
     live = make_live(hand_pause=60.0)                  # the deal waits for this person's key
-    api = Api(live.base)
-    await api.guest()
-    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
-    app = app_for(session)
+    session, app = await quick_match_app(live)
     async with app.run_test(size=SMALL) as pilot:
         await to_result(pilot, app, session)
         prompt = content(app, "#prompt")
@@ -53,10 +65,7 @@ async def test_a_key_sends_ready_says_so_and_the_deal_brings_the_table_back(make
 
 async def test_a_hand_dealt_while_the_result_is_read_brings_the_table_back(make_live):
     live = make_live(hand_pause=1.0)                   # the pause ends before any key
-    api = Api(live.base)
-    await api.guest()
-    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
-    app = app_for(session)
+    session, app = await quick_match_app(live)
     async with app.run_test(size=SMALL) as pilot:
         await to_result(pilot, app, session)
         hands = session.link.state.hand["hand_no"]
@@ -74,18 +83,13 @@ async def test_the_match_s_end_arriving_under_the_result_turns_it_to_the_summary
     deal that never came (a monkey run found the player stuck on it). The screen reads
     the match's end live: the prompt says the summary is next, and a key shows it."""
     live = make_live(hand_pause=60.0)
-    api = Api(live.base)
-    await api.guest()
-    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
-    app = app_for(session)
+    session, app = await quick_match_app(live)
     async with app.run_test(size=SMALL) as pilot:
         await to_result(pilot, app, session)
         screen = app.screen
         assert screen.server_deals                         # a hand of the match: the server deals
         st = session.link.state
-        st.apply({"v": 1, "type": "game_end", "game_id": st.game_id, "scores": st.scores,
-                  "ranks": [1, 2, 3, 4], "rating": None, "challenge": None, "seed": None,
-                  "aborted": False, "ended": None})
+        st.apply(game_end(st))
         await pilot.pause(0.6)                             # the prompt's own tick
         assert not screen.server_deals
         assert "summary" in content(app, "#prompt").lower()
@@ -102,10 +106,7 @@ async def test_the_match_s_end_while_a_dialog_is_open_shows_when_it_closes(make_
     once it closed, sat on a finished game with nothing to press. Closing the dialog
     now shows the result, and a key the summary."""
     live = make_live(hand_pause=60.0)
-    api = Api(live.base)
-    await api.guest()
-    session = OnlineSession(live.base, api.token, ("quick", None, "low"))
-    app = app_for(session)
+    session, app = await quick_match_app(live)
     async with app.run_test(size=SMALL) as pilot:
         await to_result(pilot, app, session)
         st = session.link.state
@@ -120,9 +121,7 @@ async def test_the_match_s_end_while_a_dialog_is_open_shows_when_it_closes(make_
         assert app.screen is not app.table                 # the help is open
         # the match's last hand ends, and the match, while it is open
         for m in ({**first, "hand_no": st.hand["hand_no"], "next_in": None, "waiting": None},
-                  {"v": 1, "type": "game_end", "game_id": st.game_id, "scores": st.scores,
-                   "ranks": [1, 2, 3, 4], "rating": None, "challenge": None, "seed": None,
-                   "aborted": False, "ended": None}):
+                  game_end(st)):
             st.apply(m)
             session.messages.append(m)
             session.on_message(m)
