@@ -216,13 +216,8 @@ SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "hei
          "desktop-small": {"width": 800, "height": 600}}
 
 
-@pytest.fixture
-def player(browser, shot_dir, request):
-    """A page at a size ("phone": touch, 390×844; "phone-small": touch, 360×640;
-    "desktop": 1366×768; "desktop-fhd":
-    1920×1080; "desktop-small": a window of 800×600; "landscape", "landscape-small" and
-    "landscape-large": touch, 844×390, 640×360 and 915×412; "tablet": touch, 768×1024)
-    and language."""
+def _players(browser, shot_dir, request):
+    """Pages made on ``browser``, each checked for script errors when the test ends."""
     pages = []
 
     def make(base: str, size: str, lang: str = "zh-TW") -> Page:
@@ -246,6 +241,22 @@ def player(browser, shot_dir, request):
         errors = p.errors
         p.context.close()
         assert not errors, f"script errors in the page: {errors}"
+
+
+@pytest.fixture
+def player(browser, shot_dir, request):
+    """A page at a size ("phone": touch, 390×844; "phone-small": touch, 360×640;
+    "desktop": 1366×768; "desktop-fhd":
+    1920×1080; "desktop-small": a window of 800×600; "landscape", "landscape-small" and
+    "landscape-large": touch, 844×390, 640×360 and 915×412; "tablet": touch, 768×1024)
+    and language."""
+    yield from _players(browser, shot_dir, request)
+
+
+@pytest.fixture
+def media_player(media_browser, shot_dir, request):
+    """``player``'s pages on the Chromium with a fake microphone (voice, recorded calls)."""
+    yield from _players(media_browser, shot_dir, request)
 
 
 @contextlib.contextmanager

@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 import pytest
 
-from .conftest import EVENT_WAIT_MS, SIZES, WAIT_MS, Page, game_server
+from .conftest import EVENT_WAIT_MS, Page, game_server
 
 
 @pytest.fixture(scope="module")
@@ -17,32 +17,6 @@ def server_url(tmp_path_factory):
                      pause_after=3600, hand_pause=600.0, turn_base=600.0, turn_bank=60.0,
                      bot_talk=0.0) as url:
         yield url
-
-
-@pytest.fixture
-def pages(media_browser, shot_dir, request):
-    made: list[Page] = []
-
-    def make(size: str, lang: str) -> Page:
-        p = Page.__new__(Page)
-        touch = not size.startswith("desktop")
-        p.context = media_browser.new_context(viewport=SIZES[size], locale="zh-TW",
-                                            has_touch=touch, is_mobile=touch)
-        p.context.set_default_timeout(WAIT_MS)
-        p.context.add_init_script(f"localStorage.setItem('twmj.lang', {lang!r})")
-        p.page = p.context.new_page()
-        p.errors = []
-        p.page.on("pageerror", lambda e: p.errors.append(str(e)))
-        p.shot_dir = shot_dir
-        p.prefix = f"voiceclips-{SIZES[size]['width']}x{SIZES[size]['height']}-{lang}"
-        made.append(p)
-        return p
-
-    yield make
-    for p in made:
-        errors = p.errors
-        p.context.close()
-        assert not errors, f"script errors in the page: {errors}"
 
 
 def _register(p: Page, url: str, name: str):
@@ -70,9 +44,9 @@ def _say(page, phrase: str):
     page.click(f'.talk-phrase[data-phrase="{phrase}"]')
 
 
-def test_a_call_recorded_in_one_page_is_heard_in_another(pages, server_url):
+def test_a_call_recorded_in_one_page_is_heard_in_another(media_player, server_url):
     tag = secrets.token_hex(2)
-    pa, pb = pages("desktop", "en"), pages("phone", "zh-TW")
+    pa, pb = media_player(server_url, "desktop", "en"), media_player(server_url, "phone", "zh-TW")
     a, b = _register(pa, server_url, f"Aud{tag}"), _register(pb, server_url, f"乙{tag}")
     # the host's choice for a room: players' recorded voices allowed (the default)
     assert b.is_checked("#room-voices")
