@@ -303,6 +303,16 @@ def game_server(data_dir, port: int | None = None, **settings):
 _DATABASES: dict[str, Path] = {}        # a running game server's URL -> its SQLite file
 
 
+
+def pass_claim(page):
+    """Tap 過 and wait until that offer is answered: the bar it stood in is rebuilt
+    (actions.js renders a new bar at every update), so the tapped button leaves the
+    page, even when the next offer follows within one frame with a 過 of its own."""
+    button = page.locator(".calls .call-pass").element_handle()
+    button.click()
+    page.wait_for_function("(b) => !b.isConnected", arg=button, timeout=EVENT_WAIT_MS)
+
+
 def wait_for_game_over(url: str, game_id: str):
     """``GET /games/{game_id}`` of ``url``'s game server once the game is over.
 

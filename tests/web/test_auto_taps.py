@@ -14,7 +14,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import EVENT_WAIT_MS, game_server
+from .conftest import EVENT_WAIT_MS, game_server, pass_claim
 from .test_e2e import PLAYERS_MOMENT
 from .test_link import make_a_discard
 from .test_player_table import _guest_at_table
@@ -88,9 +88,7 @@ def _to_my_turn(page):
         if page.locator(".hand.my-turn .hand-tile:not(.blocked)").count() and not names:
             return
         if "pass" in names:
-            page.click(".calls .call-pass")
-            page.wait_for_function("() => !document.querySelector('.calls .call-pass')",
-                                   timeout=EVENT_WAIT_MS)
+            pass_claim(page)
         elif names:
             page.click(f".calls .call-{names[0]}")
     raise AssertionError("no turn of this player's came in 40 decisions")

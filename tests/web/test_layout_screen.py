@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import EVENT_WAIT_MS, game_server
+from .conftest import EVENT_WAIT_MS, game_server, pass_claim
 
 RIVER_MIN = {"phone": 24.0, "landscape": 24.0, "desktop": 32.0}
 BAND_MAX = 0.08            # of the screen's height
@@ -102,9 +102,7 @@ def _to_mid_hand(page, discards: int = 6):
             page.wait_for_selector(".result-wrap", state="hidden")
             continue
         if page.locator(".calls .call-pass").count():
-            page.click(".calls .call-pass")
-            page.wait_for_function("() => !document.querySelector('.calls .call-pass')",
-                                   timeout=EVENT_WAIT_MS)
+            pass_claim(page)
             continue
         if page.locator(".river.pos-self .tile").count() >= discards:
             return
