@@ -64,6 +64,14 @@ FULL_SET: tuple[int, ...] = tuple(k for k in range(KINDS) for _ in range(4)) + t
 _SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
 _SUIT_SIZE = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}
 
+# Per-kind lookups for the hot paths (an observation names every tile of four rivers
+# at each move the server sends): the suit letter, rank and MPSZ name of kinds 0-41.
+_SUIT_OF: tuple[str, ...] = tuple(SUITS[k // 9] if k < 27 else "z" if k < 34 else "f"
+                                  for k in range(ALL_KINDS))
+_RANK_OF: tuple[int, ...] = tuple(k - _SUIT_BASE[_SUIT_OF[k]] + 1 for k in range(ALL_KINDS))
+_RANK_CH: tuple[str, ...] = tuple(str(r) for r in _RANK_OF)
+_TILE_STR: tuple[str, ...] = tuple(f"{r}{u}" for r, u in zip(_RANK_OF, _SUIT_OF, strict=True))
+
 _ZH_NUM = "一二三四五六七八九"
 _ZH_SUIT = {"m": "萬", "p": "筒", "s": "條"}
 _ZH_HONOR = "東南西北白發中"
@@ -99,14 +107,12 @@ def is_honor(kind: int) -> bool:
 
 def suit_of(kind: int) -> str:
     """'m', 'p', 's', 'z' or 'f'."""
-    if kind < 27:
-        return SUITS[kind // 9]
-    return "z" if kind < 34 else "f"
+    return _SUIT_OF[kind]
 
 
 def rank_of(kind: int) -> int:
     """1-9 for suited tiles, 1-7 for honors, 1-8 for flowers (the notation digit)."""
-    return kind - _SUIT_BASE[suit_of(kind)] + 1
+    return _RANK_OF[kind]
 
 
 def physical_kind(tile: int) -> int:
@@ -116,7 +122,7 @@ def physical_kind(tile: int) -> int:
 
 def tile_str(kind: int) -> str:
     """One kind in MPSZ notation: ``tile_str(31) == '5z'``."""
-    return f"{rank_of(kind)}{suit_of(kind)}"
+    return _TILE_STR[kind]
 
 
 def zh_name(kind: int) -> str:
@@ -219,19 +225,17 @@ def parse_tiles(text: str) -> list[int]:
 def format_tiles(kinds: Iterable[int], *, sort: bool = True) -> str:
     """MPSZ notation, grouped by suit (``123m55z``). ``sort=False`` keeps order."""
     ks = sorted(kinds) if sort else list(kinds)
-    parts: list[str] = []
-    run: list[str] = []
+    out: list[str] = []
     run_suit = ""
     for k in ks:
-        s = suit_of(k)
-        if s != run_suit and run:
-            parts.append("".join(run) + run_suit)
-            run = []
+        s = _SUIT_OF[k]
+        if s != run_suit and out:
+            out.append(run_suit)
         run_suit = s
-        run.append(str(rank_of(k)))
-    if run:
-        parts.append("".join(run) + run_suit)
-    return "".join(parts)
+        out.append(_RANK_CH[k])
+    if out:
+        out.append(run_suit)
+    return "".join(out)
 
 
 def counts34(kinds: Iterable[int]) -> list[int]:

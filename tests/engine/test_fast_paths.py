@@ -51,13 +51,31 @@ def test_keys_waits_and_ready_discards_agree_with_the_counts_through_whole_hands
     assert checked_ready > 0               # some hands did come near 聽牌
 
 
-def test_notation_tables_write_what_tiles_writes():
+def _tile_slow(k):
+    """formats.md's notation worked out: 1-9 m/p/s, then 1-7z (東南西北白發中), 1-8f."""
+    if k < 27:
+        return f"{k % 9 + 1}{'mps'[k // 9]}"
+    return f"{k - 26}z" if k < 34 else f"{k - 33}f"
+
+
+def _format_slow(kinds):
+    out = ""
+    for suit in "mpszf":
+        digits = "".join(_tile_slow(k)[:-1] for k in sorted(kinds) if _tile_slow(k)[-1] == suit)
+        out += digits + suit if digits else ""
+    return out
+
+
+def test_notation_tables_write_what_formats_md_says():
     rng = random.Random(3)
+    assert [tile_str(k) for k in (0, 8, 9, 26, 27, 31, 33, 34, 41)] == [
+        "1m", "9m", "1p", "9s", "1z", "5z", "7z", "1f", "8f"]
     for k in range(42):
-        assert tile_text(k) == tile_str(k)
-    for _ in range(200):
+        assert tile_text(k) == tile_str(k) == _tile_slow(k)
+    for _ in range(300):
         kinds = [rng.randrange(42) for _ in range(rng.randrange(0, 18))]
-        assert fmt_tiles(kinds) == format_tiles(kinds)
+        assert fmt_tiles(kinds) == format_tiles(kinds) == _format_slow(kinds)
+    assert format_tiles([5, 3, 30, 4], sort=False) == "64m4z5m"
 
 
 def test_may_chi_is_whether_chi_choices_has_any():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from ..tiles import tile_str as _tile_str
+from ..tiles import tile_str
 from .seat import SeatState
 from .state import Event, TableState, WinInfo
 
@@ -18,12 +18,6 @@ if TYPE_CHECKING:
     from .rules import TableRules
 
 __all__ = ["WinConditions"]
-
-_TS = tuple(_tile_str(k) for k in range(42))
-
-
-def tile_str(k: int) -> str:
-    return _TS[k]
 
 
 class WinConditions:

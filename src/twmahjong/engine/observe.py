@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from ..tiles import format_tiles, tile_str
+from .notation import TILE_TEXT
 from .actions import Action, ActionJSON, legal_json
 from .seat import TableMeld
 
@@ -103,10 +104,12 @@ def _meld_view(m: TableMeld, viewer: int, owner: int) -> MeldView:
 
 def observation(h: TableState, seat: int) -> Observation:
     """The observation of docs/architecture.md for ``seat``."""
-    st = h.seats[seat]
+    sts = h.seats
+    text = TILE_TEXT
+    st = sts[seat]
     counts = st.counts
     drawn = _own_drawn(h, seat)
-    kinds = []
+    kinds = []                               # in order: no sort to write them
     for k in range(34):
         n = counts[k] - (1 if k == drawn else 0)
         if n:
@@ -119,13 +122,13 @@ def observation(h: TableState, seat: int) -> Observation:
         "seat": seat, "dealer": h.dealer, "dealer_streak": h.dealer_streak,
         "round_wind": WIND[h.round_wind], "seat_winds": [WIND[w] for w in h.seat_winds],
         "wall_remaining": h.drawable(), "phase": h.phase,
-        "hand": format_tiles(kinds), "drawn": None if drawn is None else tile_str(drawn),
-        "melds": [[_meld_view(m, seat, s) for m in h.seats[s].melds] for s in range(4)],
-        "flowers": [[tile_str(f) for f in h.seats[s].flowers] for s in range(4)],
-        "discards": [[tile_str(k) for k in h.seats[s].discards] for s in range(4)],
-        "drawn_out": [h.seats[s].drawn_out[:] for s in range(4)],
-        "concealed_count": [sum(h.seats[s].counts) for s in range(4)],
-        "declared": [h.seats[s].declared is not None for s in range(4)],
+        "hand": format_tiles(kinds, sort=False), "drawn": None if drawn is None else tile_str(drawn),
+        "melds": [[_meld_view(m, seat, s) for m in sts[s].melds] for s in range(4)],
+        "flowers": [[text[f] for f in x.flowers] for x in sts],
+        "discards": [[text[k] for k in x.discards] for x in sts],
+        "drawn_out": [x.drawn_out[:] for x in sts],
+        "concealed_count": [sum(x.counts) for x in sts],
+        "declared": [x.declared is not None for x in sts],
         "last_discard": last,
     }
     if st.passed_win or st.passed_win_kinds:
