@@ -59,9 +59,11 @@ export function shantenText(n) {
 export class Coach {
   /**
    * @param {import("./table.js").TableView} view  the table it advises at
-   * @param {{ask: (turn: number|null) => void}} opts  sends `{type: "hint", turn}`
+   * @param {{ask: (turn: number|null) => void, root?: HTMLElement}} opts  `ask` sends
+   *   `{type: "hint", turn}`; `root` is where the words go (the table's `.coach-wrap`
+   *   unless given: the first hand says them in its step's box)
    */
-  constructor(view, { ask }) {
+  constructor(view, { ask, root = null }) {
     this.view = view;
     this.ask = ask;
     this.allowed = false;     // the server's word: this seat may ask here
@@ -71,7 +73,7 @@ export class Coach {
     this.asked = null;        // the turn a request went out for
     this.note = null;         // a refusal, said in the panel
     this.focus = null;        // the tile code lifted or hovered: its line
-    this.root = view.root.querySelector(".coach-wrap");
+    this.root = root || view.root.querySelector(".coach-wrap");
     view.hand.decorate = (b, code, i) => this.markTile(b, code, i);
     view.bar.decorate = (root) => this.markCalls(root);
     this.off = [

@@ -5,6 +5,8 @@
 import { h } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 import { TableView } from "./table.js";
+import { Coach } from "./coach.js";
+import { LEARN_HINTS } from "./learn_hints.js";
 
 const PLAYERS = [null, null, null, null].map(() => ({ name: null, bot: true, auto: false }));
 
@@ -43,13 +45,18 @@ export const STEPS = [
 /** Draw the tutorial into `root`; the steps advance as the player makes each move. */
 export function renderLearn(root) {
   const guide = h("div", { class: "learn-guide", role: "status", "aria-live": "polite" });
+  // 教練 speaks in the step's own box, under its words, and marks the tile or call it
+  // would play on the table: the lesson's layout keeps its height (a panel of its own
+  // pushed an upright tablet's page 45 px past the screen's foot)
+  const advice = h("div", { class: "learn-coach", hidden: true });
   const table = h("main", { class: "table-screen" });
   root.replaceChildren(h("div", { class: "learn" }, guide, table));
   let step = 0;
   const say = (text, cls = "") => {
     guide.className = `learn-guide ${cls}`;
     guide.dataset.step = STEPS[step]?.key || "done";
-    guide.replaceChildren(h("strong", {}, t("learn.title", { n: Math.min(step + 1, STEPS.length), of: STEPS.length })), " ", text);
+    guide.replaceChildren(h("strong", {}, t("learn.title", { n: Math.min(step + 1, STEPS.length), of: STEPS.length })),
+      " ", text, advice);
   };
   const view = new TableView(table, {
     send: (action) => {
@@ -65,12 +72,23 @@ export function renderLearn(root) {
     },
   });
   view.setPlayers(PLAYERS);
+  // no server table stands behind this hand, so the coach's answers for its steps
+  // ship with the page (learn_hints.js, from twmahjong.coach); a step with a single
+  // move has nothing to advise. The 設定 choice (off, on request, always) is the
+  // table's.
+  const coach = new Coach(view, {
+    root: advice,
+    ask: (turn) => queueMicrotask(() => coach.receive({ type: "hint", turn, hint: LEARN_HINTS[STEPS[turn]?.key] })),
+  });
   const show = () => {
     view.hand.locked = false;
+    coach.setAllowed(Boolean(LEARN_HINTS[STEPS[step].key]));
     view.setObservation(STEPS[step].obs, {});
+    coach.observe(STEPS[step].obs, step);
     say(t(`learn.${STEPS[step].key}`));
   };
   const finish = () => {
+    coach.setAllowed(false);
     guide.dataset.step = "done";
     guide.className = "learn-guide done";
     guide.replaceChildren(
@@ -84,6 +102,7 @@ export function renderLearn(root) {
   const destroy = view.destroy.bind(view);
   view.destroy = () => {
     off();
+    coach.destroy();
     destroy();
   };
   document.body.dataset.ready = "1";
