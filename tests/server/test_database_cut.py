@@ -19,6 +19,7 @@ import os
 import asyncpg
 import pytest
 import sqlalchemy as sa
+from server_helpers import Client
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from twmahjong.drill import _asyncpg_url
@@ -26,6 +27,7 @@ from twmahjong.server.store import db
 from twmahjong.server.store.db import create_engine, migrate, unreachable
 
 PG = os.environ.get("TWMJ_TEST_POSTGRES")
+HAND_CUT = 1          # the hand at whose end the table's balance read meets the cut
 
 
 def on_postgres(test):
@@ -125,3 +127,85 @@ def test_errors_of_a_cut_connection_through_sqlalchemy_are_unreachable(db_url):
     assert "another operation is in progress" in str(busy) and unreachable(busy)
     assert unreachable(closed)
     assert not unreachable(twice)
+
+
+@on_postgres
+@pytest.mark.parametrize("fault", ["terminated", "another_operation"])
+def test_a_table_whose_balance_read_meets_a_cut_connection_plays_on(make_live, db_url, fault):
+    """At the end of a hand the table reads each person's balance (``repo.account``).
+    The connection is cut at that very read — every connection of the database
+    terminated (``pg_terminate_backend``), or the read answered "another operation is
+    in progress" — and the table waits for the database and goes on: the hand's
+    result arrives, the next hand is dealt, nothing is aborted, and the coins are the
+    ledger's. Before, the table ended as aborted (settled hands stood, the game ended)."""
+    live = make_live()
+    server = live.server
+    real = server.repo.account
+    met: list[BaseException] = []
+    armed: dict = {}
+
+    async def account(account_id: int):
+        table = server.tables.get(armed.get("game_id", ""))
+        if (met or table is None or asyncio.current_task() is not table.task
+                or table.game.hand_no != HAND_CUT):
+            return await real(account_id)
+        if fault == "another_operation":
+            met.append(await _another_operation(server.repo.engine, db_url))
+            raise met[-1]
+        assert await _terminate(db_url, "true") >= 1     # the pool's connections, and more
+        try:
+            return await real(account_id)
+        except Exception as e:
+            met.append(e)
+            raise
+
+    token = live.guest()
+
+    async def go():
+        c = await Client.open(live, token)
+        await c.send({"type": "quick_match", "mode": "casual"})
+        matched = await c.expect("matched")
+        armed["game_id"] = matched["game_id"]
+        server.repo.account = account
+        await c.expect("snapshot")
+        await c.send({"type": "auto", "on": True})        # the seat's bot plays it
+        ends = []
+        while not ends or ends[-1]["type"] != "hand_start" or ends[-1]["hand_no"] <= HAND_CUT:
+            m = await c.recv()
+            if m["type"] in ("hand_end", "hand_start", "game_end", "error"):
+                ends.append(m)
+                assert m["type"] in ("hand_end", "hand_start"), ends
+        await c.close()
+        return c.seat, matched["game_id"], ends
+
+    seat, game_id, ends = asyncio.run(go())
+    assert met and unreachable(met[0]), met          # the read did meet the cut
+    hand_end = next(m for m in ends if m["type"] == "hand_end" and m["hand_no"] == HAND_CUT)
+    assert server.aborted_tables == 0
+    assert server.tables.get(game_id) is not None and not server.tables.get(game_id).aborted
+
+    async def books():
+        engine = create_engine(db_url)
+        try:
+            async with engine.connect() as conn:
+                q = await conn.execute(sa.text(
+                    "SELECT hand_no, count(*) AS n, sum(amount) AS total FROM ledger "
+                    "WHERE game_id = :g GROUP BY hand_no"), {"g": game_id})
+                hands = {r.hand_no: (r.n, r.total) for r in q}
+                settled = await conn.scalar(sa.text(
+                    "SELECT count(*) FROM game_actions WHERE game_id = :g AND kind = "
+                    "'settled' AND hand_no = :h"), {"g": game_id, "h": HAND_CUT})
+                # the seat's coins as the hand left them: its welcome and its hands so far
+                mine = await conn.scalar(sa.text(
+                    "SELECT sum(amount) FROM ledger WHERE account_id = (SELECT account_id "
+                    "FROM game_players WHERE game_id = :g AND seat = :s) AND (game_id IS "
+                    "NULL OR game_id = :g AND hand_no <= :h)"),
+                    {"g": game_id, "s": seat, "h": HAND_CUT})
+            return hands, settled, mine
+        finally:
+            await engine.dispose()
+
+    hands, settled, ledger_sum = asyncio.run(books())
+    assert settled == 1                                    # settled once, not twice
+    assert all(total == 0 for _, total in hands.values()), hands   # each hand sums to 0
+    assert hand_end["coins"][seat] == ledger_sum
