@@ -25,7 +25,7 @@ from .play.table import SeatState, Table, TableServices
 from .play.timers import TurnClock
 from .settings import STAKE_LEVELS, TABLE_SPEEDS, Settings
 from .store.db import create_engine, migrate
-from .store.repository import SqlRepository
+from .store.repository import SqlRepository, patiently
 
 __all__ = ["BOT_RATING", "Server"]
 
@@ -290,8 +290,8 @@ class Server:
         if (table.meta["mode"] == "ranked" and humans
                 and ended.get("ended") != "abandoned"):
             before = []
-            for s in table.seats:
-                acc = await self.repo.account(s.account_id) if s.account_id else None
+            for s in table.seats:      # patiently: a table's read (Table._balances)
+                acc = await patiently(self.repo.account, s.account_id) if s.account_id else None
                 before.append(float(acc["rating"]) if acc else BOT_RATING)
             after = elo_update(before, ranks)
             ratings = {s.account_id: after[i] for i, s in humans}

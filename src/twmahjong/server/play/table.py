@@ -51,7 +51,7 @@ from typing import Any
 
 from ...errors import UserError
 from ..net import protocol as P
-from ..store.repository import Fenced
+from ..store.repository import Fenced, patiently
 from .ending import Ending, _Ended, ranks_of
 from . import coaching
 from .game import PASS_ONLY, TableGame, commitment, safe_default
@@ -434,7 +434,7 @@ class Table(Seating, Ending):
         if self.sv.game_factory is None:
             raise RuntimeError("no game factory to rebuild the table with")
         await self.sv.repo.flush()
-        rows = await self.sv.repo.game_actions(self.id)
+        rows = await patiently(self.sv.repo.game_actions, self.id)
         self.game = self.sv.game_factory(self.meta)
         self.turn = self.seq = 0
         self.hand_open = False
@@ -712,10 +712,13 @@ class Table(Seating, Ending):
 
     # -- end of hand and game -----------------------------------------------------------------
     async def _balances(self) -> list[int | None]:
-        """Each seat's coins (None for bots): what 防以小博大 caps a hand's losses to."""
+        """Each seat's coins (None for bots): what 防以小博大 caps a hand's losses to.
+        Read patiently, as every read the table makes in play: a database away, or a
+        connection cut under the read, is waited out (``store.repository.patiently``)."""
         out: list[int | None] = []
         for s in self.seats:
-            acc = await self.sv.repo.account(s.account_id) if s.account_id is not None else None
+            acc = (await patiently(self.sv.repo.account, s.account_id)
+                   if s.account_id is not None else None)
             out.append(int(acc["coins"]) if acc else None)
         return out
 
@@ -729,7 +732,7 @@ class Table(Seating, Ending):
     async def _end_hand(self) -> None:
         repo = self.sv.repo
         outcome = self.game.finish_hand()
-        house = await repo.house_id()
+        house = await patiently(repo.house_id)
         entries = []
         for s, net in zip(self.seats, outcome["net"]):
             if s.account_id is not None:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -67,12 +68,49 @@ def create_engine(url: str) -> AsyncEngine:
 
 
 def unreachable(e: BaseException) -> bool:
-    """The database could not be reached (restarting, failing over): worth a retry."""
-    if isinstance(e, OSError):
-        return True
-    return isinstance(e, DBAPIError) and (e.connection_invalidated or
-                                          not isinstance(e, IntegrityError) and
-                                          "connect" in str(e).lower())
+    """The database could not be reached, or the connection to it was lost under the
+    call (a restart, a failover, a backend ended): worth a retry on a new connection.
+
+    One rule for every path, raw asyncpg (``pg_moves``) and SQLAlchemy's wrapping of
+    it alike (its ``orig``, and the driver's error that caused that): an ``OSError``;
+    a connection SQLAlchemy invalidated; a connection that failed to open (the
+    driver's words name it: "not currently accepting connections"); and asyncpg's own
+    kinds of a lost connection — a cut connection may say only "another operation is
+    in progress" (an unsolicited FATAL left it half read) or "connection is closed".
+    A constraint, or any other answer the server gave to the statement, is not:
+
+        >>> unreachable(asyncpg.InterfaceError("cannot perform operation: "
+        ...                                    "another operation is in progress"))
+        True
+        >>> unreachable(asyncpg.UniqueViolationError("duplicate key value"))
+        False
+    """
+    seen = 0
+    cause: BaseException | None = e
+    while cause is not None and seen < 4:           # e, its orig, the driver's error
+        if isinstance(cause, OSError) or _lost_asyncpg(cause):
+            return True
+        if isinstance(cause, DBAPIError) and (
+                cause.connection_invalidated or not isinstance(cause, IntegrityError)
+                and "connect" in str(cause.orig).lower()):
+            return True
+        cause = getattr(cause, "orig", None) or cause.__cause__
+        seen += 1
+    return False
+
+
+def _lost_asyncpg(e: BaseException) -> bool:
+    """asyncpg says the connection is gone or unusable, not that the statement was
+    wrong: its interface errors (another operation in progress, connection closed)
+    but those about the call itself (a bad argument, settings, a missing feature),
+    its protocol errors, class 08 (connection exception) and class 57 (the operator
+    ended the backend or the server is shutting down or starting)."""
+    x = asyncpg.exceptions
+    if isinstance(e, x.InterfaceError):
+        return not isinstance(e, (ValueError, x.UnsupportedClientFeatureError,
+                                  x.UnsupportedServerFeatureError))
+    return isinstance(e, (x.PostgresConnectionError, x.OperatorInterventionError,
+                          x.ProtocolError, x.TargetServerAttributeNotMatched))
 
 
 # what a client is told when the database does not answer (HTTP 503 and WebSocket alike)

@@ -23,6 +23,8 @@ import asyncpg
 import orjson
 from sqlalchemy.exc import IntegrityError
 
+from .db import unreachable
+
 __all__ = ["INSERT_FENCED", "columns", "insert_fenced"]
 
 # $1..$7: the group's columns; a row with no epoch (an unfenced table) always goes in
@@ -69,12 +71,10 @@ async def insert_fenced(conn: Any, batch: list[dict]) -> dict[str, int] | None:
     except asyncpg.IntegrityConstraintViolationError as e:
         raise IntegrityError(INSERT_FENCED, None, e) from None
     except Exception as e:
-        # anything the server did not answer as an error of the statement is the
-        # connection's: a cut one may say only "another operation is in progress"
-        # (an unsolicited FATAL left it half read), and must not go back to the pool
-        if (not isinstance(e, asyncpg.PostgresError) or raw.is_closed()
-                or isinstance(e, (asyncpg.PostgresConnectionError,
-                                  asyncpg.exceptions.OperatorInterventionError))):
+        # a lost connection (db.unreachable: a cut one may say only "another operation
+        # is in progress", an unsolicited FATAL having left it half read) must not go
+        # back to the pool
+        if unreachable(e) or raw.is_closed():
             await conn.invalidate()
             raise ConnectionError(f"the database connection was lost: {e}") from e
         raise

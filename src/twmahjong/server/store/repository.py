@@ -22,13 +22,13 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .db import unreachable
+from .db import error_reason, unreachable
 from .pg_moves import insert_fenced
 from .schema import (accounts, game_actions, game_players, games, ledger, name_key,
                      name_skeleton, revoked_sessions)
 
 __all__ = ["HOUSE", "Fenced", "NameTaken", "Refused", "Repository", "SqlRepository",
-           "WriteTurns"]
+           "WriteTurns", "patiently"]
 
 HOUSE = "__house__"   # the platform's own account: fees and bots' coins land here
 
@@ -110,18 +110,22 @@ class Repository(Protocol):
     async def leaderboard(self, limit: int = 50) -> list[dict]: ...
 
 
-async def _patiently(fn):
-    """Run ``fn()`` (a transaction) until the database answers: a table waits out a
-    PostgreSQL restart instead of ending its game."""
+async def patiently(fn, *args):
+    """``await fn(*args)`` (a read, or a transaction) until the database answers: a
+    table waits out a PostgreSQL restart, or a connection cut under it, instead of
+    ending its game. Only a lost connection (``db.unreachable``) is waited out; any
+    other error is raised at once. The calls a request makes are not patient: it is
+    told ``unavailable`` instead."""
     warned = False
     while True:
         try:
-            return await fn()
+            return await fn(*args)
         except Exception as e:
             if not unreachable(e):
                 raise
             if not warned:
-                log.warning("the database cannot be reached (%s); waiting for it", e)
+                log.warning("the database cannot be reached (%s); waiting for it",
+                            error_reason(e))
                 warned = True
             await asyncio.sleep(0.5)
 
@@ -586,7 +590,7 @@ class SqlRepository:
         ``Fenced`` (nothing paid) if ``epoch`` is no longer the game's. Waits for a
         database that cannot be reached."""
         await self.flush()
-        await _patiently(lambda: self._settle(game_id, hand_no, entries, row, epoch))
+        await patiently(lambda: self._settle(game_id, hand_no, entries, row, epoch))
 
     async def _settle(self, game_id: str, hand_no: int, entries: list[tuple[int, int, str]],
                       row: dict, epoch: int | None) -> None:
@@ -612,8 +616,8 @@ class SqlRepository:
         point, and the resumed table ending the game again, apply them exactly once.
         False when the game had already ended (nothing written); ``Fenced`` when
         ``epoch`` is no longer the game's. Waits for a database that cannot be reached."""
-        return await _patiently(lambda: self._finish(game_id, result, ratings, challenge_tier,
-                                                     status, epoch))
+        return await patiently(lambda: self._finish(game_id, result, ratings, challenge_tier,
+                                                    status, epoch))
 
     async def _finish(self, game_id: str, result: dict, ratings: dict[int, float] | None,
                       challenge_tier: tuple[int, int] | None, status: str,
@@ -638,8 +642,13 @@ class SqlRepository:
     async def forfeit_seat(self, game_id: str, seat: int, bot: str, *,
                            epoch: int | None = None) -> None:
         """認輸 with others playing on: the seat is stored as its bot's (``bot``) and
-        ``forfeited``; the account stays on it for the books (``game_players``)."""
+        ``forfeited``; the account stays on it for the books (``game_players``). Waits
+        for a database that cannot be reached."""
         await self.flush()
+        await patiently(self._forfeit_seat, game_id, seat, bot, epoch)
+
+    async def _forfeit_seat(self, game_id: str, seat: int, bot: str,
+                            epoch: int | None) -> None:
         async with self._write, self.engine.begin() as conn:
             await self._check_epoch(conn, game_id, epoch)
             seats = await conn.scalar(sa.select(games.c.seats).where(games.c.id == game_id))
@@ -649,7 +658,11 @@ class SqlRepository:
 
     async def mark_paused(self, game_id: str, when: float | None) -> None:
         """Since when (wall clock) the game waits with nobody connected (None: it plays
-        again): a restart ends a game paused past ``abandon_after`` instead of resuming it."""
+        again): a restart ends a game paused past ``abandon_after`` instead of resuming it.
+        Waits for a database that cannot be reached (a table marks it)."""
+        await patiently(self._mark_paused, game_id, when)
+
+    async def _mark_paused(self, game_id: str, when: float | None) -> None:
         async with self._write, self.engine.begin() as conn:
             options = await conn.scalar(sa.select(games.c.options)
                                         .where(games.c.id == game_id))
