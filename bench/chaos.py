@@ -11,6 +11,11 @@ After T minutes no new games start and no more faults come; the games in play
 finish (bounded), the workers stop, and the stored games are checked against what
 the players saw. Loopback only; it stops by itself.
 
+Each worker has a route (its own ws:// address, ``TWMJ_ROUTE``) and the players
+follow it: a seat whose table another worker plays moves its socket there, so a
+table's updates are relayed only until then, and again after an adoption until the
+seat moves on (``--no-route``: workers without routes, every such seat relayed).
+
     .venv/bin/python bench/chaos.py --minutes 10 --every 25 --tables 6 --seed 17
 
 It prints: tables (games played), moves acknowledged, faults injected, moves lost
@@ -19,7 +24,8 @@ It prints: tables (games played), moves acknowledged, faults injected, moves los
 seat heard from it at least a second before they did: must be 0),
 moves applied twice (0), the longest stall each player saw (p50/p99/max), and the
 ledger (accounts whose coins differ from their ledger; hands whose rows do not sum
-to zero). Exit 1 if any of lost / stranded / twice / ledger is off.
+to zero), and how many sockets moved to their table's worker. Exit 1 if any of
+lost / stranded / twice / ledger is off.
 """
 
 from __future__ import annotations
@@ -61,7 +67,8 @@ class Chaos:
         env = {"bot_fill_wait": 4, "claim_window": 0.3, "turn_base": 20, "turn_bank": 10,
                "hand_pause": 0.5}
         self.workers = [Worker(self.db, self.dir / "data", redis_url=self.redis.url,
-                               lease=a.lease, log=self.dir / f"worker{i}.log", **env)
+                               lease=a.lease, log=self.dir / f"worker{i}.log",
+                               route=not a.no_route, **env)
                         for i in range(a.workers)]
         for w in self.workers:
             w.spawn()
@@ -237,6 +244,8 @@ class Chaos:
         print(f"matched twice       {sum(p.rematched for p in self.players)} players "
               f"({sum(p.requeued for p in self.players)} asked to queue again)")
         print(f"stranded clients    {stranded}")
+        print(f"sockets moved       {sum(p.moved for p in self.players)} to their table's "
+              f"worker" + (" (workers without routes)" if a.no_route else ""))
         print(f"moves applied twice {found['twice']} (records that do not replay: "
               f"{found['unreplayable']})")
         print(f"longest stall       p50 {pct(longest, 0.5):.2f}s  p99 {pct(longest, 0.99):.2f}s"
@@ -284,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pace-max", type=float, default=0.4)
     ap.add_argument("--finish", type=float, default=300.0,
                     help="seconds the games in play get to finish after the last fault")
+    ap.add_argument("--no-route", action="store_true",
+                    help="workers say no route: every seat whose socket is on another "
+                         "worker than its table is relayed for the whole game")
     ap.add_argument("--database", default=os.environ.get("TWMJ_TEST_POSTGRES", PG))
     ap.add_argument("--db-name", default="twmj_chaos")
     ap.add_argument("--logs", default=None)

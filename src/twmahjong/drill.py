@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 __all__ = ["DatabaseOutage", "Player", "RedisServer", "Worker", "audit", "bot_policy",
            "drop_postgres", "fresh_postgres", "simple_policy"]
@@ -130,7 +131,9 @@ class Worker:
 
     def __init__(self, db_url: str, data_dir: Path, *, redis_url: str | None = None,
                  prefix: str = "twmj", lease: float = 3.0, log: Path | None = None,
-                 **env: Any):
+                 route: bool = False, **env: Any):
+        """``route``: the worker tells clients its own address (``TWMJ_ROUTE``), so a
+        player whose table it plays moves its socket here (``Player`` follows)."""
         self.port = RedisServer.free_port()
         self.log = log
         self.env = {**os.environ, "TWMJ_DATABASE_URL": db_url, "TWMJ_DATA_DIR": str(data_dir),
@@ -144,6 +147,8 @@ class Worker:
         if redis_url:
             self.env |= {"TWMJ_REDIS_URL": redis_url, "TWMJ_REDIS_PREFIX": prefix,
                          "TWMJ_CLUSTER_LEASE": str(lease)}
+        if route:
+            self.env["TWMJ_ROUTE"] = f"ws://127.0.0.1:{self.port}/ws"
         self.env |= {f"TWMJ_{k.upper()}": str(v) for k, v in env.items()}
         self.proc: subprocess.Popen | None = None
 
@@ -216,7 +221,9 @@ class Worker:
 @dataclass
 class Player:
     """One guest who plays a whole game, reconnecting (with its ticket) to any live
-    worker whenever its connection drops, and keeps what it saw and when."""
+    worker whenever its connection drops, and keeps what it saw and when. Where the
+    workers have routes it follows its table: a snapshot naming another worker than
+    the socket's opens the seat there, then the first socket closes (``moved``)."""
 
     name: str
     token: str
@@ -239,6 +246,9 @@ class Player:
     connections = 0
     requeued = 0                  # times the server asked it to queue again
     rematched = 0                 # times it was matched into another game than its own
+    moved = 0                     # times its socket moved to its table's worker
+    route: str | None = None      # the worker its socket is on (welcome), if told
+    _ws: Any = field(default=None, init=False, repr=False)   # the socket read now
     on_message: Any = None        # (player, message) -> awaitable or None: test hooks
     port: int | None = None       # the worker it is connected to now
     policy: Any = None            # observation -> action (a bot's ``act``); simple_policy
@@ -274,12 +284,29 @@ class Player:
         return self
 
     async def _session(self, ws, matched: asyncio.Event | None, mode: str) -> None:
+        first = ws
+        try:
+            await self._messages(ws, matched, mode)
+        finally:
+            if self._ws is not None and self._ws is not first:
+                await self._ws.close()      # a moved socket (the first one's ``with`` closes it)
+            self._ws = None
+
+    async def _messages(self, ws, matched: asyncio.Event | None, mode: str) -> None:
+        self._ws = ws
+        self.route = None
+        owners: dict | None = None       # the table's worker's snapshot, after a move
         while self.end is None:
-            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
-            # cancel that lands as recv() completes, and a cancelled player then played
-            # on for ever at full speed (a test's gather of its cancelled players hung)
-            async with asyncio.timeout(HANG):
-                m = json.loads(await ws.recv())
+            ws = self._ws
+            if owners is not None:
+                m, owners = owners, None
+            else:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a
+                # cancel that lands as recv() completes, and a cancelled player then
+                # played on for ever at full speed (a test's gather of its cancelled
+                # players hung)
+                async with asyncio.timeout(HANG):
+                    m = json.loads(await ws.recv())
             now = time.monotonic()
             self.times.append(now)
             t = m.get("type")
@@ -305,11 +332,18 @@ class Player:
                 self.seat, self.game_id, self.ticket = m["seat"], m["game_id"], m["ticket"]
                 if matched is not None:
                     matched.set()
+            if t == "welcome":
+                self.route = m.get("route")
             if t == "snapshot":
                 self.snapshots.append(now)
                 self.ticket = m.get("ticket") or self.ticket
                 if m.get("hand"):
                     self.hand = m["hand"]["hand_no"]
+                route = (m.get("table") or {}).get("route")
+                if route and self.route and route != self.route and self.ticket:
+                    owners = await self._follow(route)
+                    if owners is not None:
+                        continue    # the owner's snapshot, on the new socket, says what to do
             if t == "hand_start":
                 self.hand = m["hand_no"]
             if t == "update":
@@ -333,6 +367,35 @@ class Player:
                                           "action": (self.policy or simple_policy)(obs)}))
                 self.sent.append(time.monotonic())
                 self.acted += 1
+
+    async def _follow(self, route: str) -> dict | None:
+        """Open the seat on its table's worker, and once that worker's snapshot came,
+        read the new socket and close the first (make before break): that snapshot.
+        None: the seat stays where it is, relayed."""
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import WebSocketException
+
+        from .client.http import route_url
+        url = route_url(f"ws://127.0.0.1:{self.port}/ws", route)
+        new = None
+        try:
+            new = await connect(url, max_size=2**22, open_timeout=30)
+            await new.send(json.dumps({"type": "hello", "token": self.token,
+                                       "ticket": self.ticket}))
+            async with asyncio.timeout(30):
+                while (m := json.loads(await new.recv()))["type"] != "snapshot":
+                    if m["type"] == "error":
+                        raise LookupError(m.get("code"))
+        except (OSError, WebSocketException, TimeoutError, LookupError):
+            if new is not None:
+                await new.close()
+            return None
+        old, self._ws, self.route = self._ws, new, route
+        self.port = urlsplit(url).port or self.port
+        self.connections += 1
+        self.moved += 1
+        await old.close()
+        return m
 
     def gaps(self) -> list[tuple[float, float]]:
         """(start, length) of the silences between the messages it received."""

@@ -20,7 +20,9 @@ from pathlib import Path
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from server_helpers import HANG, Client
+from server_helpers import HANG, simple_policy
+
+from twmahjong.client import GameLink
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy" / "onebox.sh"
@@ -63,7 +65,7 @@ def _free_ports(n: int) -> list[int]:
 
 
 class Balancer:
-    """What ``Client.open`` needs of a server: where its WebSocket is."""
+    """The box's front door: its HTTP address, its WebSocket, a guest's token."""
 
     def __init__(self, port: int):
         self.base = f"http://127.0.0.1:{port}"
@@ -73,6 +75,15 @@ class Balancer:
         r = httpx.post(self.base + "/api/v1/guests", timeout=60)
         assert r.status_code == 201, r.text
         return r.json()["token"]
+
+
+async def play_hand(link: GameLink) -> dict:
+    """Answer every decision of the link's seat until its hand ends: the ``hand_end``."""
+    while (m := await link.recv())["type"] != "hand_end":
+        assert m["type"] != "link", m                # a move is no lost link
+        if m["type"] in ("update", "snapshot") and link.state.decision():
+            await link.act(simple_policy(link.state.obs))
+    return m
 
 
 @pytest.fixture
@@ -119,36 +130,29 @@ def test_onebox_serves_one_table_through_nginx_from_both_workers_and_stops(onebo
                 spread.append([(await http.get(f"http://127.0.0.1:{p}/api/v1/health"))
                                .json()["connections"] for p in workers])
         assert all(max(c) - min(c) <= 1 for c in spread), spread
-        clients = [await Client.open(lb, lb.guest(), f"p{i}") for i in range(4)]
-        for c in clients:
-            await c.send({"type": "quick_match", "mode": "casual", "stake": "low"})
-        for c in clients:
-            await c.expect("matched")
-            await c.expect("snapshot")
+        # four people through the balancer, on twmahjong.client (the terminal's library)
+        links = [GameLink(lb.base, lb.guest()) for _ in range(4)]
+        for link in links:
+            await link.connect()
+            await link.quick_match(stake="low")
+        for link in links:
+            while (await link.recv())["type"] != "matched":
+                pass
         # least_conn spread the four sockets over both workers, so the table's owner
         # relays some seats through Redis
         async with httpx.AsyncClient(timeout=60) as http:
             held = [(await http.get(f"http://127.0.0.1:{p}/api/v1/health")).json()
                     for p in workers]
-        # each socket follows its table's route through nginx (/ws?w=I) and the first
-        # one closes: the owner's worker then holds all four, nothing is relayed
-        routes = {c.seen[0]["route"] for c in clients}
-        owner = {m["table"]["route"] for c in clients for m in c.seen
-                 if m["type"] == "snapshot"}
-        moved = []
-        for c in clients:
-            if c.seen[0]["route"] in owner:
-                moved.append(c)
-                continue
-            c2 = Client(await connect(lb.ws_url.removesuffix("/ws") + next(iter(owner))),
-                        c.name)
-            c2.token, c2.ticket, c2.seat, c2.game_id = c.token, c.ticket, c.seat, c.game_id
-            await c2.send({"type": "hello", "token": c.token, "ticket": c.ticket})
-            await c2.expect("welcome")
-            await c2.expect("snapshot")
-            await c.close()
-            moved.append(c2)
-        clients = moved
+        # each link follows its table's route through nginx (/ws?w=I) by itself as its
+        # snapshot comes, and its first socket closes: the owner's worker then holds
+        # all four, nothing is relayed
+        routes = {link.route for link in links}
+        for link in links:
+            while (m := await link.recv())["type"] != "snapshot":
+                assert m["type"] != "link", m
+        owner = {link.state.table["route"] for link in links}
+        moved = sorted(link.moves for link in links)
+        assert {link.route for link in links} == owner
         async with httpx.AsyncClient(timeout=60) as http:
             end = asyncio.get_running_loop().time() + HANG
             while True:          # the first sockets' closes reach their worker
@@ -158,16 +162,18 @@ def test_onebox_serves_one_table_through_nginx_from_both_workers_and_stops(onebo
                 if sorted(h["connections"] for h in after) == [8, 12]:
                     break
                 await asyncio.sleep(0.05)
-        ends = await asyncio.gather(*(c.play_hand(timeout=HANG) for c in clients))
-        for c in clients:
-            await c.close()
+        ends = await asyncio.gather(*(play_hand(link) for link in links))
+        for link in links:
+            await link.close()
         for ws in idle:
             await ws.close()
-        return [c.game_id for c in clients], ends, held, routes, owner, after
+        game_ids = [link.state.game_id for link in links]
+        return game_ids, ends, held, routes, owner, after, moved
 
-    game_ids, ends, held, routes, owner, after = asyncio.run(play())
+    game_ids, ends, held, routes, owner, after, moved = asyncio.run(play())
     assert [h["connections"] for h in held] == [10, 10]
     assert routes == {"/ws?w=1", "/ws?w=2"} and len(owner) == 1
+    assert moved == [0, 0, 1, 1]                       # the two on the other worker
     # the owner's worker has the four players' sockets, the other only its idle ones
     assert [h["connections"] for h in after] == ([12, 8] if owner == {"/ws?w=1"} else [8, 12])
     assert sum(h["tables"] for h in held) == 1

@@ -279,6 +279,111 @@ def test_a_socket_moves_to_its_table_s_worker_and_the_relay_ends(cluster):
     assert ends[0]["result"] == ends[1]["result"]
 
 
+def routed_pair(cluster, **over) -> list[Live]:
+    """Two workers, each with its own ws:// address as its route."""
+    import socket
+
+    lives = []
+    for _ in range(2):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        lives.append(cluster(port=port, route=f"ws://127.0.0.1:{port}/ws", **over))
+    return lives
+
+
+def test_the_client_library_follows_its_table_to_its_worker(cluster):
+    """``twmahjong.client.GameLink`` (the terminal's, the benches', a bot author's)
+    follows ``table.route`` by itself: the link whose table the other worker plays
+    opens its seat there inside ``recv`` and closes its first socket, so the owner
+    relays nothing for it any more; its caller only sees the owner's snapshot, and
+    the hand plays to its end on both links."""
+    from twmahjong.client import GameLink
+    from twmahjong.drill import simple_policy
+    p1, p2 = routed_pair(cluster, bot_fill_wait=1.0)
+
+    seen: list[dict] = []               # what the callers of recv were given
+
+    async def play_hand(link: GameLink) -> dict:
+        while (m := await link.recv())["type"] != "hand_end":
+            seen.append(m)
+            assert m["type"] != "link", m            # a move is no lost link
+            if m["type"] in ("update", "snapshot") and link.state.decision():
+                await link.act(simple_policy(link.state.obs))
+        return m
+
+    async def go():
+        links = [GameLink(p.base, p.guest()) for p in (p1, p2)]
+        for link in links:
+            await link.connect()
+            await link.quick_match(stake="low")
+        for link in links:
+            while (m := await link.recv())["type"] != "snapshot":
+                seen.append(m)
+            seen.append(m)
+        a, b = links
+        assert a.state.game_id == b.state.game_id
+        (owner,) = owner_of([p1, p2], a.state.game_id)
+        other = p2 if owner is p1 else p1
+        near, far = (a, b) if owner is p1 else (b, a)
+        # far's socket is on the owner now, and its first one is gone: no relay is left
+        where = (far.url, far.moves, near.url, near.moves)
+        end = time.monotonic() + HANG
+        while owner.server.cluster._relays or other.server.cluster._remote.get(a.state.game_id):
+            assert time.monotonic() < end, "the relay outlived the socket that moved"
+            await asyncio.sleep(0.02)
+        ends = await asyncio.gather(play_hand(near), play_hand(far))
+        for link in links:
+            await link.close()
+        return owner, where, ends
+    owner, (far_url, far_moves, near_url, near_moves), ends = run(go())
+    assert (far_url, far_moves) == (owner.settings.route, 1)
+    assert (near_url, near_moves) == (owner.ws_url, 0)      # on its table's worker already
+    assert ends[0]["result"] == ends[1]["result"]
+    # the caller saw one snapshot each ...
+    assert [m["type"] for m in seen].count("snapshot") == 2
+    # ... and never "open in two places" (the count of 1 as the first socket left is
+    # said: it takes nothing away)
+    assert not [m for m in seen if m.get("kind") == "second_connection"
+                and m["data"]["connections"] > 1]
+
+
+def test_the_drill_s_players_follow_their_table_to_its_worker(cluster):
+    """``twmahjong.drill.Player`` (bench/chaos.py's players) follows routes too: the
+    player whose socket is on the other worker moves to the table's, its relay ends,
+    and the hand plays on to its end."""
+    from twmahjong.drill import Player
+    p1, p2 = routed_pair(cluster, bot_fill_wait=1.0)
+
+    async def go():
+        hand_over = asyncio.Event()
+
+        def heard(player: Player, m: dict) -> None:
+            if m["type"] == "hand_end":
+                hand_over.set()
+        players = [Player(f"p{i}", lv.guest(), lambda: [p1.port, p2.port], on_message=heard)
+                   for i, lv in enumerate((p1, p2))]
+        tasks = [asyncio.create_task(p.play(lv.port)) for p, lv in zip(players, (p1, p2))]
+        try:
+            await asyncio.wait_for(hand_over.wait(), HANG)
+            assert sorted(p.moved for p in players) == [0, 1]
+            (owner,) = owner_of([p1, p2], players[0].game_id)
+            other = p2 if owner is p1 else p1
+            end = time.monotonic() + HANG
+            while owner.server.cluster._relays or other.server.cluster._remote.get(
+                    players[0].game_id):
+                assert time.monotonic() < end, "the relay outlived the socket that moved"
+                await asyncio.sleep(0.02)
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return owner, players
+    owner, players = run(go())
+    assert players[0].game_id == players[1].game_id
+    assert [p.port for p in players] == [owner.port, owner.port]
+
+
 def test_the_database_away_is_not_taken_for_redis_away(cluster, caplog):
     """A PostgreSQL restart under a live cluster: the heartbeat's scan cannot read the
     games. That is said once and adoption waits; it used to count as a Redis failure (a

@@ -7,8 +7,9 @@ on a server. Nothing here is private API — only ``/api/v1/…`` over HTTP and 
 ``/ws`` messages.
 
 - ``Api``: the HTTP endpoints (accounts, guests, rooms, my games), async;
-- ``GameLink``: one WebSocket: hello, quick match, join, actions, and a
-  reconnect with the seat's ticket when the link drops;
+- ``GameLink``: one WebSocket: hello, quick match, join, actions, a reconnect
+  with the seat's ticket when the link drops, and in a cluster a move to the
+  worker that plays its table (its ``route``);
 - ``TableState``: the seat's view, folded from ``snapshot``/``update``/… messages;
 - ``Credentials``: the token and the last seat's ticket, kept in the user's
   config directory (platformdirs) per server.

@@ -17,7 +17,8 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 from ..errors import UserError
 
-__all__ = ["NETWORK_REASONS", "Api", "ApiError", "base_url", "network_reason", "ws_url"]
+__all__ = ["NETWORK_REASONS", "Api", "ApiError", "base_url", "network_reason", "route_url",
+           "ws_url"]
 
 
 class ApiError(UserError):
@@ -69,6 +70,19 @@ def ws_url(url: str) -> str:
     """The server's WebSocket address for an HTTP (or bare) address."""
     parts = urlsplit(base_url(url))
     return urlunsplit(("wss" if parts.scheme == "https" else "ws", parts.netloc, "/ws", "", ""))
+
+
+def route_url(ws: str, route: str) -> str:
+    """The socket address a cluster worker's ``route`` names (docs/protocol.md,
+    ``welcome``): a path on the same host as the socket ``ws``, or a ws:// URL.
+
+    >>> route_url("ws://127.0.0.1:8080/ws", "/ws?w=2")
+    'ws://127.0.0.1:8080/ws?w=2'
+    """
+    if "://" in route:
+        return route
+    parts = urlsplit(ws)
+    return urlunsplit((parts.scheme, parts.netloc, "", "", "")) + route
 
 
 class Api:

@@ -12,6 +12,14 @@ server's ``snapshot``. With ``retry=None`` it tries forever, ``backoff(n)`` apar
 (0.5 s doubling to 5 s, with jitter); with a tuple of delays it raises
 ``LinkError`` when every one of them failed. It also raises after ``close()``.
 
+In a cluster (docs/protocol.md, ``welcome``) a seat whose table is played on another
+worker than the socket's is moved there inside ``recv``: the seat is opened on the
+table's worker (its ``route``) with the ticket, the first socket is closed, and the
+owner's ``snapshot`` is what ``recv`` returns — no ``link`` note, nothing for the
+caller to do. An action sent meanwhile that the owner's snapshot still asks for is
+sent again, once, with its ``turn`` (the server takes one answer per turn). When
+the routed socket later fails to open, the link goes back to the plain address.
+
     link = GameLink("http://127.0.0.1:8000", token)
     await link.connect();  await link.quick_match()
     while (m := await link.recv())["type"] != "game_end":
@@ -24,12 +32,13 @@ import asyncio
 import json
 import logging
 import random
+import time
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ..errors import UserError
-from .http import network_reason, ws_url
+from .http import network_reason, route_url, ws_url
 from .state import TableState
 
 __all__ = ["GameLink", "LinkError", "backoff"]
@@ -37,6 +46,12 @@ __all__ = ["GameLink", "LinkError", "backoff"]
 log = logging.getLogger("twmahjong.client")
 
 RETRY = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 5.0, 5.0)     # seconds between reconnect attempts
+# after a move, the seat counts both sockets until the first one's goes: the
+# "open in two places" notices of that moment are ours, held back this long at most
+SETTLE = 5.0
+# the server's answers to an action that was not applied: it is no longer in flight
+REFUSALS = ("stale", "not_your_turn", "illegal_action", "rate_limited", "not_seated",
+            "no_table")
 
 
 def backoff(attempt: int, first: float = 0.5, cap: float = 5.0, rng=random) -> float:
@@ -70,7 +85,9 @@ class GameLink:
         (``backoff``). ``keepalive``: a ping every that many seconds, and the link
         counts as lost when its pong is as late (a silent server, not only a closed
         socket); None: no pings."""
-        self.url = ws_url(url)
+        self.home = ws_url(url)           # the server's plain address (a balancer's)
+        self.url = self.home              # the socket's now: a table's worker after a move
+        self.route: str | None = None     # the worker this socket is on (welcome), if told
         self.token = token
         self.state = TableState()
         self.state.ticket = ticket
@@ -82,18 +99,34 @@ class GameLink:
         self.up = False                   # the socket is open and said welcome
         self.attempt = 0                  # reconnect attempts since the link was lost
         self.reconnects = 0
+        self.moves = 0                    # times the seat moved to its table's worker
         self._lost = False                # lost, and the "lost" note was returned
         self._backlog: list[dict] = []
+        self._inflight: dict | None = None    # the last action sent, until answered
+        self._settle: dict | None = None      # a move's own second_connection notices
+
 
     # -- the socket -----------------------------------------------------------------------
-    async def _open(self) -> None:
+    async def _dial(self, url: str):
         try:
-            self.ws = await asyncio.wait_for(connect(
-                self.url, max_size=2**20, ping_interval=self.keepalive,
+            return await asyncio.wait_for(connect(
+                url, max_size=2**20, ping_interval=self.keepalive,
                 ping_timeout=self.keepalive, close_timeout=1.0), self.open_timeout)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
-            raise LinkError(f"cannot connect to {self.url}: {e or type(e).__name__}", "network",
+            raise LinkError(f"cannot connect to {url}: {e or type(e).__name__}", "network",
                             network_reason(e)) from None
+
+    async def _open(self) -> None:
+        """A socket to ``url``; a table's worker that does not answer (gone, its
+        table adopted elsewhere) sends the link back to the plain address at once."""
+        try:
+            self.ws = await self._dial(self.url)
+        except LinkError as e:
+            if self.url == self.home:
+                raise
+            log.info("%s; back to %s", e, self.home)
+            self.url, self.route = self.home, None
+            self.ws = await self._dial(self.url)
 
     async def _hello(self, *, ticket: str | None) -> dict:
         """hello → welcome; errors on the way are the server's words, raised."""
@@ -105,6 +138,7 @@ class GameLink:
         while True:
             m = await self._read()
             if m["type"] == "welcome":
+                self.route = m.get("route")
                 self.state.apply(m)
                 return m
             if m["type"] == "error":
@@ -124,7 +158,10 @@ class GameLink:
         return welcome
 
     async def _read(self) -> dict:
-        raw = await self.ws.recv()
+        return self._parse(await self.ws.recv())
+
+    @staticmethod
+    def _parse(raw) -> dict:
         try:
             m = json.loads(raw)
         except ValueError:
@@ -142,6 +179,10 @@ class GameLink:
 
     async def recv(self) -> dict:
         """The next message (already folded into ``state``); reconnects when the link drops."""
+        if self._settle is not None and time.monotonic() > self._settle["until"]:
+            held, self._settle = self._settle["held"], None
+            if held is not None:          # a real second place after all: said now
+                self._backlog.insert(0, held)
         if self._backlog:
             m = self._backlog.pop(0)
             self.state.apply(m)
@@ -158,8 +199,83 @@ class GameLink:
                     raise LinkError("the link is closed") from None
                 self.up, self._lost, self.attempt = False, True, 0
                 return {"type": "link", "state": "lost"}
+            if not self._settled(m):
+                continue
+            self._answered(m)
             self.state.apply(m)
+            if m["type"] == "snapshot" and (url := self._elsewhere(m)) is not None:
+                return await self._follow(url) or m
             return m
+
+    # -- following the table to its worker (a cluster's routes) ----------------------------
+    def _elsewhere(self, m: dict) -> str | None:
+        """The address of the worker that plays this seat's table, when a snapshot
+        says it is not the one this socket is on."""
+        route, st = (m.get("table") or {}).get("route"), self.state
+        if (not route or not self.route or route == self.route or self.closed
+                or not st.ticket or st.seat is None or st.over):
+            return None
+        return route_url(self.home, route)
+
+    async def _follow(self, url: str) -> dict | None:
+        """Open the seat at ``url`` with its ticket; once the owner's snapshot came,
+        close the first socket and return that snapshot. None: it could not (the seat
+        stays where it is, relayed, and nothing was lost)."""
+        new = None
+        try:
+            new = await self._dial(url)
+            await new.send(json.dumps({"v": 1, "type": "hello", "token": self.token,
+                                       "ticket": self.state.ticket}))
+            held, route = [], None
+            while True:
+                m = self._parse(await asyncio.wait_for(new.recv(), self.open_timeout))
+                if m["type"] == "snapshot":
+                    break
+                if m["type"] == "error":
+                    raise LinkError(f"{m['code']}: {m.get('message')}", m["code"])
+                if m["type"] == "welcome":
+                    route = m.get("route")
+                else:
+                    held.append(m)
+        except (LinkError, ConnectionClosed, OSError, TimeoutError) as e:
+            log.info("the seat stays relayed: could not open it at %s (%s)", url, e)
+            if new is not None:
+                await _close(new)
+            return None
+        old, self.ws, self.url, self.route = self.ws, new, url, route
+        self.moves += 1
+        self._settle = {"until": time.monotonic() + SETTLE, "top": None, "held": None}
+        await _close(old)
+        self.state.apply(m)
+        sent = self._inflight
+        if sent is not None and m.get("turn") == sent.get("turn") and self.state.decision():
+            await self.send(sent)         # the first socket's may never have reached it
+        self._answered(m)
+        self._backlog.extend(h for h in held if self._settled(h))
+        return m
+
+    def _settled(self, m: dict) -> bool:
+        """False for a ``second_connection`` notice that only counts our own two sockets
+        of a move (the owner counts the first until it has left): held back until the
+        count drops again, or said after ``SETTLE`` s if it never does."""
+        s = self._settle
+        if s is None or m["type"] != "notice" or m.get("kind") != "second_connection":
+            return True
+        n = int((m.get("data") or {}).get("connections") or 1)
+        if n <= 1 or (s["top"] is not None and n < s["top"]):
+            self._settle = None           # the first socket has left the seat
+            return True
+        s["top"], s["held"] = max(n, s["top"] or 0), m
+        return False
+
+    def _answered(self, m: dict) -> None:
+        sent = self._inflight
+        if sent is None:
+            return
+        t = m["type"]
+        if (t in ("hand_end", "game_end") or (t == "error" and m.get("code") in REFUSALS)
+                or (t in ("update", "snapshot") and (m.get("turn") or 0) > sent["turn"])):
+            self._inflight = None
 
     def _delay(self, attempt: int) -> float | None:
         if self.retry is None:
@@ -200,10 +316,7 @@ class GameLink:
         self.closed = True
         self.up = False
         if self.ws is not None:
-            try:
-                await self.ws.close()
-            except Exception:       # closing a dead socket has nothing to report
-                pass
+            await _close(self.ws)
 
     # -- messages --------------------------------------------------------------------------
     async def quick_match(self, mode: str = "casual", profile: str | None = None,
@@ -224,7 +337,10 @@ class GameLink:
 
     async def act(self, action: dict) -> None:
         """One entry of ``state.decision()``, sent with the ``turn`` that offered it."""
-        await self.send({"type": "action", "action": action, "turn": self.state.turn})
+        body = {"type": "action", "action": action, "turn": self.state.turn}
+        if self.state.turn is not None:
+            self._inflight = body
+        await self.send(body)
 
     async def ready(self) -> None:
         """下一局: this player has read the hand's result (the deal waits for it)."""
@@ -252,3 +368,10 @@ class GameLink:
 
     async def unwatch(self) -> None:
         await self.send({"type": "unwatch"})
+
+
+async def _close(ws) -> None:
+    try:
+        await ws.close()
+    except Exception:       # closing a dead socket has nothing to report
+        pass

@@ -10,6 +10,14 @@
 // (said within 2 s), and nothing for DEAD_MS drops the socket and dials again.
 // Reopening waits a capped, jittered backoff, so a thousand pages that lost one
 // server do not all knock at the same instant when it comes back.
+//
+// In a cluster the socket follows its table (docs/protocol.md, `welcome`): when a
+// snapshot's `table.route` names another worker than the one this socket is on, the
+// seat is opened there too (same token, same ticket) and, once that worker's snapshot
+// has come, the first socket is let go — no "connection lost", no click. A move sent
+// meanwhile that the new snapshot still asks for is sent again, once, with its turn
+// (the server takes one answer per turn). A routed socket that cannot open (the worker
+// gone, its table adopted elsewhere) sends the page back to the plain /ws.
 
 export const PING_AFTER_MS = 1000;
 export const SILENT_MS = 1800;
@@ -17,6 +25,13 @@ export const DEAD_MS = 8000;
 const WATCH_EVERY_MS = 100;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8000;
+// a move that has not brought its snapshot by then is given up (the seat stays relayed)
+export const MOVE_MS = 8000;
+// after a move the seat counts both sockets until the first has gone: the "open in
+// two places" notices of that moment are the page's own, held back this long at most
+const SETTLE_MS = 5000;
+// the server's answers to a move that was not applied: it is no longer in flight
+const REFUSALS = ["stale", "not_your_turn", "illegal_action", "rate_limited", "not_seated", "no_table"];
 
 /** The wait before reopening, after `tries` failed ones: doubling from 0.5 s up to
  * 8 s, each a random 50–100 % of that (jitter). */
@@ -27,6 +42,12 @@ export function backoffMs(tries, random = Math.random) {
 
 export function wsUrl(loc = globalThis.location) {
   return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}/ws`;
+}
+
+/** The socket address a worker's route names: a path on the same host as `home`
+ * ("/ws?w=2"), or a ws:// URL of its own. */
+export function routeUrl(home, route) {
+  return new URL(route, home).href;
 }
 
 export class GameSocket {
@@ -44,7 +65,13 @@ export class GameSocket {
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.onLink = onLink;
-    this.url = url;
+    this.home = url;          // the plain address (a balancer's)
+    this.url = url;           // the socket's now: its table's worker after a move
+    this.route = null;        // the worker this socket is on, as its welcome said
+    this.moving = null;       // a move under way: {ws, url, route, at, held}
+    this.moves = 0;
+    this.inflight = null;     // the last move (action) sent, until it is answered
+    this.settle = null;       // a move's own second_connection notices, held
     this.WS = WebSocketImpl;
     this.now = now;
     this.ws = null;
@@ -66,17 +93,39 @@ export class GameSocket {
     this.retry = null;
     const ws = new this.WS(this.url);
     this.ws = ws;
+    this.route = null;
     this.heardAt = this.now();
     this.onStatus("connecting");
+    let opened = false;
     ws.onopen = () => {
       if (this.ws !== ws) return;
+      opened = true;
       this.heardAt = this.now();
       this.onStatus("open");
       // The token authenticates; a ticket with it sits the player back down (a ticket
       // alone is no login: the server refuses it).
-      ws.send(JSON.stringify(this.ticket ? { v: 1, type: "hello", token: this.token, ticket: this.ticket } : { v: 1, type: "hello", token: this.token }));
+      ws.send(JSON.stringify(this.hello()));
       for (const m of this.queue.splice(0)) ws.send(JSON.stringify(m));
     };
+    this.listen(ws);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.onStatus("closed");
+      if (this.closed) return;
+      // a table's worker that does not answer: the next try is the plain address
+      if (!opened && this.url !== this.home) this.url = this.home;
+      this.redial();
+    };
+    this.startWatch();
+    return this;
+  }
+
+  hello() {
+    return this.ticket ? { v: 1, type: "hello", token: this.token, ticket: this.ticket } : { v: 1, type: "hello", token: this.token };
+  }
+
+  /** The messages of the socket the page is on. */
+  listen(ws) {
     ws.onmessage = (e) => {
       if (this.ws !== ws) return;
       this.heardAt = this.now();
@@ -93,22 +142,127 @@ export class GameSocket {
         this.lost = false;
         this.onLink({ up: true, attempt: 0 });
       }
-      // the ticket comes once, when the seat is reserved (never in a snapshot)
-      if (msg.type === "matched" && msg.ticket) this.ticket = msg.ticket;
-      this.onMessage(msg);
+      this.receive(msg);
+    };
+  }
+
+  receive(msg) {
+    if (!this.settled(msg)) return;
+    this.answered(msg);
+    if (msg.type === "welcome") this.route = msg.route ?? null;
+    // the ticket comes once, when the seat is reserved (never in a snapshot)
+    if (msg.type === "matched" && msg.ticket) this.ticket = msg.ticket;
+    this.onMessage(msg);
+    if (msg.type === "snapshot") this.follow(msg.table?.route);
+  }
+
+  /** The table is played on another worker than this socket's: open the seat there,
+   * and keep this socket until that worker's snapshot has come. */
+  follow(route) {
+    if (!route || !this.route || route === this.route || !this.ticket || this.moving || this.closed || !this.ws) return;
+    let url;
+    try {
+      url = routeUrl(this.home, route);
+    } catch {
+      return;
+    }
+    const ws = new this.WS(url);
+    const move = { ws, url, route, at: this.now(), held: [], welcome: null };
+    this.moving = move;
+    this.settle = { until: move.at + MOVE_MS + SETTLE_MS, top: null, held: null };
+    ws.onopen = () => {
+      if (this.moving === move) ws.send(JSON.stringify({ v: 1, type: "hello", token: this.token, ticket: this.ticket }));
+    };
+    ws.onmessage = (e) => {
+      if (this.moving !== move) return;
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "snapshot") this.moved(move, msg);
+      else if (msg.type === "error") this.stay(move);       // refused there: stays relayed
+      else if (msg.type === "welcome") move.welcome = msg;
+      else move.held.push(msg);
     };
     ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.onStatus("closed");
-      if (this.closed) return;
-      this.redial();
+      if (this.moving === move) this.stay(move);
     };
-    this.startWatch();
-    return this;
+  }
+
+  /** The move failed (or took too long): the seat stays where it is, relayed. */
+  stay(move) {
+    if (this.moving !== move) return;
+    this.moving = null;
+    move.ws.onopen = move.ws.onmessage = move.ws.onclose = null;
+    try {
+      move.ws.close();
+    } catch {
+      /* never opened */
+    }
+  }
+
+  /** The table's worker has the seat: it is the page's socket now, the first goes. */
+  moved(move, snapshot) {
+    const old = this.ws;
+    this.moving = null;
+    this.ws = move.ws;
+    this.url = move.url;
+    this.route = move.welcome?.route ?? move.route;
+    this.moves += 1;
+    this.heardAt = this.now();
+    this.listen(move.ws);
+    move.ws.onclose = () => {
+      if (this.ws !== move.ws) return;
+      this.onStatus("closed");
+      if (!this.closed) this.redial();
+    };
+    if (old) {
+      old.onopen = old.onmessage = old.onclose = null;
+      try {
+        old.close();
+      } catch {
+        /* already closing */
+      }
+    }
+    this.settle = { ...(this.settle || { top: null, held: null }), until: this.now() + SETTLE_MS };
+    for (const m of this.queue.splice(0)) move.ws.send(JSON.stringify(m));
+    const sent = this.inflight;
+    this.receive(snapshot);
+    // a move sent on the first socket that the owner may never have had: again, once
+    if (sent && sent === this.inflight && snapshot.turn === sent.turn && snapshot.observation?.legal?.length) {
+      move.ws.send(JSON.stringify(sent));
+    }
+    for (const m of move.held) this.receive(m);
+  }
+
+  /** False for a second_connection notice that only counts the page's own two sockets
+   * of a move: held back until the count drops again, or said after SETTLE_MS. */
+  settled(msg) {
+    const s = this.settle;
+    if (!s || msg.type !== "notice" || msg.kind !== "second_connection") return true;
+    const n = msg.data?.connections ?? 1;
+    if (n <= 1 || (s.top !== null && n < s.top)) {
+      this.settle = null;      // the first socket has left the seat
+      return true;
+    }
+    s.top = Math.max(n, s.top ?? 0);
+    s.held = msg;
+    return false;
+  }
+
+  answered(msg) {
+    const sent = this.inflight;
+    if (!sent) return;
+    const t = msg.type;
+    if (t === "hand_end" || t === "game_end" || (t === "error" && REFUSALS.includes(msg.code))
+      || ((t === "update" || t === "snapshot") && (msg.turn ?? 0) > sent.turn)) this.inflight = null;
   }
 
   /** The link is gone: say so, and open a new socket after the backoff. */
   redial() {
+    if (this.moving) this.stay(this.moving);
     const old = this.ws;
     this.ws = null;
     if (old) {
@@ -142,6 +296,12 @@ export class GameSocket {
     // server's, so it starts counting again now (and asks at once)
     if (now - this.watchAt > 1000) this.heardAt = Math.max(this.heardAt, now - PING_AFTER_MS);
     this.watchAt = now;
+    if (this.moving && now - this.moving.at > MOVE_MS) this.stay(this.moving);
+    if (this.settle && now > this.settle.until) {
+      const held = this.settle.held;
+      this.settle = null;
+      if (held) this.onMessage(held);       // a real second place after all: said now
+    }
     const ws = this.ws;
     if (this.closed || !ws || ws.readyState !== 1) return;
     const quiet = now - this.heardAt;
@@ -165,6 +325,7 @@ export class GameSocket {
   send(msg) {
     if (msg.type === "join" && msg.ticket) this.ticket = msg.ticket;   // a room's seat
     const framed = { v: 1, ...msg };
+    if (msg.type === "action" && typeof msg.turn === "number") this.inflight = framed;
     if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(framed));
     else this.queue.push(framed);
   }
@@ -174,6 +335,7 @@ export class GameSocket {
     clearInterval(this.watch);
     this.watch = null;
     clearTimeout(this.retry);
+    if (this.moving) this.stay(this.moving);
     this.ws?.close();
   }
 }
