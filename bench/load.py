@@ -69,6 +69,7 @@ import httpx
 import orjson
 from websockets.asyncio.client import connect
 
+from twmahjong.client.http import route_url
 from twmahjong.drill import simple_policy
 
 MAX_CLIENTS = 20_000
@@ -85,19 +86,6 @@ def claim_window(obs: dict) -> bool:
     """A decision in a claim window (pass is legal): its answer waits for every seat
     asked, so its latency is the others' thinking, not the server's."""
     return any(a.get("type") == "pass" for a in obs.get("legal", ()))
-
-
-def route_url(ws_url: str, route: str) -> str:
-    """Where a route (``/ws?w=2`` on the same balancer, or a ws:// URL) is, from a
-    socket's URL.
-
-    >>> route_url("ws://127.0.0.1:8080/ws", "/ws?w=2")
-    'ws://127.0.0.1:8080/ws?w=2'
-    """
-    if "://" in route:
-        return route
-    scheme, rest = ws_url.split("://", 1)
-    return f"{scheme}://{rest.split('/', 1)[0]}{route}"
 
 
 class LoopLag:
