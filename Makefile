@@ -35,8 +35,13 @@ install-dev: $(DEV_STAMP)
 run: $(RUN_STAMP)
 	$(BIN)/twmj serve$(if $(HOST), --host '$(HOST)')$(if $(PORT), --port '$(PORT)')
 
+# Four pytest workers on two cores: the tests mostly wait (on a bot's delay, a claim
+# window, a page's next frame, a subprocess server), so two workers left the cores
+# idle most of the time. `make test TEST_WORKERS=2` runs them two at a time.
+TEST_WORKERS ?= 4
+
 test: $(DEV_STAMP)
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 bench: $(DEV_STAMP)
 	$(BIN)/python bench/hand.py

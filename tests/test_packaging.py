@@ -220,7 +220,7 @@ def test_make_run_installs_the_package_alone_and_make_test_the_dev_extras() -> N
     assert not any("[dev]" in line for line in run)
     test = _make("-n", "-B", "test")
     assert ".venv/bin/python -m pip install -q -e '.[dev]'" in test
-    assert test[-1] == ".venv/bin/python -m pytest -q -n 2"
+    assert test[-1] == ".venv/bin/python -m pytest -q -n 4"
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")

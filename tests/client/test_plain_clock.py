@@ -34,6 +34,11 @@ class Keyboard:
         except queue.Empty:
             return ""
 
+    def end(self) -> None:
+        """The end of input: a read still waiting (the client reads ahead in a thread)
+        returns at once, so the event loop's close does not wait out the guard."""
+        self.q.put("")
+
 
 async def test_plain_online_says_the_clock_the_timeout_the_way_back_and_not_your_turn(make_live):
     # 6 s + 1 s: a line 5 s before the end, then the server plays the seat
@@ -71,3 +76,4 @@ async def test_plain_online_says_the_clock_the_timeout_the_way_back_and_not_your
     await said("Your seat is yours again: you decide on your turns")
     keys.type("q")
     await asyncio.wait_for(task, 60)
+    keys.end()

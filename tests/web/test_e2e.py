@@ -99,12 +99,14 @@ def _play_one_hand(p):
 
 
 def continue_wait(page):
-    """Wait until the sent decision is answered (the hand unlocks or the hand ends)."""
+    """Wait until the page has taken the decision sent: the thrown tile has left the
+    hand (or the hand has ended). TableView.send clears the calls and the throwable
+    tiles as it sends, so the caller's next look waits on the next moment
+    (PLAYERS_MOMENT), never on the decision just made."""
     page.wait_for_function(
         "() => !document.querySelector('.hand.my-turn .hand-tile.thrown') || document.querySelector('.result-panel')",
         timeout=EVENT_WAIT_MS,
     )
-    page.wait_for_timeout(30)
 
 
 def _guest_game(p, server_url: str):
