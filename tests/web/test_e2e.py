@@ -19,17 +19,16 @@ CLAIM_ORDER = ("win", "flower_win", "chi", "pon", "kong")
 PLAYERS_MOMENT = """() => document.querySelector('.calls .call, .hand.my-turn .hand-tile:not(.blocked)')
     || document.querySelector('.win-show:not([hidden])')
     || [...document.querySelectorAll('.result-panel')].some((e) => e.checkVisibility())"""
-# a win's moment stands 2 s before the settlement: the player taps it (the server here
-# deals the next hand 2 s after a result, hand_pause)
+# a win's moment stands 2 s before the settlement: the player taps it
 TAP_WIN_SHOW = "() => { const w = document.querySelector('.win-show'); if (w && !w.hidden) w.click(); }"
 
 
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory):
-    # hand_pause: the result stays up that long before the next deal hides it; the
-    # checks below read it, so it must outlast a loaded machine's screenshot.
+    # hand_pause: the result stays up until the player presses 下一局 (the checks below
+    # read it; a short pause let a loaded machine's deal hide it before the tap)
     with game_server(tmp_path_factory.mktemp("server"), bot_delay=0.02, claim_window=0.02,
-                     pause_after=3600, hand_pause=2.0,
+                     pause_after=3600, hand_pause=600.0,
                      bot_fill_wait=0.2, turn_base=30.0) as url:
         yield url
 
