@@ -454,8 +454,13 @@ def test_the_deal_shows_the_dice_the_wall_break_and_who_deals(player, server_url
                            timeout=EVENT_WAIT_MS)
     # it stands over the board only while nothing is asked of the player (a claim, or
     # the player's own turn, puts it aside until answered): read at one instant
-    state = page.evaluate("""() => ({shown: !document.querySelector('.deal-info').hidden,
-        asked: !!document.querySelector('.calls .call, .hand.my-turn')})""")
+    state = page.evaluate("""() => {
+        const box = (e) => { const r = e.getBoundingClientRect();
+                             return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+        const info = document.querySelector('.deal-info');
+        return {shown: !info.hidden, asked: !!document.querySelector('.calls .call, .hand.my-turn'),
+                visible: info.checkVisibility(), box: box(info),
+                wrap: box(document.querySelector('.board-wrap'))}; }""")
     assert state["shown"] == (not state["asked"]), state
     dice = box.locator(".deal-dice").text_content()
     assert ("骰子" if lang == "zh-TW" else "Dice") in dice
@@ -470,9 +475,9 @@ def test_the_deal_shows_the_dice_the_wall_break_and_who_deals(player, server_url
     dealer = box.get_attribute("data-dealer")
     assert page.locator(f'.badge[data-seat="{dealer}"] .badge-dealer').count() == 1
     _no_horizontal_scroll(page)
-    if state["shown"] and box.is_visible():
+    if state["shown"] and state["visible"]:       # where it stood at that instant
         p.shot("deal")
-        assert _inside(box.bounding_box(), page.locator(".board-wrap").bounding_box())
+        assert _inside(state["box"], state["wrap"])
         page.click(".deal-close")
         box.wait_for(state="hidden")
 
