@@ -618,3 +618,38 @@ def test_calls_use_a_taiwanese_voice_or_stay_silent(web, voices, hokkien, expect
     assert got == expected
     # Speaking where the browser has no voice at all is silent, not an error.
     assert evaluate_async(page, "async () => (await import('/js/speech.js')).speakCall('pon')") is False
+
+
+def test_a_backlog_of_updates_is_drawn_once_and_every_discard_still_told(web):
+    """A live table can send updates faster than a slow phone draws a whole table (and
+    a loaded test machine's Chromium is such a phone): drawn one by one, the page fell
+    ever further behind the game, and the last hand's result came a minute late. Thirty
+    discards arriving back to back are drawn once, as the last of them stands; each of
+    them is still announced."""
+    page = web.open("dev/table.html?state=waiting&clean&pace")
+    got = evaluate_async(page, """async () => {
+        const view = window.__view, wrap = document.querySelector('.board-wrap');
+        const base = window.__fixtures.states.waiting;
+        const heard = [];
+        new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((n) => heard.push(n.textContent))))
+            .observe(document.querySelector('.live'), { childList: true, subtree: true });
+        let draws = 0;
+        const seen = new MutationObserver((ms) => { draws += ms.length; });
+        seen.observe(wrap, { childList: true });
+        const tiles = ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m', '1p'];
+        let discards = base.discards.map((r) => [...r]);
+        for (let i = 0; i < 30; i++) {
+            const seat = 1 + (i % 3);
+            discards = discards.map((r, s) => s === seat ? [...r, tiles[i % 10]] : r);
+            view.setObservation({ ...base, discards, last_discard: { seat, tile: tiles[i % 10] } });
+        }
+        await new Promise((r) => setTimeout(r, 400));
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        seen.disconnect();
+        const rivers = [0, 1, 2, 3].map((s) =>
+            document.querySelector(`.river[data-seat="${s}"]`).children.length);
+        return { draws, rivers, want: discards.map((r) => r.length), heard: heard.length };
+    }""")
+    assert got["draws"] <= 3, got              # was 30: one whole table per update
+    assert got["rivers"] == got["want"], got   # what is drawn is the last update
+    assert got["heard"] >= 30, got             # every discard announced (ann.discard)

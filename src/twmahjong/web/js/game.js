@@ -73,6 +73,7 @@ export class GameController {
       send: (action) => this.act(action),
       onAuto: (on) => this.socket.send({ type: "auto", on }),
       onQuit: () => this.onQuit(),
+      pace: true,
     });
     // 快捷語 / 表情 and who watches (talk.js); only where a server listens
     this.talk = new TalkBar(root, {

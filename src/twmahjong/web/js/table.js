@@ -99,6 +99,7 @@ export function lastDiscardMark(prev, obs, prevMark) {
 }
 
 const TITLE = { base: null };
+const clockMs = () => globalThis.performance?.now() ?? Date.now();
 // a 託管 tap the server has not answered in this long frees the switch again
 const AUTO_ANSWER_MS = 5000;      // the page's own title, put back when nothing is asked
 
@@ -110,10 +111,18 @@ export class TableView {
    *   `keys`: play from the keyboard (keyPlay); off where nothing is played (the replay).
    *   `cues`: a chime, a buzz and the tab's title when a move is asked (askedCue); off there too.
    *   `winShowMs`: how long a win is shown before its settlement (show.js); 0 goes straight to it.
+   *   `pace`: a live table may send updates faster than a slow device draws them; with
+   *   `pace` the drawing of a backlog is folded into one (drawSoon). Off, every
+   *   observation is drawn before setObservation returns (fixtures, the replay).
    */
   constructor(root, { send, now = () => Date.now(), claimSeconds = 10, onAuto = null, onQuit = null, keys = true,
-    cues = true, winShowMs = WIN_SHOW_MS }) {
+    cues = true, winShowMs = WIN_SHOW_MS, pace = false }) {
     this.cues = cues;
+    this.pace = pace;
+    this.drawnObs = null;          // the observation the board and hand show
+    this.drawEnd = -Infinity;      // when the last drawing ended, and what it cost (ms)
+    this.drawCost = 0;
+    this.drawTimer = null;
     this.root = root;
     this.sendFn = send;
     this.onAuto = onAuto;
@@ -464,17 +473,47 @@ export class TableView {
     if (obs.phase !== "over") this.q(".result-wrap").hidden = true;
     if (this.dealShown && this.playedYet(obs)) this.hideDeal();
     else if (this.dealShown) this.paintDeal();        // it gives way while a move is asked
+    // every observation's news is told (each discard, each call), drawn or not
+    this.announceChanges(this.prev, obs, prevMark);
+    this.drawSoon();
+  }
+
+  /**
+   * Draw the latest observation now, unless this table is paced and the device spends
+   * more time drawing than the updates leave between them (a phone at a fast bot
+   * table, a busy machine). Then one drawing follows the backlog: drawn one by one,
+   * the table fell further behind the game with every update, and a player saw moves
+   * that were seconds old.
+   */
+  drawSoon() {
+    if (!this.pace) return this.draw();
+    if (this.drawTimer !== null) return;
+    if (clockMs() - this.drawEnd >= this.drawCost) return this.draw();
+    this.drawTimer = setTimeout(() => this.draw(), Math.min(200, Math.max(16, this.drawCost)));
+  }
+
+  /** The board, the hand, the call bar and the prompt for the latest observation. */
+  draw() {
+    clearTimeout(this.drawTimer);
+    this.drawTimer = null;
+    const obs = this.obs;
+    if (!obs) return;
+    const start = clockMs();
+    const before = this.drawnObs;
     this.renderBoard();
     this.renderHand();
     this.paintAuto();
     const legal = obs.legal || [];
+    const timer = this.timer;
     const seconds = timer ? Math.max(0, timer.base) : legal.length ? this.claimSeconds : null;
     this.bar.update(legal, { ownTurn: this.ownTurn(), seconds, bank: timer ? Math.max(0, timer.bank) : 0,
       claimTile: claimTile(obs) });
     this.renderPrompt();
-    this.announceChanges(this.prev, obs, prevMark);
+    this.drawnObs = obs;
     this.autoAct();
-    this.askedCue(this.prev, obs);
+    this.askedCue(before, obs);
+    this.drawEnd = clockMs();
+    this.drawCost = this.drawEnd - start;
   }
 
   /**
@@ -520,7 +559,7 @@ export class TableView {
     const clock = this.timer && this.ownTurn() ? { seat: this.obs.seat } : running >= 0 ? { seat: running }
       : turn !== null ? { seat: turn } : this.timer ? { seat: this.obs.seat } : null;
     // melds new since the last observation arrive from their river (show.css)
-    const prev = this.prev?.seat === this.obs.seat ? this.prev : null;
+    const prev = this.drawnObs?.seat === this.obs.seat ? this.drawnObs : null;
     const fresh = prev ? [0, 1, 2, 3].map((s) => prev.melds?.[s]?.length ?? 0) : null;
     const shown = { ...this.obs, last_discard: this.mark ? { seat: this.mark.seat, tile: this.mark.tile } : null,
       claimed_tiles: this.claimed, fresh_melds: fresh };
@@ -827,6 +866,7 @@ export class TableView {
     clearInterval(this.ticker);
     clearInterval(this.nextTicker);
     clearTimeout(this.autoWait);
+    clearTimeout(this.drawTimer);
     this.winShow.cancel();
     this.unsubscribe();
     this.bar.stopCountdown();

@@ -47,6 +47,7 @@ export class WatchView {
   }
 
   destroy() {
+    clearTimeout(this.renderTimer);
     this.voice.destroy();
   }
 
@@ -74,10 +75,28 @@ export class WatchView {
     } else if (msg.type === "game_end") {
       this.q(".watch-status").textContent = t("watch.game_end");
     }
-    this.render();
+    this.renderSoon();
+  }
+
+  /** Frames can come faster than a slow device draws a whole board: then one drawing
+   * follows the backlog instead of each frame in turn (as the player's table does). */
+  renderSoon() {
+    if (this.renderTimer) return;
+    const now = globalThis.performance?.now() ?? Date.now();
+    if (now - (this.renderEnd ?? -Infinity) >= (this.renderCost ?? 0)) return this.render();
+    this.renderTimer = setTimeout(() => this.render(), Math.min(200, Math.max(16, this.renderCost)));
   }
 
   render() {
+    clearTimeout(this.renderTimer);
+    this.renderTimer = null;
+    const start = globalThis.performance?.now() ?? Date.now();
+    this.paint();
+    this.renderEnd = globalThis.performance?.now() ?? Date.now();
+    this.renderCost = this.renderEnd - start;
+  }
+
+  paint() {
     applyI18n(this.root);
     if (this.info) this.q(".watch-delay").textContent = t("watch.delay", { n: this.info.delay });
     if (!this.frame) return;
