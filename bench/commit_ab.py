@@ -1,10 +1,11 @@
-"""A/B of the moves' group commit on PostgreSQL, in one run: SQLAlchemy's fence query
-plus executemany (A: the SQLite path, forced) against the one fenced asyncpg statement
-(B: ``store/pg_moves.py``); the same rows, the two alternating in rounds; CPU and wall
-time per commit.
+"""A/B of the moves' group commit, in one run: SQLAlchemy's fence query plus
+executemany (A, forced) against the one fenced statement straight to the driver (B:
+``store/pg_moves.py`` on PostgreSQL, ``store/sqlite_moves.py`` with ``--sqlite``); the
+same rows, the two alternating in rounds; CPU and wall time per commit.
 
     TWMJ_TEST_POSTGRES=postgresql+asyncpg://twmj:twmj@127.0.0.1:5432/twmj_test \\
         .venv/bin/python bench/commit_ab.py --rows 20     # rows (games) per commit
+    .venv/bin/python bench/commit_ab.py --sqlite --rows 4   # a temporary SQLite file
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import argparse
 import asyncio
 import os
 import resource
+import tempfile
 import time
 
 from twmahjong.drill import fresh_postgres
@@ -31,6 +33,7 @@ async def ab(url: str, rows: int, commits: int, rounds: int) -> dict[str, list[f
     engine = create_engine(url)
     await migrate(engine)
     repo = SqlRepository(engine)
+    direct = "_pg" if repo._pg else "_lite"
     games = [f"g{i}" for i in range(rows)]
     for g in games:
         await repo.create_game({"id": g, "mode": "casual", "profile": "standard",
@@ -42,7 +45,7 @@ async def ab(url: str, rows: int, commits: int, rounds: int) -> dict[str, list[f
     for r in range(rounds):
         order = (("A", False), ("B", True)) if r % 2 == 0 else (("B", True), ("A", False))
         for label, pg in order:
-            repo._pg = pg
+            setattr(repo, direct, pg)
             c0, t0 = cpu(), time.perf_counter()
             for _ in range(commits):
                 batch = []
@@ -63,8 +66,12 @@ def main() -> None:
     ap.add_argument("--commits", type=int, default=300, help="commits per round")
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--database", default=os.environ.get("TWMJ_TEST_POSTGRES", PG))
+    ap.add_argument("--sqlite", action="store_true", help="a temporary SQLite file instead")
     a = ap.parse_args()
-    url = fresh_postgres(a.database, "twmj_commit_ab")
+    if a.sqlite:
+        url = f"sqlite+aiosqlite:///{tempfile.mkdtemp(prefix='commit-ab-')}/twmj.db"
+    else:
+        url = fresh_postgres(a.database, "twmj_commit_ab")
     spent = asyncio.run(ab(url, a.rows, a.commits, a.rounds))
     n = a.commits * a.rounds // 2
     for k, (c, w) in spent.items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
+from ..hand import KEY_STEP
 from ..tiles import format_tiles, tile_str
 from .notation import TILE_TEXT
 from .actions import Action, ActionJSON, legal_json
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from .state import Event, TableState
 
 __all__ = ["HIDDEN", "MeldKinds", "MeldView", "Observation", "PassedWin", "SeatTile",
-           "event_view", "observation", "seat_kinds"]
+           "event_view", "observation", "observations", "seat_kinds"]
 
 # A meld as a seat sees it: ``tiles`` None for another seat's 暗槓; ``from`` (the
 # discarder) and ``claimed`` (the tile taken) for a claimed meld.
@@ -140,6 +141,115 @@ def observation(h: TableState, seat: int) -> Observation:
     if seat in pend:
         obs["legal"] = legal_json(pend[seat])
     return obs
+
+
+# A suit's part of a hand's text ("1123m"), by the suit's key in ``SeatState.key``
+# (twmahjong.hand: the suit's counts in base 5, one key for one holding): a hand's
+# text is its suits' parts in order. Filled as holdings are met; a few thousand
+# holdings cover most play, and the table starts again past ``_SUIT_TEXT_MAX``.
+_SUIT_TEXT: tuple[dict[int, str], ...] = ({}, {}, {}, {})
+_SUIT_TEXT_MAX = 50_000
+_SUIT_RANGE = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def _suit_text(g: int, key: int) -> str:
+    texts = _SUIT_TEXT[g]
+    text = texts.get(key)
+    if text is None:
+        lo, hi = _SUIT_RANGE[g]
+        digits = []
+        rest = key
+        for k in range(hi - 1, lo - 1, -1):      # the last rank is the lowest digit
+            rest, n = divmod(rest, 5)
+            digits.append(n)
+        kinds = [k for k, n in zip(range(lo, hi), reversed(digits)) for _ in range(n)]
+        text = format_tiles(kinds, sort=False)
+        if len(texts) >= _SUIT_TEXT_MAX:
+            texts.clear()
+        texts[key] = text
+    return text
+
+
+def _hand_text(key: list[int], drawn: int | None) -> str:
+    """The concealed tiles' text from the seat's suit keys, the drawn tile left out
+    (as ``observation`` writes it from the counts)."""
+    if drawn is None:
+        k0, k1, k2, k3 = key
+    else:
+        g, d = KEY_STEP[drawn]
+        k0, k1, k2, k3 = key
+        if g == 0:
+            k0 -= d
+        elif g == 1:
+            k1 -= d
+        elif g == 2:
+            k2 -= d
+        else:
+            k3 -= d
+    out = _suit_text(0, k0) if k0 else ""
+    if k1:
+        out += _suit_text(1, k1)
+    if k2:
+        out += _suit_text(2, k2)
+    if k3:
+        out += _suit_text(3, k3)
+    return out
+
+
+def observations(h: TableState) -> list[Observation]:
+    """``observation(h, seat)`` of the four seats at once, each equal to it (and in
+    its key order): what every seat sees (the rivers, flowers, exposed melds, the
+    counts) is built once and the four dicts share it; only a seat's own hand, its
+    drawn tile, its own 暗槓, its 過水 and its legal moves are built per seat. A
+    table sends all four on each change (``Seating._send_updates``); the shared
+    parts are read-only, like any observation sent."""
+    sts = h.seats
+    text = TILE_TEXT
+    claimable = _claimable(h)
+    last: SeatTile | None = None
+    if claimable is not None:
+        last = {"seat": claimable[0], "tile": tile_str(claimable[1])}
+    # each seat's melds as the others see them (a 暗槓 face down), and as its owner
+    # does: the same list unless it holds a 暗槓
+    shown = [[_meld_view(m, -1, s) for m in sts[s].melds] for s in range(4)]
+    own = [[_meld_view(m, s, s) for m in sts[s].melds]
+           if any(m.type == "concealed_kong" for m in sts[s].melds) else shown[s]
+           for s in range(4)]
+    round_wind = WIND[h.round_wind]
+    seat_winds = [WIND[w] for w in h.seat_winds]
+    wall = h.drawable()
+    flowers = [[text[f] for f in x.flowers] for x in sts]
+    discards = [[text[k] for k in x.discards] for x in sts]
+    drawn_out = [x.drawn_out[:] for x in sts]
+    concealed = [sum(x.counts) for x in sts]
+    declared = [x.declared is not None for x in sts]
+    added: SeatTile | None = None
+    if h.phase == "rob_kong" and h.claim_ctx is not None:
+        added = {"seat": h.claim_ctx[0], "tile": tile_str(h.claim_ctx[1])}
+    pend = h.pending()
+    out: list[Observation] = []
+    for seat in range(4):
+        st = sts[seat]
+        drawn = _own_drawn(h, seat)
+        obs: Observation = {
+            "seat": seat, "dealer": h.dealer, "dealer_streak": h.dealer_streak,
+            "round_wind": round_wind, "seat_winds": seat_winds,
+            "wall_remaining": wall, "phase": h.phase,
+            "hand": _hand_text(st.key, drawn),
+            "drawn": None if drawn is None else tile_str(drawn),
+            "melds": [own[s] if s == seat else shown[s] for s in range(4)],
+            "flowers": flowers, "discards": discards, "drawn_out": drawn_out,
+            "concealed_count": concealed, "declared": declared, "last_discard": last,
+        }
+        if st.passed_win or st.passed_win_kinds:
+            obs["passed_win"] = {"until": h.rules.passed_win, "tiles": None if st.passed_win
+                                 else format_tiles(sorted(st.passed_win_kinds))}
+        if added is not None:
+            obs["added_kong"] = added
+        if seat in pend:
+            obs["legal"] = legal_json(pend[seat])
+        out.append(obs)
+    return out
 
 
 # A meld as ``seat_kinds`` gives it: (type, kinds sorted, from seat, claimed kind);

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...engine.actions import Action, IllegalAction
 from ...engine.explain import why_illegal
 from ...engine.match import Match
-from ...engine.observe import event_view, observation
+from ...engine.observe import event_view, observation, observations
 from ...profiles import load_profile
 from ...tiles import format_tiles, parse_tiles
 from ..settings import STAKE_LEVELS
@@ -109,6 +109,16 @@ class EngineGame:
         if obs.get("legal") == PASS_ONLY and self.in_window():
             del obs["legal"]
         return obs
+
+    def observations(self) -> list[dict]:
+        """``observation`` of the four seats, built at once (``engine.observe.observations``:
+        what every seat sees is built once and shared)."""
+        out: list = observations(self.hand)
+        if self.in_window():
+            for obs in out:
+                if obs.get("legal") == PASS_ONLY:
+                    del obs["legal"]
+        return out
 
     def in_window(self) -> bool:
         return self.hand is not None and self.hand.phase in WINDOWS

@@ -321,28 +321,45 @@ class Seating:
         return [s.clock_for(i == viewer, now) for i, s in enumerate(self.seats)]
 
     def _send_updates(self) -> None:
-        now = self.sv.clock()
-        key_of = getattr(self.game, "view_key", None)
-        key = key_of() if key_of is not None else None
-        for i, s in enumerate(self.seats):
-            if not s.conns or self.game.hand_no == 0:
-                continue
-            view = None if key is None else (key, self.pending.get(i))
-            if view is not None and view == s.last_view:
-                continue                 # nothing this seat sees has changed
-            s.last_view = view
-            obs = self.game.observation(i)
-            events = self.game.events_for(i, s.ev_sent)
-            if obs == s.last_obs and not events:
-                continue
-            s.last_obs = obs
-            s.ev_sent += len(events)
-            timer = s.clock.view(now) if self._deciding(i) else None
-            turn = s.decision_turn if s.decision_turn is not None else self.turn
-            text = P.message("update", turn=turn, events=events, observation=obs, timer=timer,
-                             clocks=self.clocks(i, now))
-            for c in s.conns:
-                c.push(text)
+        """Each seat whose view changed is sent an ``update``. The four observations are
+        built at once when the game can (``observations``: the public parts once), and
+        every seat's clock as the other seats see it once: only a seat's own clock
+        differs in what each is sent."""
+        game = self.game
+        if game.hand_no > 0 and any(s.conns for s in self.seats):
+            now = self.sv.clock()
+            key_of = getattr(game, "view_key", None)
+            key = key_of() if key_of is not None else None
+            due = []
+            for i, s in enumerate(self.seats):
+                if not s.conns:
+                    continue
+                view = None if key is None else (key, self.pending.get(i))
+                if view is not None and view == s.last_view:
+                    continue             # nothing this seat sees has changed
+                s.last_view = view
+                due.append(i)
+            all_of = getattr(game, "observations", None) if len(due) > 1 else None
+            built = all_of() if all_of is not None else None
+            public: list[dict | None] | None = None
+            for i in due:
+                s = self.seats[i]
+                obs = game.observation(i) if built is None else built[i]
+                events = game.events_for(i, s.ev_sent)
+                if not events and obs == s.last_obs:
+                    continue
+                s.last_obs = obs
+                s.ev_sent += len(events)
+                timer = s.clock.view(now) if self._deciding(i) else None
+                turn = s.decision_turn if s.decision_turn is not None else self.turn
+                if public is None:       # every clock as a seat other than its own sees it
+                    public = [o.clock_for(False, now) for o in self.seats]
+                clocks = public.copy()
+                clocks[i] = s.clock_for(True, now)
+                text = P.message("update", turn=turn, events=events, observation=obs,
+                                 timer=timer, clocks=clocks)
+                for c in s.conns:
+                    c.push(text)
         for i in [i for i in self.presence_held if is_turn(self.pending.get(i) or [])]:
             self._presence_due(i)        # its own turn began (shown above): 托管 news held
         self.social.desk.moved()         # watchers: the public frame, sent turns later

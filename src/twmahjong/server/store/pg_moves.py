@@ -6,9 +6,8 @@ whose owner epoch is still their game's, holding those games' rows (``FOR SHARE`
 until it commits — so an adoption (``take_game``, which bumps the epoch) waits for
 it and then sees every row it let through, as the fence query before it did. One
 statement is its own transaction: one round trip, and asyncpg prepares it once per
-connection (its statement cache). SQLite keeps SQLAlchemy's path
-(``SqlRepository._commit``); this is its PostgreSQL twin, the same rows and the same
-refusals.
+connection (its statement cache). ``sqlite_moves`` is its SQLite twin: the same rows
+and the same refusals.
 
 It replaced a ``SELECT … FOR SHARE`` fence plus SQLAlchemy's compiled executemany,
 which cost two round trips and the compile and bind layers on every commit (the

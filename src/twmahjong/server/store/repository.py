@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from . import sqlite_moves
 from .db import error_reason, unreachable
 from .pg_moves import insert_fenced
 from .schema import (accounts, game_actions, game_players, games, ledger, name_key,
@@ -211,6 +212,7 @@ class SqlRepository:
         self._rejected: dict[str, Refused] = {}  # game -> its rows the database refused
         self.on_commit: Any = None      # (seconds, rows) after each group commit (metrics)
         self._pg = engine.dialect.name == "postgresql"
+        self._lite = engine.dialect.name == "sqlite"     # moves through sqlite_moves
 
     # -- accounts -----------------------------------------------------------------
     async def create_account(self, name: str, password_hash: str | None, *,
@@ -455,13 +457,19 @@ class SqlRepository:
                 self._release()
 
     async def _commit(self, batch: list[dict]) -> None:
-        """One transaction: the rows of ``batch`` whose epoch still holds (on PostgreSQL
-        one fenced statement through asyncpg: ``pg_moves``)."""
+        """One transaction: the rows of ``batch`` whose epoch still holds (one fenced
+        statement straight to the driver: ``pg_moves`` on PostgreSQL, ``sqlite_moves``
+        on SQLite)."""
         async with self._write.first():
             began = time.perf_counter()
             if self._pg:
                 async with self.engine.connect() as conn:
                     now = await insert_fenced(conn, batch)
+                if now is not None:
+                    self._refuse(batch, now)
+            elif self._lite:
+                async with self.engine.connect() as conn:
+                    now = await sqlite_moves.insert_fenced(conn, batch)
                 if now is not None:
                     self._refuse(batch, now)
             else:
