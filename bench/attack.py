@@ -1,4 +1,4 @@
-"""A bounded, repeatable attack on a local game server (issue #10's defects).
+"""A bounded, repeatable attack on a local game server (the defects it once found stay found).
 
 Starts ``twmj serve`` itself (a temporary SQLite database, a free loopback port)
 from this checkout or from ``--pythonpath`` (to attack an older checkout), then:

@@ -3,8 +3,8 @@
     .venv/bin/python bench/bots.py [--hands 12] [--levels 1,2,3,4,5,6] [--search-ms 40]
 
 Each level plays whole hands in all four seats of the standard profile; every
-``act`` call with more than one legal action is timed. Targets (issue #4):
-levels 1-4 <= 2 ms median, level 5 <= 50 ms median; level 6 (issue #13) <= 50 ms
+``act`` call with more than one legal action is timed. Targets:
+levels 1-4 <= 2 ms median, level 5 <= 50 ms median; level 6 <= 50 ms
 median and <= 250 ms at the 99th percentile, with its live-table budget (``BUDGET_MS``). The first hands warm the
 per-suit shanten tables, as a long-running server would be warm. ``--lazy`` hands
 each bot the observation self-play gives it (``LazyObservation`` over the engine's

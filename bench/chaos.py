@@ -1,4 +1,4 @@
-"""A repeatable chaos run of the cluster (issue #17).
+"""A repeatable chaos run of the cluster: kill -9, SIGTERM, Redis and database faults under play.
 
 N tables of paced guests play over 2-3 ``twmj serve`` workers that share one
 PostgreSQL and a redis-server this run starts on a port of its own. Every M

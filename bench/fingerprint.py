@@ -12,7 +12,7 @@ fingerprint after the first ``CHECK`` hands of every group is kept as well, for
 ``tests/engine/test_fingerprints.py`` (the same comparison in a few seconds).
 
 The reference was written by this script at main commit c229b97, before the
-hot-path changes of issue #14; a changed hash names the group and the first hand
+hot-path changes; a changed hash names the group and the first hand
 that differs only by re-running both trees, so keep the groups small and many.
 """
 

@@ -1,4 +1,4 @@
-"""How much could reading the table ever be worth? (bench, not a test; issue #13)
+"""How much could reading the table ever be worth? (bench, not a test)
 
 L6 and L5 read the others' hands from what the table shows (``reader.py``). This
 measures the ceiling of that reading: an L6 that *cheats* — it looks at the true

@@ -1,5 +1,5 @@
 """Would a model with interactions read the table better on the reader's own features?
-(bench, not a test; issue #13; needs scikit-learn, which the project does not)
+(bench, not a test; needs scikit-learn, which the project does not)
 
     .venv/bin/pip install scikit-learn
     .venv/bin/python bench/reader_gbm.py --hands 3000 --seed 7

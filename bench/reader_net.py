@@ -1,5 +1,5 @@
 """Does a small network over each opponent's river read its waits better than the
-reader's logistic? (issue #13: the reader needs the order of the discards.)
+reader's logistic? (The reader needs the order of the discards.)
 
     .venv/bin/python bench/reader_net.py --hands 12000 --seed 7 --workers 2 --cache /tmp/rn.npz
     .venv/bin/python bench/reader_net.py --cache /tmp/rn.npz --epochs 1 --write --out /tmp/net.json

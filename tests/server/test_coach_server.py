@@ -43,17 +43,21 @@ def test_who_may_ask_is_the_servers_rule():
 
 
 async def _my_decision(c: Client) -> dict:
-    """Play on (simple moves) until this seat has a real choice; its observation."""
+    """Play on (simple moves) until this seat has a real choice; its observation.
+
+    A decision already standing when this is called (a claim offered in the join's
+    snapshot) is answered too: waiting for the next message left the table waiting
+    for this seat, with a 600 s clock, until the socket was closed as idle."""
+    from server_helpers import simple_policy
+    answered = None
     while True:
         legal = c.my_decision() or []
         if len(legal) >= 2 and any(a["type"] == "discard" for a in legal):
             return c.obs
-        m = await c.recv()
-        if m["type"] in ("update", "snapshot") and c.my_decision():
-            legal = c.my_decision()
-            if len(legal) < 2 or not any(a["type"] == "discard" for a in legal):
-                from server_helpers import simple_policy
-                await c.act(simple_policy(c.obs))
+        if legal and c.turn != answered:
+            answered = c.turn
+            await c.act(simple_policy(c.obs))
+        await c.recv()
 
 
 def test_a_bot_table_gets_hints_once_per_decision_and_a_flood_is_refused(make_live):

@@ -10,11 +10,12 @@ whose process stops is adopted by the other and resumed from the stored actions.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import pytest
 from redis_helpers import fresh_prefix, need_redis, purge
-from server_helpers import FAST, HANG, Client, Live
+from server_helpers import FAST, HANG, Client, Live, simple_policy
 
 from twmahjong.server.settings import Settings
 from twmahjong.server.store.db import create_engine
@@ -150,6 +151,58 @@ def _why(live: Live) -> str:
             f"relayed (owner, local, finished)={relayed} "
             f"orphans={cl._orphans} released={cl._released} redis_failed={cl._redis_failed} "
             f"heart_done={heart is None or heart.done()} heart_stack={stack}")
+
+
+def test_a_move_being_stored_when_its_owner_stops_is_told_before_the_handover(cluster):
+    """A graceful stop (SIGTERM) lets the step under way finish: a move the table was
+    storing is told to the seats, then the table goes to the other process. Before,
+    the table was cancelled in the middle of the step: the stop's flush stored the
+    move, nobody was told it, and a relayed seat caught up only from the adopter's
+    snapshot (once in a full run: its last update was a move behind)."""
+    from test_trust import _SlowBegin
+
+    p1 = cluster(bot_fill_wait=1.0, disconnect_grace=30.0)
+    p2 = cluster(bot_fill_wait=1.0, disconnect_grace=30.0)
+
+    async def go():
+        a = await Client.open(p1, p1.guest(), "a")
+        b = await Client.open(p2, p2.guest(), "b")
+        for c in (a, b):
+            await c.send({"type": "quick_match", "mode": "casual", "stake": "low"})
+        for c in (a, b):
+            await c.expect("matched")
+            await c.expect("snapshot")
+        (owner,) = owner_of([p1, p2], a.game_id)
+        near, far = (a, b) if owner is p1 else (b, a)
+        halt = near.answer_in_background()
+        answered = None
+        while not any(x["type"] == "discard" for x in far.my_decision() or []):
+            if far.my_decision() and far.turn != answered:     # a claim: passed
+                answered = far.turn
+                await far.act(simple_policy(far.obs))
+            await far.recv(HANG)
+        await halt()
+        storing = threading.Event()                 # set when a commit takes its connection
+
+        class Slow(_SlowBegin):
+            def connect(self):
+                storing.set()
+                return super().connect()
+        owner.server.repo.engine = Slow(owner.server.repo.engine, 1.0)
+        tile = next(x for x in far.my_decision() if x["type"] == "discard")
+        await far.act(tile)
+        assert await asyncio.to_thread(storing.wait, HANG), "the discard was never stored"
+        await asyncio.to_thread(owner.stop)
+        told = False
+        while True:                                 # far's messages until the adopter's
+            m = await far.recv(HANG)
+            if m["type"] == "snapshot":
+                break
+            told = told or any(ev["type"] == "discard" and ev["seat"] == far.seat
+                               for ev in m.get("events", []))
+        assert told, "the stored discard was never told before the table moved"
+        assert m["observation"]["discards"][far.seat][-1] == tile["tile"]
+    run(go())
 
 
 @pytest.mark.parametrize("how", ["graceful", "crash", "crash, the adoption's read fails"])

@@ -1,4 +1,4 @@
-"""`twmj serve` hands off to the lean server process (issue #14: an idle server's
+"""`twmj serve` hands off to the lean server process (an idle server's
 memory): same PID, the options it was given, the hand tables mapped, no CLI left."""
 
 from __future__ import annotations

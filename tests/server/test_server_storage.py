@@ -95,7 +95,7 @@ def test_is_sqlite():
 
 
 def test_a_stale_owner_cannot_write_once_another_took_the_game_on(db_url):
-    """Fencing (issue #17): taking a game on bumps its epoch; a write, a settlement or
+    """Fencing: taking a game on bumps its epoch; a write, a settlement or
     an ending that carries the old epoch is refused and stores nothing."""
     from twmahjong.server.store.repository import Fenced
 

@@ -244,7 +244,14 @@ class _SlowBegin:
         self._engine, self._delay = engine, delay
 
     def begin(self):
-        cm = self._engine.begin()
+        return self._slow(self._engine.begin())
+
+    def connect(self):
+        """The moves' group commit takes a connection and writes straight through the
+        driver (``pg_moves``, ``sqlite_moves``): slow that too."""
+        return self._slow(self._engine.connect())
+
+    def _slow(self, cm):
         delay = self._delay
 
         class _CM:

@@ -40,6 +40,7 @@ taking it back, the next decision waits for them with their clock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -64,6 +65,8 @@ log = logging.getLogger("twmahjong.server.play.table")
 
 # s the result stays up when no person at the table is there to press 下一局
 UNWATCHED_PAUSE = 3.0
+# how long a stopping table waits for the step under way (a group commit, usually ms)
+STEP_GRACE = 5.0
 
 
 @dataclass
@@ -98,6 +101,7 @@ class Table(Seating, Ending):
         self.hand_open = False      # dealt and not yet settled
         self.pending: dict[int, list[dict]] = {}
         self.task: asyncio.Task | None = None
+        self._step: asyncio.Future | None = None     # the inbox item being handled
         self.finished = False
         self.aborted = False
         self.paused = False
@@ -167,6 +171,13 @@ class Table(Seating, Ending):
 
     async def stop(self) -> None:
         if self.task and not self.task.done():
+            step = self._step
+            if step is not None and asyncio.current_task() is not self.task:
+                # a step under way (a move being stored) finishes first, so a move
+                # that is stored is also told: a graceful stop's handover relays every
+                # move, and the adopter's snapshot never has to catch a seat up
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(step), STEP_GRACE)
             self.task.cancel()
             try:
                 await self.task
@@ -351,6 +362,15 @@ class Table(Seating, Ending):
             self._send_updates()
 
     async def _handle(self, item: tuple) -> None:
+        """One inbox item, as one step that ``stop`` lets finish."""
+        step = self._step = asyncio.get_running_loop().create_future()
+        try:
+            await self._handle_item(item)
+        finally:
+            self._step = None
+            step.set_result(None)
+
+    async def _handle_item(self, item: tuple) -> None:
         """One inbox item. Whatever goes wrong in it stays in it: the sender is
         told, and the table rebuilds itself from the moves it stored."""
         kind = item[0]
