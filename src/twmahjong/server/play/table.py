@@ -40,7 +40,6 @@ taking it back, the next decision waits for them with their clock.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import secrets
@@ -101,7 +100,7 @@ class Table(Seating, Ending):
         self.hand_open = False      # dealt and not yet settled
         self.pending: dict[int, list[dict]] = {}
         self.task: asyncio.Task | None = None
-        self._step: asyncio.Future | None = None     # the inbox item being handled
+        self._stepping = False          # an inbox item is being handled (stop waits)
         self.finished = False
         self.aborted = False
         self.paused = False
@@ -171,13 +170,13 @@ class Table(Seating, Ending):
 
     async def stop(self) -> None:
         if self.task and not self.task.done():
-            step = self._step
-            if step is not None and asyncio.current_task() is not self.task:
+            if self._stepping and asyncio.current_task() is not self.task:
                 # a step under way (a move being stored) finishes first, so a move
                 # that is stored is also told: a graceful stop's handover relays every
                 # move, and the adopter's snapshot never has to catch a seat up
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(step), STEP_GRACE)
+                end = time.monotonic() + STEP_GRACE
+                while self._stepping and time.monotonic() < end:
+                    await asyncio.sleep(0.005)
             self.task.cancel()
             try:
                 await self.task
@@ -363,12 +362,11 @@ class Table(Seating, Ending):
 
     async def _handle(self, item: tuple) -> None:
         """One inbox item, as one step that ``stop`` lets finish."""
-        step = self._step = asyncio.get_running_loop().create_future()
+        self._stepping = True
         try:
             await self._handle_item(item)
         finally:
-            self._step = None
-            step.set_result(None)
+            self._stepping = False
 
     async def _handle_item(self, item: tuple) -> None:
         """One inbox item. Whatever goes wrong in it stays in it: the sender is
