@@ -153,6 +153,22 @@ def _why(live: Live) -> str:
             f"heart_done={heart is None or heart.done()} heart_stack={stack}")
 
 
+async def _matched_across(p1: Live, p2: Live) -> tuple[Client, Client, Live]:
+    """A guest on each process, quick-matched to one table (bots in the other seats);
+    the two clients and the process that owns the table."""
+    a = await Client.open(p1, p1.guest(), "a")
+    b = await Client.open(p2, p2.guest(), "b")
+    for c in (a, b):
+        await c.send({"type": "quick_match", "mode": "casual", "stake": "low"})
+    for c in (a, b):
+        await c.expect("matched")
+        await c.expect("snapshot")
+    assert a.game_id == b.game_id
+    owners = owner_of([p1, p2], a.game_id)
+    assert len(owners) == 1
+    return a, b, owners[0]
+
+
 def test_a_move_being_stored_when_its_owner_stops_is_told_before_the_handover(cluster):
     """A graceful stop (SIGTERM) lets the step under way finish: a move the table was
     storing is told to the seats, then the table goes to the other process. Before,
@@ -165,14 +181,7 @@ def test_a_move_being_stored_when_its_owner_stops_is_told_before_the_handover(cl
     p2 = cluster(bot_fill_wait=1.0, disconnect_grace=30.0)
 
     async def go():
-        a = await Client.open(p1, p1.guest(), "a")
-        b = await Client.open(p2, p2.guest(), "b")
-        for c in (a, b):
-            await c.send({"type": "quick_match", "mode": "casual", "stake": "low"})
-        for c in (a, b):
-            await c.expect("matched")
-            await c.expect("snapshot")
-        (owner,) = owner_of([p1, p2], a.game_id)
+        a, b, owner = await _matched_across(p1, p2)
         near, far = (a, b) if owner is p1 else (b, a)
         halt = near.answer_in_background()
         answered = None
@@ -211,17 +220,7 @@ def test_a_stopped_process_s_table_is_adopted_and_resumed(cluster, how):
     p2 = cluster(bot_fill_wait=1.0, disconnect_grace=30.0)
 
     async def go():
-        a = await Client.open(p1, p1.guest(), "a")
-        b = await Client.open(p2, p2.guest(), "b")
-        for c in (a, b):
-            await c.send({"type": "quick_match", "mode": "casual", "stake": "low"})
-        for c in (a, b):
-            await c.expect("matched")
-            await c.expect("snapshot")
-        assert a.game_id == b.game_id
-        owners = owner_of([p1, p2], a.game_id)
-        assert len(owners) == 1
-        owner = owners[0]
+        a, b, owner = await _matched_across(p1, p2)
         survivor = p2 if owner is p1 else p1
         near, far = (a, b) if owner is p1 else (b, a)     # near: connected to the owner
         halts = [a.answer_in_background(), b.answer_in_background()]

@@ -21,6 +21,7 @@ import random
 
 import orjson
 import pytest
+from virtual_time import VirtualAsyncio, VirtualLoop
 
 from twmahjong.bots import make_bot
 from twmahjong.engine.actions import legal_json
@@ -68,28 +69,6 @@ def _reference_send_updates(self) -> None:
     self.social.desk.moved()
 
 
-class _VirtualLoop:
-    def __init__(self):
-        self.now = 0.0
-        self.timers: list = []
-        self.n = 0
-
-    def call_later(self, delay, fn, *args):
-        self.n += 1
-        heapq.heappush(self.timers, (self.now + delay, self.n, fn, args))
-
-
-class _Asyncio:
-    def __init__(self, loop):
-        self._loop = loop
-
-    def get_running_loop(self):
-        return self._loop
-
-    def __getattr__(self, name):
-        return getattr(asyncio, name)
-
-
 class _Repo:
     def queue_actions(self, game_id, rows, epoch=None):
         return 0
@@ -132,8 +111,8 @@ def _play(seed: int, hands: int, reference: bool, monkeypatch, tmp_path) -> list
     person on 托管 (a bot plays it, its clock is shown)."""
     monkeypatch.setattr(Seating, "_send_updates",
                         _reference_send_updates if reference else ORIGINAL)
-    loop = _VirtualLoop()
-    shim = _Asyncio(loop)
+    loop = VirtualLoop()
+    shim = VirtualAsyncio(loop)
     monkeypatch.setattr(table_mod, "asyncio", shim)
     monkeypatch.setattr(seats_mod, "asyncio", shim)
     settings = Settings(data_dir=tmp_path, secret_key="s", claim_window=0.8, bot_delay=0.4,

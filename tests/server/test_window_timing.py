@@ -27,6 +27,7 @@ import math
 import random
 
 import pytest
+from virtual_time import VirtualAsyncio, VirtualLoop
 
 from twmahjong.bots import make_bot
 from twmahjong.server.play import seats as seats_mod
@@ -39,32 +40,6 @@ from twmahjong.server.play.timers import TurnClock
 from twmahjong.server.settings import Settings
 
 CLAIMS = ("chi", "pon", "kong", "win")
-
-
-class _VirtualLoop:
-    """``call_later`` on virtual time: the driver fires the timers in order."""
-
-    def __init__(self):
-        self.now = 0.0
-        self.timers: list = []
-        self.n = 0
-
-    def call_later(self, delay, fn, *args):
-        self.n += 1
-        heapq.heappush(self.timers, (self.now + delay, self.n, fn, args))
-
-
-class _Asyncio:
-    """The table modules' ``asyncio`` with the virtual loop as the running loop."""
-
-    def __init__(self, loop):
-        self._loop = loop
-
-    def get_running_loop(self):
-        return self._loop
-
-    def __getattr__(self, name):
-        return getattr(asyncio, name)
 
 
 class _Repo:
@@ -120,8 +95,8 @@ def _windows(seed: int, hands: int, monkeypatch, tmp_path) -> list[dict]:
     """Plays ``hands`` hands of four L1 bots (each seat also connected) and returns,
     for every claim window, whether a seat could claim, whether anyone did, what
     happened inside it and what happened when its timer fired."""
-    loop = _VirtualLoop()
-    shim = _Asyncio(loop)
+    loop = VirtualLoop()
+    shim = VirtualAsyncio(loop)
     monkeypatch.setattr(table_mod, "asyncio", shim)
     monkeypatch.setattr(seats_mod, "asyncio", shim)
     trace: list = []
@@ -286,8 +261,8 @@ def _window_timeouts(seed: int, base: float, monkeypatch, tmp_path,
     first claim decision runs out of time (``take_back``: and the person takes the
     seat back from 托管 at once), then on to seat 0's next turn (or the hand's end);
     returns what every seat was sent from that moment on."""
-    loop = _VirtualLoop()
-    shim = _Asyncio(loop)
+    loop = VirtualLoop()
+    shim = VirtualAsyncio(loop)
     monkeypatch.setattr(table_mod, "asyncio", shim)
     monkeypatch.setattr(seats_mod, "asyncio", shim)
     trace: list = []
