@@ -294,7 +294,7 @@ function enterWatch() {
   if (!watchView) {
     const root = document.createElement("main");
     root.className = "table-screen";
-    watchView = new WatchView(root, { onLeave: leaveWatch, send: (m) => socket?.send(m),
+    watchView = new WatchView(root, { onLeave: leaveWatch, send: (m) => socket?.send(m), pace: true,
       onError: (m) => toast(errorText(m)) });
     watchView.root = root;
   }

@@ -8,6 +8,7 @@
 import { applyI18n, hasKey, onLangChange, t, tileName, tn, toggleLang } from "./i18n.js";
 import { relPos, renderBoard, seatName, POS_NAMES } from "./board.js";
 import { h } from "./dom.js";
+import { Pacer } from "./pace.js";
 import { HandView } from "./hand.js";
 import { discardHints, readyWaits } from "./waits.js";
 import { splitTiles } from "./tiles.js";
@@ -99,7 +100,6 @@ export function lastDiscardMark(prev, obs, prevMark) {
 }
 
 const TITLE = { base: null };
-const clockMs = () => globalThis.performance?.now() ?? Date.now();
 // a 託管 tap the server has not answered in this long frees the switch again
 const AUTO_ANSWER_MS = 5000;      // the page's own title, put back when nothing is asked
 
@@ -120,9 +120,7 @@ export class TableView {
     this.cues = cues;
     this.pace = pace;
     this.drawnObs = null;          // the observation the board and hand show
-    this.drawEnd = -Infinity;      // when the last drawing ended, and what it cost (ms)
-    this.drawCost = 0;
-    this.drawTimer = null;
+    this.pacer = new Pacer(() => this.draw());
     this.root = root;
     this.sendFn = send;
     this.onAuto = onAuto;
@@ -486,19 +484,14 @@ export class TableView {
    * that were seconds old.
    */
   drawSoon() {
-    if (!this.pace) return this.draw();
-    if (this.drawTimer !== null) return;
-    if (clockMs() - this.drawEnd >= this.drawCost) return this.draw();
-    this.drawTimer = setTimeout(() => this.draw(), Math.min(200, Math.max(16, this.drawCost)));
+    if (this.pace) this.pacer.soon();
+    else this.draw();
   }
 
   /** The board, the hand, the call bar and the prompt for the latest observation. */
   draw() {
-    clearTimeout(this.drawTimer);
-    this.drawTimer = null;
     const obs = this.obs;
     if (!obs) return;
-    const start = clockMs();
     const before = this.drawnObs;
     this.renderBoard();
     this.renderHand();
@@ -512,8 +505,6 @@ export class TableView {
     this.drawnObs = obs;
     this.autoAct();
     this.askedCue(before, obs);
-    this.drawEnd = clockMs();
-    this.drawCost = this.drawEnd - start;
   }
 
   /**
@@ -866,7 +857,7 @@ export class TableView {
     clearInterval(this.ticker);
     clearInterval(this.nextTicker);
     clearTimeout(this.autoWait);
-    clearTimeout(this.drawTimer);
+    this.pacer.cancel();
     this.winShow.cancel();
     this.unsubscribe();
     this.bar.stopCountdown();

@@ -11,11 +11,15 @@ import { renderBoard } from "./board.js";
 import { VoiceBar } from "./voice.js";
 import { handResult } from "./game.js";
 import { renderResult } from "./result.js";
+import { Pacer } from "./pace.js";
 
 export class WatchView {
-  /** @param {HTMLElement} root  @param {{onLeave: () => void, send?: Function, onError?: Function}} opts */
-  constructor(root, { onLeave, send = () => {}, onError = () => {} }) {
+  /** @param {HTMLElement} root  @param {{onLeave: () => void, send?: Function, onError?: Function, pace?: boolean}} opts
+   * `pace`: frames drawn as the live table's are (pace.js); off, each is drawn at once. */
+  constructor(root, { onLeave, send = () => {}, onError = () => {}, pace = false }) {
     this.root = root;
+    this.pace = pace;
+    this.pacer = new Pacer(() => this.render());
     root.classList.add("table-view", "watch-view");
     root.innerHTML = `
       <div class="table-top">
@@ -47,7 +51,7 @@ export class WatchView {
   }
 
   destroy() {
-    clearTimeout(this.renderTimer);
+    this.pacer.cancel();
     this.voice.destroy();
   }
 
@@ -81,22 +85,11 @@ export class WatchView {
   /** Frames can come faster than a slow device draws a whole board: then one drawing
    * follows the backlog instead of each frame in turn (as the player's table does). */
   renderSoon() {
-    if (this.renderTimer) return;
-    const now = globalThis.performance?.now() ?? Date.now();
-    if (now - (this.renderEnd ?? -Infinity) >= (this.renderCost ?? 0)) return this.render();
-    this.renderTimer = setTimeout(() => this.render(), Math.min(200, Math.max(16, this.renderCost)));
+    if (this.pace) this.pacer.soon();
+    else this.render();
   }
 
   render() {
-    clearTimeout(this.renderTimer);
-    this.renderTimer = null;
-    const start = globalThis.performance?.now() ?? Date.now();
-    this.paint();
-    this.renderEnd = globalThis.performance?.now() ?? Date.now();
-    this.renderCost = this.renderEnd - start;
-  }
-
-  paint() {
     applyI18n(this.root);
     if (this.info) this.q(".watch-delay").textContent = t("watch.delay", { n: this.info.delay });
     if (!this.frame) return;
