@@ -549,7 +549,19 @@ def drop_postgres(url: str) -> None:
     async def drop() -> None:
         conn = await asyncpg.connect(f"{base}/postgres")
         try:
-            await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            try:
+                await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            except asyncpg.InsufficientPrivilegeError:
+                # FORCE signals every backend on the database, and a role without
+                # pg_signal_backend may not signal one of no role: autovacuum, which a
+                # freshly migrated database draws at once. A plain DROP tells
+                # autovacuum to stop itself and waits for the backends to leave, so ours
+                # are ended first (the only ones a drill leaves there).
+                await conn.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = $1 AND usename = current_user AND pid <> pg_backend_pid()",
+                    name)
+                await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         finally:
             await conn.close()
 

@@ -112,6 +112,9 @@ export class GameSocket {
       if (this.ws !== ws) return;
       this.onStatus("closed");
       if (this.closed) return;
+      // a socket that opened had a server behind it, even one closed before its first
+      // word: that is a lost link (a quick match asked on it is gone with it)
+      if (opened) this.everUp = true;
       // a table's worker that does not answer: the next try is the plain address
       if (!opened && this.url !== this.home) this.url = this.home;
       this.redial();
