@@ -1,4 +1,4 @@
-"""Load model for the game server (issue 12): real WebSocket clients that play like people.
+"""Load model for the game server: real WebSocket clients that play like people.
 
 Each player signs up as a guest, quick-matches into a table of four and plays:
 on every decision it "thinks" for a seeded 1-3 s, then sends a legal action (win

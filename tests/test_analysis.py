@@ -1,4 +1,4 @@
-"""牌譜分析 (issue #13): the AI reviews a seat's decisions in a game record.
+"""牌譜分析: the AI reviews a seat's decisions in a game record.
 
 Records are played here by bots (a few hands, fast); every expectation comes from
 the rules or from the record itself — which move dealt into a declared hand, which

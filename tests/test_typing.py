@@ -1,6 +1,6 @@
 """The typed public modules pass mypy in strict mode (config: pyproject.toml [tool.mypy]).
 
-Gated: the public modules of issue #15 — tiles, hand, profiles, scoring (with its
+Gated: the public modules — tiles, hand, profiles, scoring (with its
 pattern catalogue), settlement, engine, bots, env — and selfplay.
 """
 

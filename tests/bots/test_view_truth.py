@@ -1,7 +1,7 @@
-"""What a bot counts as unseen is what is truly unseen from its seat (issue #13, "what
-the bots see"): every tile it holds, every river tile not taken, every exposed meld —
-a 吃's claimed tile counted once, whichever tile of the run it was. Checked against
-the engine's own state at every decision of many seeded hands."""
+"""What a bot counts as unseen is what is truly unseen from its seat: every tile it
+holds, every river tile not taken, every exposed meld — a 吃's claimed tile counted
+once, whichever tile of the run it was. Checked against the engine's own state at
+every decision of many seeded hands."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``twmj play --server``: the terminal table against a real server (issue #19, item 7).
+"""``twmj play --server``: the terminal table against a real server.
 
 The person's seat is the Textual app driven by keys through the pilot; the other
 seats are bots the server fills, or a browser-free ``GameLink`` client."""

@@ -1,6 +1,6 @@
-"""Self-play gives byte-identical hands to main before the hot-path work of issue
-#14: the first hands of every group of bench/fingerprint.py (each profile; random,
-efficiency, L1-L4 and mixed tables; open windows) hash as they did at c229b97.
+"""Self-play gives byte-identical hands to main before the hot-path speed work: the
+first hands of every group of bench/fingerprint.py (each profile; random, efficiency,
+L1-L4 and mixed tables; open windows) hash as they did at c229b97.
 The full comparison (30,000 hands and whole matches) is
 ``.venv/bin/python bench/fingerprint.py``."""
 

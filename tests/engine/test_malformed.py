@@ -1,6 +1,6 @@
 """Whatever a client sends as an action, a table that did not offer it refuses it with
-``IllegalAction`` and stays exactly as it was (issue #10: one message naming a flower
-used to raise IndexError and kill the table for all four players)."""
+``IllegalAction`` and stays exactly as it was (one message naming a flower used to
+raise IndexError and kill the table for all four players)."""
 
 import random
 

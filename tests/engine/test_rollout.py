@@ -1,4 +1,4 @@
-"""The rollout API (issue #14): copies that never touch the hand, worlds sampled from one
+"""The rollout API: copies that never touch the hand, worlds sampled from one
 seat's view that keep everything it sees and cannot depend on what it does not."""
 
 from __future__ import annotations

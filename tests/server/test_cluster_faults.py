@@ -1,4 +1,4 @@
-"""When a worker or Redis fails, every player keeps their table (issue #17).
+"""When a worker or Redis fails, every player keeps their table.
 
 Real processes: two ``twmj serve`` workers on the test PostgreSQL and a
 redis-server of the test's own (so restarting it disturbs nobody else), four
@@ -258,14 +258,14 @@ def test_a_player_queued_when_redis_restarts_is_asked_to_queue_again(drill):
 
 
 def test_players_whose_queue_entries_the_restarted_redis_has_are_matched_once(drill):
-    """The chaos run's stranded clients (#17): after a Redis restart the worker asked
-    every player it had waiting to queue again — also those whose entries were in the
-    new Redis (a push retried onto it) or whose group it was seating. Those groups
-    still formed, so players were matched twice, and the first table waited out the
-    clock of each seat whose player had gone to the second. Here the worker is frozen
-    while Redis restarts and the three waiting entries are put into the new Redis, as
-    a retried push puts them; once it notices the restart nobody is asked to queue
-    again, and a fourth player makes a table with the three."""
+    """The chaos run's stranded clients (bench/chaos.py): after a Redis restart the
+    worker asked every player it had waiting to queue again — also those whose entries
+    were in the new Redis (a push retried onto it) or whose group it was seating. Those
+    groups still formed, so players were matched twice, and the first table waited out
+    the clock of each seat whose player had gone to the second. Here the worker is
+    frozen while Redis restarts and the three waiting entries are put into the new
+    Redis, as a retried push puts them; once it notices the restart nobody is asked to
+    queue again, and a fourth player makes a table with the three."""
     import contextlib
     import json
     import signal

@@ -1,4 +1,4 @@
-"""Nothing acknowledged is lost (issue #10, defect 3), with a real ``kill -9``.
+"""Nothing acknowledged is lost, with a real ``kill -9``.
 
 ``twmj serve`` runs as a process of its own. A player plays; the moment its own
 discard comes back to it, the process is killed with SIGKILL — no shutdown, no

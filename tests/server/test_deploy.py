@@ -1,5 +1,5 @@
 """deploy/onebox.sh: the documented one-machine cluster really starts, serves players
-through nginx from both workers, and stops (docs/deploy.md, issue 12).
+through nginx from both workers, and stops (docs/deploy.md).
 
 It starts a PostgreSQL cluster of its own (Debian's pg_createcluster, so root), a
 redis-server, two ``twmj serve`` workers and nginx, on free ports, and takes them all

@@ -1,4 +1,4 @@
-"""A player checks a finished game's fairness from its record alone (issue #10, 11).
+"""A player checks a finished game's fairness from its record alone.
 
 The old server drew every hand seed from a Mersenne Twister over a 63-bit match
 seed and committed only to hands. Now the match seed is 128 bits from ``secrets``,

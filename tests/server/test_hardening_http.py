@@ -1,4 +1,4 @@
-"""Issue #10, the HTTP side: body limit, login throttling, trusted proxies, room-code
+"""Hardening, the HTTP side: body limit, login throttling, trusted proxies, room-code
 guessing, case-variant names. Each test prints the figure it shows (``-s``)."""
 
 import asyncio

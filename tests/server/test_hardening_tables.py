@@ -1,4 +1,4 @@
-"""Issue #10, the tables and the WebSocket side: a cap and a rate on tables, idle rooms
+"""Hardening, the tables and the WebSocket side: a cap and a rate on tables, idle rooms
 that expire, /health by state, nested frames, bounded limiters, the seat ticket.
 Each test prints the figure it shows (``-s``)."""
 

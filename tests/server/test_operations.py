@@ -1,4 +1,4 @@
-"""Running the server as a service (issue 12): /metrics, /livez and /readyz, the
+"""Running the server as a service: /metrics, /livez and /readyz, the
 connection cap, the bounded send queue, JSON logs, the fast message encoder, and
 `twmj admin` — each refusing bad input in one line."""
 

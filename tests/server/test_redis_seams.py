@@ -380,10 +380,10 @@ async def two_room_books(stack, kind: str, url, prefix, clock):
 
 
 def test_a_room_is_joined_from_any_process_and_expires_idle(kind):
-    """Both RoomBooks: a room opened by one process is found and joined by another
-    (issue #17, fault 4); five players racing for its three free seats from two
-    processes get three seats, each once; an unstarted room is gone for every process
-    ``idle_ttl`` after its last change, a started one waits for its game."""
+    """Both RoomBooks: a room opened by one process is found and joined by another;
+    five players racing for its three free seats from two processes get three seats,
+    each once; an unstarted room is gone for every process ``idle_ttl`` after its last
+    change, a started one waits for its game."""
     clock = Clock()
     url, prefix = (need_redis(), fresh_prefix()) if kind == "redis" else (None, None)
 
@@ -815,12 +815,12 @@ def test_serve_with_an_unreachable_redis_says_so_in_one_line(tmp_path):
 
 
 def test_a_redis_restart_asks_to_queue_again_only_the_players_it_lost(tmp_path):
-    """The chaos run (#17) found players matched twice: their group formed on the new
-    Redis as the restart was noticed, the notice asked them to queue again, and the
-    first table waited out the clock of every seat whose player had gone to a second
+    """The chaos run (bench/chaos.py) found players matched twice: their group formed on
+    the new Redis as the restart was noticed, the notice asked them to queue again, and
+    the first table waited out the clock of every seat whose player had gone to a second
     one. After a restart only a player the new Redis does not have is asked again; one
-    queued there waits on, one whose group is being seated is seated; and a match
-    that still arrives for a player asked again seats them there, once."""
+    queued there waits on, one whose group is being seated is seated; and a match that
+    still arrives for a player asked again seats them there, once."""
     from twmahjong.drill import RedisServer
     redis_server = RedisServer(log=tmp_path / "redis.log").start()
     log: list = []
@@ -903,11 +903,11 @@ def test_an_entry_its_own_process_left_behind_does_not_refuse_the_player(space):
 
 
 def test_a_match_whose_message_was_lost_still_seats_the_player(space):
-    """The chaos run (#17): a group formed on one process, and its ``matched`` to the
-    process of one player was published while that process subscribed again after a
-    Redis restart (nobody heard it). The player waited in the queue; the table waited
-    out their seat's clock. The answer is kept in Redis, and the waiting process's
-    poller finds it."""
+    """The chaos run (bench/chaos.py): a group formed on one process, and its
+    ``matched`` to the process of one player was published while that process subscribed
+    again after a Redis restart (nobody heard it). The player waited in the queue; the
+    table waited out their seat's clock. The answer is kept in Redis, and the waiting
+    process's poller finds it."""
     url, prefix = space
     log: list = []
 

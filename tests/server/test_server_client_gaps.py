@@ -1,6 +1,6 @@
-"""What the browser client needs from the server (issue #5/#6 follow-up): the help
-data endpoint, replay frames, every hand turned up at the end of a hand, the
-choice of bot opponents (adaptive difficulty, issue #4), and every seat's clock.
+"""What the browser client needs from the server: the help data endpoint, replay
+frames, every hand turned up at the end of a hand, the choice of bot opponents
+(adaptive difficulty), and every seat's clock.
 """
 
 import asyncio

@@ -1,4 +1,4 @@
-"""Real WebSocket clients against the real app (issue #5's integration tests).
+"""Real WebSocket clients against the real app: the game server's integration tests.
 
 Four players quick-match and play a hand to settlement; three players and a bot;
 a player drops mid-hand and takes the seat back; the server restarts mid-hand and

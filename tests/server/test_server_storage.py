@@ -132,7 +132,7 @@ def test_a_stale_owner_cannot_write_once_another_took_the_game_on(db_url):
 
 
 def test_a_game_whose_rows_the_database_refuses_does_not_hold_up_the_others(db_url):
-    """Issue 12: two workers once wrote one game (before fencing), and the group commit
+    """Two workers once wrote one game (before fencing), and the group commit
     retried the batch with the duplicate key for ever, so no table's moves were stored
     again. Now the batch is stored game by game: the other game's rows go in, the
     refused game hears so (``rejected``), and nothing is tried again as a whole."""
@@ -183,7 +183,7 @@ def test_a_game_whose_rows_the_database_refuses_does_not_hold_up_the_others(db_u
 
 
 def test_a_table_whose_moves_are_refused_ends_cleanly_while_another_plays_on(db_url, tmp_path):
-    """Issue 12 at the tables: a row another writer stored where table A's next move
+    """The same at the tables: a row another writer stored where table A's next move
     goes makes A's write fail. A alone hears so (nothing of it stored, nobody told):
     it rebuilds from what is stored, and as that row does not replay it ends cleanly
     as aborted; table B's moves commit meanwhile and B plays its game to the end."""

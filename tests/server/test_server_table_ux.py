@@ -1,4 +1,4 @@
-"""The player's table (issue #11), server side: the result stays up until every
+"""The player's table, server side: the result stays up until every
 person pressed 下一局 (or ``hand_pause`` ran out), 託管 on and off at the
 player's word, table speeds, and errors that name their reason."""
 

@@ -1,5 +1,5 @@
-"""Issue 18: table talk (快捷語, 表情), its limits, block and mute on the server, bots'
-lines, friends, and invitations — through the real app and real WebSockets."""
+"""Table talk (快捷語, 表情), its limits, block and mute on the server, bots' lines,
+friends, and invitations — through the real app and real WebSockets."""
 
 from __future__ import annotations
 

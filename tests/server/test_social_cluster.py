@@ -1,6 +1,6 @@
-"""Issue 18 across two workers on one Redis and one database: where a friend is,
-invitations, talk and blocks, and 觀戰 — each made on one process and seen on the
-other, as a load balancer would spread one group of friends."""
+"""Table talk and friends across two workers on one Redis and one database: where a
+friend is, invitations, talk and blocks, and 觀戰 — each made on one process and seen on
+the other, as a load balancer would spread one group of friends."""
 
 from __future__ import annotations
 

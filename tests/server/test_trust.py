@@ -1,4 +1,4 @@
-"""Trustworthy tables (issue #10): no message stops a table, a secret window tells
+"""Trustworthy tables: no message stops a table, a secret window tells
 nobody who could claim, a move is stored before anyone sees it, an abandoned
 table waits, and a ranked game's end is booked exactly once.
 

@@ -1,4 +1,4 @@
-"""觀戰 must not become the leak issue #10 closed: every message a watcher receives
+"""觀戰 must not leak what the tables keep hidden: every message a watcher receives
 over a whole game is checked against the true hands, replayed from the stored game.
 
 - zero concealed tiles: no seat's concealed hand or drawn tile, no 暗槓 face, no

@@ -1,4 +1,4 @@
-"""80×24, the classic terminal: every part of the table is on the screen (issue #19, item 1)."""
+"""80×24, the classic terminal: every part of the table is on the screen."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""聽牌提示 and the 禁制 after a claim (issue #19, items 2 and 3): the library piece and the screen."""
+"""聽牌提示 and the 禁制 after a claim: the library piece and the screen."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_a_claimed_discard_is_counted_once():
 def test_a_chow_s_claimed_tile_is_read_from_the_meld_not_guessed():
     """Seat 1 threw 3m early, then 5m, which seat 2 took for 345m. Read from the river,
     the guess took the lowest of the run there (3m): 3m counted once, 5m twice. The
-    observation names the claimed tile (issue #13's first fix); the hint reads it."""
+    observation names the claimed tile; the hint reads it."""
     obs = _obs(discards=[[], ["3m", "5m"], [], []],
                melds=[[], [], [{"type": "chi", "tiles": "345m", "from": 1, "claimed": "5m"}],
                       []])

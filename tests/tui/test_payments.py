@@ -1,4 +1,4 @@
-"""Payment lines that add up (issue #19, item 4): the dealer's and 連莊's 台 per payer."""
+"""Payment lines that add up: the dealer's and 連莊's 台 per payer."""
 
 from __future__ import annotations
 

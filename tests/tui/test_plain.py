@@ -1,4 +1,4 @@
-"""``twmj play --plain`` (issue #19, item 8): one plain line per change, commands as lines."""
+"""``twmj play --plain``: one plain line per change, commands as lines."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Leaving and coming back (issue #19, item 5), the table speed and the small things (item 6)."""
+"""Leaving and coming back, the table speed, English verb forms, the dealer who is not East."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""搬風 between 將 in ``twmj play`` (issue #20, item 3; rules/000-001 搬風: 次將起每將於
+"""搬風 between 將 in ``twmj play`` (rules/000-001 搬風: 次將起每將於
 原座位搬風，由前一將末盤胡牌者擲骰…四人新座位之相互順序不得與前一將完全相同).
 
 A match of more than four 圈 crosses into a second 將: every player, the person

@@ -204,7 +204,7 @@ def make_page(browser, shot_dir, request):
         assert not errors, f"script errors in the page: {errors}"
 
 
-# the two screens (#11): a phone held upright (touch) and a common laptop; and
+# two screens: a phone held upright (touch) and a common laptop; and
 # phones held sideways (touch), as the apps are played: a common one and a small Android
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1366, "height": 768},
          "phone-small": {"width": 360, "height": 640},

@@ -1,4 +1,4 @@
-"""Player journeys (issue #11, item 13): a player reaches 胡 on a discard, 自摸,
+"""Player journeys: a player reaches 胡 on a discard, 自摸,
 declares 聽, chooses among several 吃, makes a 槓 and robs one (搶槓) — in the
 browser, at 390×844 (touch) and 1366×768, in zh-TW and English.
 

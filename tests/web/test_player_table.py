@@ -1,4 +1,4 @@
-"""The player's table (issue #11) in the browser, against the real game server:
+"""The player's table in the browser, against the real game server:
 the result stays until 下一局, 託管 with 取消託管, 離開 and 回到牌桌, errors in the
 page's language with the form kept, table speeds, the countdown's bank, and the
 lobby's layout — at 390×844 (touch) and 1366×768, in zh-TW and English.

@@ -1,4 +1,4 @@
-"""Installable (issue #11, item 12): a web app manifest with icons, and a service
+"""Installable: a web app manifest with icons, and a service
 worker that keeps a copy of the client and, with no connection, opens a page that
 says the game needs its server — at both sizes, in both languages."""
 

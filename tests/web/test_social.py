@@ -1,7 +1,7 @@
-"""Issue 18 in the browser: two accounts become friends, one invites the other to a
-private room and the other joins from the notification, they exchange a phrase and
-an emote (the bubble at the right seat, the voice clip played), mute silences one
-of them, and a third account watches the game (觀戰) — with two browser contexts at
+"""Table talk and friends in the browser: two accounts become friends, one invites the
+other to a private room and the other joins from the notification, they exchange a
+phrase and an emote (the bubble at the right seat, the voice clip played), mute silences
+one of them, and a third account watches the game (觀戰) — with two browser contexts at
 390×844 (touch) and 1366×768, one in zh-TW and one in English, both ways round.
 
 Every wait is for something on screen; screenshots of each step go to the shot dir.
