@@ -1,5 +1,5 @@
 """Guest sign-up (``POST /api/v1/guests``) against one ``twmj serve`` on PostgreSQL,
-idle and while tables play (one measured run saw ~15 guests/s under play).
+idle and while tables play.
 
     .venv/bin/python bench/signup.py --guests 400 --parallel 32 --tables 20
 
