@@ -40,6 +40,7 @@ taking it back, the next decision waits for them with their clock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -100,7 +101,8 @@ class Table(Seating, Ending):
         self.hand_open = False      # dealt and not yet settled
         self.pending: dict[int, list[dict]] = {}
         self.task: asyncio.Task | None = None
-        self._stepping = False          # an inbox item is being handled (stop waits)
+        self._idle = asyncio.Event()    # clear while an inbox item is handled (stop waits)
+        self._idle.set()
         self.finished = False
         self.aborted = False
         self.paused = False
@@ -170,13 +172,12 @@ class Table(Seating, Ending):
 
     async def stop(self) -> None:
         if self.task and not self.task.done():
-            if self._stepping and asyncio.current_task() is not self.task:
+            if not self._idle.is_set() and asyncio.current_task() is not self.task:
                 # a step under way (a move being stored) finishes first, so a move
                 # that is stored is also told: a graceful stop's handover relays every
                 # move, and the adopter's snapshot never has to catch a seat up
-                end = time.monotonic() + STEP_GRACE
-                while self._stepping and time.monotonic() < end:
-                    await asyncio.sleep(0.005)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._idle.wait(), STEP_GRACE)
             self.task.cancel()
             try:
                 await self.task
@@ -362,11 +363,11 @@ class Table(Seating, Ending):
 
     async def _handle(self, item: tuple) -> None:
         """One inbox item, as one step that ``stop`` lets finish."""
-        self._stepping = True
+        self._idle.clear()
         try:
             await self._handle_item(item)
         finally:
-            self._stepping = False
+            self._idle.set()
 
     async def _handle_item(self, item: tuple) -> None:
         """One inbox item. Whatever goes wrong in it stays in it: the sender is
