@@ -47,24 +47,7 @@ def _work(hands: int, seed: int) -> dict:
     from twmahjong.server.play.table import SeatState, Table, TableServices
     from twmahjong.server.play.timers import TurnClock
     from twmahjong.server.settings import Settings
-
-    class Loop:                          # call_later on virtual time
-        def __init__(self):
-            self.now, self.timers, self.n = 0.0, [], 0
-
-        def call_later(self, delay, fn, *args):
-            self.n += 1
-            heapq.heappush(self.timers, (self.now + delay, self.n, fn, args))
-
-    class Shim:
-        def __init__(self, loop):
-            self._loop = loop
-
-        def get_running_loop(self):
-            return self._loop
-
-        def __getattr__(self, name):
-            return getattr(asyncio, name)
+    from virtual_time import VirtualAsyncio, VirtualLoop     # bench/, on the path
 
     class Repo:
         def queue_actions(self, game_id, rows, epoch=None):
@@ -114,8 +97,8 @@ def _work(hands: int, seed: int) -> dict:
     moves = 0
     tmp = tempfile.mkdtemp(prefix="updates-ab-")
     for g in range(hands):
-        loop = Loop()
-        shim = Shim(loop)
+        loop = VirtualLoop()
+        shim = VirtualAsyncio(loop)
         table_mod.asyncio = shim         # type: ignore[attr-defined]
         seats_mod.asyncio = shim         # type: ignore[attr-defined]
         settings = Settings(data_dir=tmp, secret_key="s", claim_window=0.8, bot_delay=0.4,

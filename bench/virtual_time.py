@@ -2,7 +2,9 @@
 
 The table modules ask ``asyncio.get_running_loop().call_later`` for every clock and
 claim window; with ``VirtualAsyncio(loop)`` in their place, the test fires those
-timers itself, in order, and no test waits on the wall clock.
+timers itself, in order, and no test waits on the wall clock. The window-timing and
+update-frame tests use it, and bench/updates_ab.py (whose sides import it from this
+folder, whichever source tree they run).
 """
 
 from __future__ import annotations

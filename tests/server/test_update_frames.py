@@ -21,8 +21,8 @@ import random
 
 import orjson
 import pytest
-from virtual_time import VirtualAsyncio, VirtualLoop
 
+from bench.virtual_time import VirtualAsyncio, VirtualLoop
 from twmahjong.bots import make_bot
 from twmahjong.engine.actions import legal_json
 from twmahjong.engine.observe import LazyObservation, observation, observations

@@ -27,8 +27,8 @@ import math
 import random
 
 import pytest
-from virtual_time import VirtualAsyncio, VirtualLoop
 
+from bench.virtual_time import VirtualAsyncio, VirtualLoop
 from twmahjong.bots import make_bot
 from twmahjong.server.play import seats as seats_mod
 from twmahjong.server.play import table as table_mod
