@@ -30,6 +30,13 @@ FAST = {"bot_fill_wait": 0.3, "bot_delay": 0.0, "hand_pause": 0.05, "claim_windo
         # set their own
         "signup_burst": 100_000, "signup_net_burst": 100_000, "signup_global_burst": 100_000}
 
+# For a test that waits for something to land (a block) by talking until it has: under
+# load that is many lines, past talk's limits and the 30 messages and 10 a second a
+# connection or an account may send. A refused line has no echo, so a loop waiting
+# for one would wait until the idle close.
+UNLIMITED_TALK = {"talk_rate": 1000.0, "talk_burst": 1000, "conn_rate": 1000.0,
+                  "conn_burst": 1000, "account_rate": 1000.0, "account_burst": 1000}
+
 
 class Live:
     """The real app served by uvicorn in a thread; ``restart`` keeps the data."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from server_helpers import HANG, Client
+from server_helpers import HANG, UNLIMITED_TALK, Client
 from test_redis_cluster import cluster, owner_of  # noqa: F401  (the fixture)
 
 
@@ -32,13 +32,8 @@ def friend_status(live, token: str, name: str) -> dict:
 
 
 def test_friends_presence_invitations_talk_and_blocks_across_workers(cluster):  # noqa: F811
-    # the block below is waited for by talking until it lands, as fast as the loop
-    # goes: under load that is hundreds of lines, so neither talk nor messages are
-    # rate-limited here (a refused line has no echo, and the loop waited for one until
-    # the idle close: 30 messages and 10 a second a connection ran out in a full run)
-    unlimited = {"talk_rate": 1000.0, "talk_burst": 1000, "conn_rate": 1000.0,
-                 "conn_burst": 1000, "account_rate": 1000.0, "account_burst": 1000}
-    p1, p2 = cluster(**unlimited), cluster(**unlimited)
+    # the block below is waited for by talking until it lands
+    p1, p2 = cluster(**UNLIMITED_TALK), cluster(**UNLIMITED_TALK)
     ta, tb = p1.register("北邊甲"), p2.register("南邊乙")
 
     async def go():

@@ -12,7 +12,7 @@ import os
 import re
 
 import pytest
-from server_helpers import Client
+from server_helpers import UNLIMITED_TALK, Client
 from test_redis_cluster import cluster  # noqa: F401  (the fixture)
 from test_social import befriend, two_at_a_room
 
@@ -186,11 +186,7 @@ def test_strangers_at_a_quick_match_table_and_a_room_without_voice(make_live):
 
 
 def test_a_blocked_player_s_calls_never_reach_the_blocker(make_live):
-    # the block is waited for by talking until it lands: under load that is many lines,
-    # past the 30 messages and 10 a second a connection may send (a refused line has no
-    # echo, and the loop waited for one until the idle close)
-    live = make_live(talk_rate=1000.0, talk_burst=1000, conn_rate=1000.0, conn_burst=1000,
-                     account_rate=1000.0, account_burst=1000)
+    live = make_live(**UNLIMITED_TALK)     # the block is waited for by talking until it lands
     ta, tb = live.register("擋聲甲"), live.register("擋聲乙")
 
     async def go():
