@@ -118,9 +118,8 @@ export class TableView {
   constructor(root, { send, now = () => Date.now(), claimSeconds = 10, onAuto = null, onQuit = null, keys = true,
     cues = true, winShowMs = WIN_SHOW_MS, pace = false }) {
     this.cues = cues;
-    this.pace = pace;
     this.drawnObs = null;          // the observation the board and hand show
-    this.pacer = new Pacer(() => this.draw());
+    this.pacer = new Pacer(() => this.draw(), pace);
     this.root = root;
     this.sendFn = send;
     this.onAuto = onAuto;
@@ -484,8 +483,7 @@ export class TableView {
    * that were seconds old.
    */
   drawSoon() {
-    if (this.pace) this.pacer.soon();
-    else this.draw();
+    this.pacer.soon();
   }
 
   /** The board, the hand, the call bar and the prompt for the latest observation. */

@@ -18,8 +18,7 @@ export class WatchView {
    * `pace`: frames drawn as the live table's are (pace.js); off, each is drawn at once. */
   constructor(root, { onLeave, send = () => {}, onError = () => {}, pace = false }) {
     this.root = root;
-    this.pace = pace;
-    this.pacer = new Pacer(() => this.render());
+    this.pacer = new Pacer(() => this.render(), pace);
     root.classList.add("table-view", "watch-view");
     root.innerHTML = `
       <div class="table-top">
@@ -85,8 +84,7 @@ export class WatchView {
   /** Frames can come faster than a slow device draws a whole board: then one drawing
    * follows the backlog instead of each frame in turn (as the player's table does). */
   renderSoon() {
-    if (this.pace) this.pacer.soon();
-    else this.render();
+    this.pacer.soon();
   }
 
   render() {
